@@ -1,0 +1,9 @@
+module github.com/mcp-fuzz/mcp-fuzz
+
+go 1.25.0
+
+require (
+	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+	golang.org/x/text v0.14.0 // indirect
+)
