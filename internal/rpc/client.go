@@ -1,0 +1,238 @@
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ErrClosed is returned by [Client.Call] when the connection ended before the
+// answer arrived.
+var ErrClosed = errors.New("connection closed")
+
+// Error is a JSON-RPC error answer.
+type Error struct {
+	Code    int64
+	Message string
+	Data    json.RawMessage
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("json-rpc error %d: %s", e.Code, e.Message) }
+
+// Violation is something the peer sent that breaks JSON-RPC.
+type Violation struct {
+	Kind    string // "unknown_response_id", "malformed_envelope", ...
+	Excerpt string
+}
+
+// Client issues calls over one connection. It is safe for concurrent use.
+type Client struct {
+	conn   mcp.Connection
+	nextID atomic.Int64
+
+	mu       sync.Mutex
+	pending  map[int64]chan *jsonrpc.Response
+	closed   bool
+	closeErr error
+	done     chan struct{}
+
+	onViolation func(Violation)
+}
+
+// New starts reading from conn. onViolation, if not nil, is called from the
+// reader goroutine for every protocol violation seen.
+func New(conn mcp.Connection, onViolation func(Violation)) *Client {
+	c := &Client{
+		conn:        conn,
+		pending:     make(map[int64]chan *jsonrpc.Response),
+		done:        make(chan struct{}),
+		onViolation: onViolation,
+	}
+	go c.readLoop()
+	return c
+}
+
+// Done is closed when the connection has ended.
+func (c *Client) Done() <-chan struct{} { return c.done }
+
+// Err reports why the connection ended (nil while it is open).
+func (c *Client) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closeErr
+}
+
+// Close closes the underlying connection.
+func (c *Client) Close() error {
+	err := c.conn.Close()
+	<-c.done
+	return err
+}
+
+// Call sends method with params (marshalled as given; a json.RawMessage is sent
+// verbatim) and waits for the answer. It returns the raw result, an [*Error]
+// for an error answer, [ErrClosed] when the connection ended first, or the
+// context's error when ctx is done first.
+func (c *Client) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	id := c.nextID.Add(1)
+	rid, err := jsonrpc.MakeID(float64(id))
+	if err != nil {
+		return nil, err
+	}
+	raw, err := marshalParams(params)
+	if err != nil {
+		return nil, err
+	}
+	req := &jsonrpc.Request{ID: rid, Method: method, Params: raw}
+	ch := make(chan *jsonrpc.Response, 1)
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil, fmt.Errorf("%w: %v", ErrClosed, c.closeErr)
+	}
+	c.pending[id] = ch
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.pending, id)
+		c.mu.Unlock()
+	}()
+	if err := c.conn.Write(ctx, req); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%w: sending %s: %v", ErrClosed, method, err)
+	}
+	select {
+	case resp := <-ch:
+		return decodeResponse(resp)
+	case <-c.done:
+		// A response may have raced with the close.
+		select {
+		case resp := <-ch:
+			return decodeResponse(resp)
+		default:
+		}
+		return nil, fmt.Errorf("%w: %v", ErrClosed, c.Err())
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Notify sends a notification.
+func (c *Client) Notify(ctx context.Context, method string, params any) error {
+	raw, err := marshalParams(params)
+	if err != nil {
+		return err
+	}
+	if err := c.conn.Write(ctx, &jsonrpc.Request{Method: method, Params: raw}); err != nil {
+		return fmt.Errorf("%w: sending %s: %v", ErrClosed, method, err)
+	}
+	return nil
+}
+
+func marshalParams(params any) (json.RawMessage, error) {
+	switch p := params.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		return p, nil
+	}
+	b, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("encoding params: %w", err)
+	}
+	return b, nil
+}
+
+func decodeResponse(resp *jsonrpc.Response) (json.RawMessage, error) {
+	if resp.Error != nil {
+		var we *jsonrpc.Error
+		if errors.As(resp.Error, &we) {
+			return nil, &Error{Code: we.Code, Message: we.Message, Data: we.Data}
+		}
+		return nil, &Error{Code: jsonrpc.CodeInternalError, Message: resp.Error.Error()}
+	}
+	return resp.Result, nil
+}
+
+func (c *Client) readLoop() {
+	defer close(c.done)
+	for {
+		msg, err := c.conn.Read(context.Background())
+		if err != nil {
+			c.mu.Lock()
+			c.closed = true
+			c.closeErr = err
+			c.mu.Unlock()
+			return
+		}
+		switch m := msg.(type) {
+		case *jsonrpc.Response:
+			c.deliver(m)
+		case *jsonrpc.Request:
+			c.answerServer(m)
+		}
+	}
+}
+
+func (c *Client) deliver(resp *jsonrpc.Response) {
+	id, ok := intID(resp.ID)
+	c.mu.Lock()
+	ch, found := c.pending[id]
+	if found {
+		delete(c.pending, id)
+	}
+	c.mu.Unlock()
+	if !ok || !found {
+		c.violate(Violation{Kind: "unknown_response_id", Excerpt: fmt.Sprintf("response to id %v, which no pending request has", resp.ID.Raw())})
+		return
+	}
+	ch <- resp
+}
+
+// answerServer replies to server-to-client requests: ping succeeds, everything
+// else (sampling, elicitation, roots) is refused, since mcp-fuzz declares no
+// client capabilities. Notifications are ignored.
+func (c *Client) answerServer(req *jsonrpc.Request) {
+	if !req.IsCall() {
+		return
+	}
+	var resp *jsonrpc.Response
+	if req.Method == "ping" {
+		resp = &jsonrpc.Response{ID: req.ID, Result: json.RawMessage(`{}`)}
+	} else {
+		resp = &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "mcp-fuzz does not support " + req.Method}}
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+		defer cancel()
+		_ = c.conn.Write(ctx, resp)
+	}()
+}
+
+func (c *Client) violate(v Violation) {
+	if c.onViolation != nil {
+		c.onViolation(v)
+	}
+}
+
+func intID(id jsonrpc.ID) (int64, bool) {
+	switch v := id.Raw().(type) {
+	case int64:
+		return v, true
+	case float64:
+		return int64(v), v == float64(int64(v))
+	}
+	return 0, false
+}
+
+// writeTimeout bounds the answer to a server-to-client request.
+const writeTimeout = 5 * time.Second

@@ -1,0 +1,146 @@
+package report
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Report is everything one run found.
+type Report struct {
+	Version    string               `json:"version"`
+	Seed       int64                `json:"seed"`
+	StartedAt  time.Time            `json:"startedAt"`
+	DurationMs int64                `json:"durationMs"`
+	Config     Settings             `json:"config"`
+	Target     Target               `json:"target"`
+	Server     Server               `json:"server"`
+	Graded     bool                 `json:"graded"`
+	Score      *int                 `json:"score"`
+	Grade      *string              `json:"grade"`
+	Dimensions map[string]Dimension `json:"dimensions"`
+	Summary    Summary              `json:"summary"`
+	Caps       []Cap                `json:"caps"`
+	Discovery  Discovery            `json:"discovery"`
+	Tools      []Tool               `json:"tools"`
+	Findings   []Finding            `json:"findings"`
+	Lint       []Lint               `json:"lint"`
+	// EndedEarly is set when the run stopped before all cases ran, saying why.
+	EndedEarly string `json:"endedEarly,omitempty"`
+}
+
+// Settings records the options the run used (secrets redacted).
+type Settings struct {
+	Cases              int      `json:"cases"`
+	TimeoutMs          int64    `json:"timeoutMs"`
+	StartupTimeoutMs   int64    `json:"startupTimeoutMs"`
+	IncludeDestructive bool     `json:"includeDestructive"`
+	Tools              []string `json:"tools,omitempty"`
+	SkipTools          []string `json:"skipTools,omitempty"`
+	Profile            string   `json:"profile"`
+}
+
+// Target is what was fuzzed.
+type Target struct {
+	Transport string   `json:"transport"` // "stdio", "streamable-http" or "sse"
+	Command   string   `json:"command,omitempty"`
+	Args      []string `json:"args,omitempty"`
+	URL       string   `json:"url,omitempty"`
+	Cwd       string   `json:"cwd,omitempty"`
+	Env       []string `json:"env,omitempty"` // names only
+}
+
+// Server is what the server said about itself in initialize.
+type Server struct {
+	Name            string          `json:"name"`
+	Version         string          `json:"version"`
+	ProtocolVersion string          `json:"protocolVersion"`
+	Capabilities    json.RawMessage `json:"capabilities,omitempty"`
+	Instructions    string          `json:"instructions,omitempty"`
+}
+
+// Dimension is one scored aspect; Score is nil when not measured.
+type Dimension struct {
+	Score  *int   `json:"score"`
+	Reason string `json:"reason"`
+}
+
+// Cap is a grade cap that applied.
+type Cap struct {
+	Grade  string `json:"grade"`
+	Reason string `json:"reason"`
+}
+
+// Discovery records what listing found.
+type Discovery struct {
+	Tools             int      `json:"tools"`
+	ToolPages         int      `json:"toolPages"`
+	Resources         int      `json:"resources"`
+	ResourceTemplates int      `json:"resourceTemplates"`
+	Prompts           int      `json:"prompts"`
+	Notes             []string `json:"notes,omitempty"`
+}
+
+// Tool is one tool and its cases.
+type Tool struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Tested      bool   `json:"tested"`
+	SkipReason  string `json:"skipReason,omitempty"`
+	// Confirmed is true when the valid call succeeded, so rejections of bad
+	// input prove validation rather than a tool that fails on everything.
+	Confirmed bool   `json:"confirmed"`
+	Dropped   int    `json:"droppedCases,omitempty"`
+	Cases     []Case `json:"cases"`
+}
+
+// Case is one call and its verdict.
+type Case struct {
+	ID         string          `json:"id"`
+	Kind       string          `json:"kind"`
+	Pointer    string          `json:"pointer"`
+	Nested     bool            `json:"nested,omitempty"`
+	Forbidden  bool            `json:"forbidden"`
+	Verdict    Verdict         `json:"verdict"`
+	Flags      []string        `json:"flags"`
+	DurationMs float64         `json:"durationMs"`
+	Arguments  json.RawMessage `json:"arguments"`
+	Detail     string          `json:"detail,omitempty"`
+	ErrorCode  *int64          `json:"errorCode,omitempty"`
+	Crash      *CrashInfo      `json:"crash,omitempty"`
+	Response   string          `json:"response,omitempty"` // excerpt
+	Size       int             `json:"responseChars,omitempty"`
+}
+
+// CrashInfo says how a crash or hang happened.
+type CrashInfo struct {
+	How        string `json:"how,omitempty"` // exit, closed, internal_error
+	ExitStatus string `json:"exitStatus,omitempty"`
+	Stderr     string `json:"stderr,omitempty"` // redacted tail
+}
+
+// Finding is one thing worth fixing.
+type Finding struct {
+	ID         string     `json:"id"`
+	Severity   string     `json:"severity"` // critical, error, warning, info
+	Code       string     `json:"code"`
+	Tool       string     `json:"tool,omitempty"`
+	CaseID     string     `json:"caseId,omitempty"`
+	Message    string     `json:"message"`
+	Reproducer Reproducer `json:"reproducer"`
+}
+
+// Reproducer lets a reader replay a finding by hand.
+type Reproducer struct {
+	JSONRPC string `json:"jsonrpc,omitempty"` // the tools/call line
+	Shell   string `json:"shell,omitempty"`
+}
+
+// Lint is a static finding about metadata.
+type Lint struct {
+	Code     string `json:"code"`
+	Severity string `json:"severity"`
+	Tool     string `json:"tool,omitempty"`
+	Pointer  string `json:"pointer,omitempty"`
+	Message  string `json:"message"`
+	Hint     string `json:"hint,omitempty"`
+}
