@@ -1,0 +1,372 @@
+package leak
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MaxScan is how much of a text [Detector.Find] looks at: its first MiB. Leaks
+// beyond it are not reported (Redact still covers the whole text).
+const MaxScan = 1 << 20
+
+// MinSecretLen is the length below which a secret value is ignored: shorter values
+// would match ordinary text.
+const MinSecretLen = 4
+
+// excerptRunes is the longest excerpt, in characters.
+const excerptRunes = 120
+
+// redacted replaces every secret.
+const redacted = "***"
+
+// A Match is one kind of leak found in a text.
+type Match struct {
+	Kind string // KindStackTrace, KindSourcePath, KindSecretToken or KindSecretValue
+	// Detail names the shape: "Python traceback", "Node stack frame", "GitHub token",
+	// "value of --env API_KEY". It never contains the secret.
+	Detail string
+	// Excerpt is the text around the first occurrence, at most 120 characters, on
+	// one line, with every secret (given or token-shaped) replaced by "***".
+	Excerpt string
+}
+
+// A Detector finds leaks in text and redacts secrets. It is safe for concurrent
+// use.
+type Detector struct {
+	secrets   []secret // sorted by name
+	replacer  *strings.Replacer
+	variants  []string // every form of every secret, longest first
+	starry    bool     // some variant contains '*', so redaction must be repeated
+	maxVarLen int
+}
+
+type secret struct {
+	name     string
+	variants []string
+}
+
+// NewDetector returns a detector for the given secrets, a map from a name that says
+// where the secret came from (for example "--env API_KEY" or "--header
+// Authorization") to its value. Values shorter than [MinSecretLen] are ignored. A
+// value like "Bearer xyz" also makes its credential "xyz" a secret.
+func NewDetector(secrets map[string]string) *Detector {
+	d := &Detector{}
+	names := make([]string, 0, len(secrets))
+	for name := range secrets {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	seen := map[string]bool{}
+	for _, name := range names {
+		vs := variants(secrets[name])
+		if len(vs) == 0 {
+			continue
+		}
+		d.secrets = append(d.secrets, secret{name: name, variants: vs})
+		for _, v := range vs {
+			if !seen[v] {
+				seen[v] = true
+				d.variants = append(d.variants, v)
+			}
+		}
+	}
+	// Longest first: at any position the longest form wins, so that a secret that
+	// contains another is replaced whole.
+	slices.SortStableFunc(d.variants, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
+	pairs := make([]string, 0, 2*len(d.variants))
+	for _, v := range d.variants {
+		pairs = append(pairs, v, redacted)
+		d.starry = d.starry || strings.Contains(v, "*")
+		d.maxVarLen = max(d.maxVarLen, len(v))
+	}
+	if len(pairs) > 0 {
+		d.replacer = strings.NewReplacer(pairs...)
+	}
+	return d
+}
+
+// variants returns the forms in which value may show up in a server's output: as
+// is, JSON-escaped (once and twice, as Go, JavaScript and Python's ASCII-only
+// encoders write it) and URL-encoded. For "Bearer xyz" and the like, the same for
+// "xyz".
+func variants(value string) []string {
+	var out []string
+	add := func(v string) {
+		if len(v) >= MinSecretLen && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	values := []string{value}
+	if scheme, cred, ok := strings.Cut(value, " "); ok {
+		switch strings.ToLower(scheme) {
+		case "bearer", "basic", "token", "bot", "apikey":
+			values = append(values, strings.TrimSpace(cred))
+		}
+	}
+	for _, v := range values {
+		if len(v) < MinSecretLen {
+			continue
+		}
+		add(v)
+		for _, once := range jsonForms(v) {
+			add(once)
+			for _, twice := range jsonForms(once) {
+				add(twice)
+			}
+		}
+		add(url.QueryEscape(v))
+		add(url.PathEscape(v))
+	}
+	return out
+}
+
+// jsonForms returns s as it appears inside a JSON string, without the quotes: with
+// and without HTML escaping, and with every non-ASCII character escaped.
+func jsonForms(s string) []string {
+	var forms []string
+	var sb strings.Builder
+	enc := json.NewEncoder(&sb)
+	for _, html := range []bool{true, false} {
+		sb.Reset()
+		enc.SetEscapeHTML(html)
+		if enc.Encode(s) == nil {
+			out := strings.TrimSuffix(sb.String(), "\n")
+			forms = append(forms, out[1:len(out)-1])
+		}
+	}
+	ascii := forms[len(forms)-1]
+	sb.Reset()
+	for _, r := range ascii {
+		switch {
+		case r < utf8.RuneSelf:
+			sb.WriteRune(r)
+		case r > 0xFFFF:
+			r1, r2 := utf16Pair(r)
+			fmt.Fprintf(&sb, `\u%04x\u%04x`, r1, r2)
+		default:
+			fmt.Fprintf(&sb, `\u%04x`, r)
+		}
+	}
+	return append(forms, sb.String())
+}
+
+func utf16Pair(r rune) (rune, rune) {
+	r -= 0x10000
+	return 0xD800 + (r>>10)&0x3FF, 0xDC00 + r&0x3FF
+}
+
+// Redact returns text with every secret replaced by "***": each given secret value
+// in all its forms, and every secret-shaped token (AWS keys, GitHub tokens, private
+// keys and the rest of [Detector.Find]'s secret_token shapes), because a report that
+// quotes a leaked credential leaks it again. The whole text is redacted, however
+// long.
+func (d *Detector) Redact(text string) string {
+	text = d.redactValues(text)
+	for _, p := range tokenPatterns {
+		var sb strings.Builder
+		last := 0
+		p.each(text, func(start, end int) bool {
+			sb.WriteString(text[last:start])
+			sb.WriteString(redacted)
+			last = end
+			return true
+		})
+		if last > 0 {
+			sb.WriteString(text[last:])
+			text = sb.String()
+		}
+	}
+	return d.redactValues(text) // a token's "***" may have completed a secret with '*' in it
+}
+
+// redactValues replaces the given secrets, repeating when a replacement may have
+// formed a new occurrence (only possible for secrets containing '*'; every pass
+// shortens the text, so this ends).
+func (d *Detector) redactValues(text string) string {
+	if d.replacer == nil {
+		return text
+	}
+	for {
+		out := d.replacer.Replace(text)
+		if !d.starry || out == text {
+			return out
+		}
+		text = out
+	}
+}
+
+// Find reports the leaks in the first [MaxScan] bytes of text: at most one Match
+// per Kind and Detail, for its first occurrence, ordered by where that is.
+func (d *Detector) Find(text string) []Match {
+	scan := clip(text)
+	type found struct {
+		Match
+		start, end int
+	}
+	var hits []found
+	for i := range patterns {
+		p := &patterns[i]
+		if start, end, ok := p.first(scan); ok {
+			hits = append(hits, found{Match{Kind: p.kind, Detail: p.detail}, start, end})
+		}
+	}
+	// Secret values are looked for a little past the end, so that one straddling
+	// the cut is still found.
+	wide := text[:min(len(text), len(scan)+d.maxVarLen)]
+	for _, s := range d.secrets {
+		best := -1
+		var bestEnd int
+		for _, v := range s.variants {
+			if i := strings.Index(wide, v); i >= 0 && i < len(scan) && (best < 0 || i < best) {
+				best, bestEnd = i, i+len(v)
+			}
+		}
+		if best >= 0 {
+			hits = append(hits, found{Match{Kind: KindSecretValue, Detail: "value of " + s.name}, best, bestEnd})
+		}
+	}
+	if len(hits) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(hits, func(a, b found) int {
+		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Detail, b.Detail))
+	})
+	spans := d.sensitive(wide)
+	seen := map[string]bool{}
+	var out []Match
+	for _, h := range hits {
+		key := h.Kind + "\x00" + h.Detail
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		h.Excerpt = d.excerpt(wide, spans, h.start, h.end)
+		out = append(out, h.Match)
+	}
+	return out
+}
+
+// clip returns the part of text that Find scans: all of it up to MaxScan bytes,
+// else the first MaxScan bytes, cut at a space when there is one near the end (so
+// that no token is cut in two) and never inside a UTF-8 sequence.
+func clip(text string) string {
+	if len(text) <= MaxScan {
+		return text
+	}
+	cut := MaxScan
+	if i := strings.LastIndexAny(text[MaxScan-4096:MaxScan], " \t\r\n"); i >= 0 {
+		cut = MaxScan - 4096 + i
+	}
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return text[:cut]
+}
+
+type span struct{ start, end int }
+
+// sensitive returns the spans of text that must never be shown: the given secrets
+// and secret-shaped tokens, sorted and merged.
+func (d *Detector) sensitive(text string) []span {
+	var spans []span
+	for _, v := range d.variants {
+		for i := 0; ; {
+			j := strings.Index(text[i:], v)
+			if j < 0 {
+				break
+			}
+			spans = append(spans, span{i + j, i + j + len(v)})
+			i += j + len(v)
+		}
+	}
+	for _, p := range tokenPatterns {
+		p.each(text, func(start, end int) bool {
+			spans = append(spans, span{start, end})
+			return true
+		})
+	}
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.start, b.start) })
+	merged := spans[:0]
+	for _, s := range spans {
+		if n := len(merged); n > 0 && s.start <= merged[n-1].end {
+			merged[n-1].end = max(merged[n-1].end, s.end)
+			continue
+		}
+		merged = append(merged, s)
+	}
+	return merged
+}
+
+// excerpt returns at most excerptRunes characters of text around [start, end), with
+// the sensitive spans replaced by "***" and runs of white space and control
+// characters shown as one space.
+func (d *Detector) excerpt(text string, spans []span, start, end int) string {
+	const around = 4 * excerptRunes // bytes of context to consider on each side
+	a, b := max(0, start-around), min(len(text), end+around)
+	for a > 0 && !utf8.RuneStart(text[a]) {
+		a++
+	}
+	for b < len(text) && !utf8.RuneStart(text[b]) {
+		b--
+	}
+	// the first span that ends after a
+	k := sort.Search(len(spans), func(i int) bool { return spans[i].end > a })
+
+	var out []rune
+	mark := -1 // index in out where the match starts
+	space := false
+	put := func(r rune) {
+		if r == ' ' {
+			if space || len(out) == 0 {
+				return
+			}
+			space = true
+		} else {
+			space = false
+		}
+		out = append(out, r)
+	}
+	for i := a; i < b; {
+		if mark < 0 && i >= start {
+			mark = len(out)
+		}
+		if k < len(spans) && spans[k].start <= i {
+			for _, r := range redacted {
+				put(r)
+			}
+			i = spans[k].end
+			k++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if r == utf8.RuneError && size == 1 || !unicode.IsGraphic(r) || unicode.IsSpace(r) {
+			r = ' '
+		}
+		put(r)
+		i += size
+	}
+	if mark < 0 {
+		mark = len(out)
+	}
+	// Show a quarter of the excerpt before the match, the rest from it on.
+	from := max(0, mark-excerptRunes/4)
+	to := min(len(out), from+excerptRunes)
+	from = max(0, to-excerptRunes)
+	shown := slices.Clone(out[from:to])
+	if from > 0 {
+		shown[0] = '…'
+	}
+	if to < len(out) {
+		shown[len(shown)-1] = '…'
+	}
+	// Cutting and the ellipses cannot complete a token, but could complete a given
+	// secret that contains them: redact once more.
+	return strings.TrimSpace(d.redactValues(string(shown)))
+}

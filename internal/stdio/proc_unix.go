@@ -1,0 +1,69 @@
+//go:build unix
+
+package stdio
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+)
+
+var (
+	sigTerm os.Signal = syscall.SIGTERM
+	sigKill os.Signal = syscall.SIGKILL
+)
+
+// signalGroup sends sig to every process in the group pgid.
+func signalGroup(pgid int, sig os.Signal) {
+	if s, ok := sig.(syscall.Signal); ok {
+		_ = syscall.Kill(-pgid, s) // ESRCH: nobody left
+	}
+}
+
+// describeExit turns a wait result into "exit code N" or "signal SIGNAME".
+func describeExit(ps *os.ProcessState, err error) string {
+	if ps == nil {
+		return fmt.Sprintf("unknown (%v)", err)
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok {
+		switch {
+		case ws.Exited():
+			return fmt.Sprintf("exit code %d", ws.ExitStatus())
+		case ws.Signaled():
+			return "signal " + signalName(ws.Signal())
+		}
+	}
+	return ps.String()
+}
+
+var signalNames = map[syscall.Signal]string{
+	syscall.SIGABRT: "SIGABRT",
+	syscall.SIGALRM: "SIGALRM",
+	syscall.SIGBUS:  "SIGBUS",
+	syscall.SIGFPE:  "SIGFPE",
+	syscall.SIGHUP:  "SIGHUP",
+	syscall.SIGILL:  "SIGILL",
+	syscall.SIGINT:  "SIGINT",
+	syscall.SIGKILL: "SIGKILL",
+	syscall.SIGPIPE: "SIGPIPE",
+	syscall.SIGQUIT: "SIGQUIT",
+	syscall.SIGSEGV: "SIGSEGV",
+	syscall.SIGSYS:  "SIGSYS",
+	syscall.SIGTERM: "SIGTERM",
+	syscall.SIGTRAP: "SIGTRAP",
+	syscall.SIGUSR1: "SIGUSR1",
+	syscall.SIGUSR2: "SIGUSR2",
+	syscall.SIGXCPU: "SIGXCPU",
+	syscall.SIGXFSZ: "SIGXFSZ",
+}
+
+func signalName(sig os.Signal) string {
+	s, ok := sig.(syscall.Signal)
+	if !ok {
+		return sig.String()
+	}
+	if name, ok := signalNames[s]; ok {
+		return name
+	}
+	return fmt.Sprintf("%d (%v)", int(s), s)
+}

@@ -1,0 +1,349 @@
+package stdio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Defaults for the zero values of [Config].
+const (
+	DefaultStderrLimit = 64 << 10
+	DefaultKillGrace   = 2 * time.Second
+	DefaultMaxLine     = 16 << 20
+)
+
+const (
+	// exitWait is how long Stop waits, after closing stdin, for the server to exit by
+	// itself before it signals the process group.
+	exitWait = 200 * time.Millisecond
+	// reapWait bounds the wait for the leader after SIGKILL.
+	reapWait = 5 * time.Second
+	// drainWait is how long Stop lets the output readers run after the process group
+	// is gone, so that output written just before the exit is still delivered. A
+	// process that escaped the group may hold the pipes open; after drainWait they are
+	// closed anyway.
+	drainWait = 500 * time.Millisecond
+	// pollInterval is how often Stop checks whether the group is gone.
+	pollInterval = 20 * time.Millisecond
+)
+
+// ErrNotFound is returned by [Start] when the executable does not exist. It is
+// wrapped with the name that was looked up.
+var ErrNotFound = errors.New("executable not found")
+
+// ErrClosed is returned by the connection's Read once the server's stdout has ended
+// (the server exited or closed it) or the connection was closed, and by Write once
+// the server's stdin is closed. It wraps [io.EOF].
+var ErrClosed = fmt.Errorf("server connection closed: %w", io.EOF)
+
+// Config says what to run and how to watch it.
+type Config struct {
+	// Path is the program to run. A name without a path separator is looked up in
+	// the PATH of Env, or in the caller's PATH when Env has none. A relative path
+	// with a separator is relative to Dir.
+	Path string
+	Args []string
+	// Env is the complete environment of the server; nil means an empty one, never
+	// the caller's. See [MinimalEnv].
+	Env []string
+	// Dir is the server's working directory; empty means the caller's.
+	Dir string
+	// StderrLimit is how many bytes of stderr are kept: the last ones. Default
+	// [DefaultStderrLimit].
+	StderrLimit int
+	// KillGrace is the time between SIGTERM and SIGKILL. Default [DefaultKillGrace].
+	KillGrace time.Duration
+	// MaxLine is the longest stdout line accepted, without its line terminator.
+	// A longer line is skipped and reported as a "line_too_long" violation. Default
+	// [DefaultMaxLine].
+	MaxLine int
+	// OnViolation, if set, is called from the stdout reader goroutine for every
+	// stdout line that is not a JSON-RPC message. It must not block for long: the
+	// reader waits for it.
+	OnViolation func(v Violation)
+	// OnStderr, if set, is called from the stderr reader goroutine with each line
+	// the server writes to stderr, without its line terminator. Lines longer than
+	// StderrLimit are passed in pieces.
+	OnStderr func(line string)
+}
+
+// A Process is a running (or finished) MCP server.
+type Process struct {
+	cfg  Config
+	cmd  *exec.Cmd
+	pid  int
+	conn *conn
+
+	stdin  *os.File // our end of the server's stdin
+	stdout *os.File // our end of the server's stdout
+	stderr *os.File // our end of the server's stderr
+	tail   *ring
+
+	msgs chan jsonrpc.Message // decoded messages; closed when the stdout reader ends
+
+	done       chan struct{} // closed when the leader has been reaped
+	readerDone chan struct{} // closed when the stdout reader has returned
+	stderrDone chan struct{} // closed when the stderr reader has returned
+	closed     chan struct{} // closed when Stop or Close was called
+	stopped    chan struct{} // closed when the termination sequence has finished
+
+	closeOnce   sync.Once
+	termOnce    sync.Once
+	connectOnce sync.Once // for Transport
+
+	mu         sync.Mutex
+	exitStatus string
+	signalled  string
+	stopErr    error
+}
+
+// Start launches the server described by cfg. The returned process must be stopped
+// with [Process.Stop] (or by closing its connection), even when it exits by itself.
+func Start(cfg Config) (*Process, error) {
+	if cfg.StderrLimit <= 0 {
+		cfg.StderrLimit = DefaultStderrLimit
+	}
+	if cfg.KillGrace <= 0 {
+		cfg.KillGrace = DefaultKillGrace
+	}
+	if cfg.MaxLine <= 0 {
+		cfg.MaxLine = DefaultMaxLine
+	}
+	path, err := resolve(cfg.Path, cfg.Env, cfg.Dir)
+	if err != nil {
+		return nil, err
+	}
+	env := cfg.Env
+	if env == nil {
+		env = []string{} // nil would give the child our whole environment
+	}
+
+	var files []*os.File // every pipe end, closed on failure
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
+	inR, inW, err := pipe()
+	if err != nil {
+		return nil, fmt.Errorf("creating stdin pipe: %w", err)
+	}
+	outR, outW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, fmt.Errorf("creating stdout pipe: %w", err)
+	}
+	errR, errW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, fmt.Errorf("creating stderr pipe: %w", err)
+	}
+
+	cmd := &exec.Cmd{
+		Path:        path,
+		Args:        append([]string{cfg.Path}, cfg.Args...),
+		Env:         env,
+		Dir:         cfg.Dir,
+		Stdin:       inR,
+		Stdout:      outW,
+		Stderr:      errW,
+		SysProcAttr: sysProcAttr(),
+	}
+	if err := cmd.Start(); err != nil {
+		closeAll()
+		return nil, fmt.Errorf("starting %s: %w", cfg.Path, err)
+	}
+	// The child has its own copies; ours would keep the pipes open forever.
+	inR.Close()
+	outW.Close()
+	errW.Close()
+
+	p := &Process{
+		cfg:        cfg,
+		cmd:        cmd,
+		pid:        cmd.Process.Pid,
+		stdin:      inW,
+		stdout:     outR,
+		stderr:     errR,
+		tail:       newRing(cfg.StderrLimit),
+		msgs:       make(chan jsonrpc.Message, 64),
+		done:       make(chan struct{}),
+		readerDone: make(chan struct{}),
+		stderrDone: make(chan struct{}),
+		closed:     make(chan struct{}),
+		stopped:    make(chan struct{}),
+	}
+	p.conn = &conn{p: p}
+	go p.wait()
+	go p.readStdout()
+	go p.readStderr()
+	return p, nil
+}
+
+// Connection returns the connection to the server. Every call returns the same
+// connection; closing it stops the process.
+func (p *Process) Connection() mcp.Connection { return p.conn }
+
+// Transport returns an [mcp.Transport] whose Connect returns [Process.Connection],
+// for use with [mcp.Client.Connect]. Only the first Connect of any of a process's
+// transports succeeds.
+func (p *Process) Transport() mcp.Transport { return &transport{p: p} }
+
+// PID returns the server's process id, which is also its process group id on Unix.
+func (p *Process) PID() int { return p.pid }
+
+// Stderr returns the last bytes the server wrote to stderr (at most
+// Config.StderrLimit of them).
+func (p *Process) Stderr() string { return p.tail.String() }
+
+// Done returns a channel that is closed once the server process has exited and been
+// reaped.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// ExitStatus describes how the server ended: "" while it runs, then "exit code N"
+// or "signal SIGNAME".
+func (p *Process) ExitStatus() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.exitStatus
+}
+
+// Signalled returns the strongest signal this package sent to the server's process
+// group, "SIGTERM" or "SIGKILL", or "" when it sent none (the server exited by
+// itself, for example on end of stdin). Together with [Process.ExitStatus] it tells
+// a crash from a termination.
+func (p *Process) Signalled() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.signalled
+}
+
+// Stop ends the server and everything it started: it closes the server's stdin,
+// gives the server a moment to exit by itself, then sends SIGTERM to the process
+// group, waits Config.KillGrace, and sends SIGKILL to whatever is left. It returns
+// after the server has been reaped. Stop is idempotent and safe for concurrent use;
+// every call waits for the first to finish.
+func (p *Process) Stop() error {
+	p.closeOnce.Do(func() { close(p.closed) })
+	p.terminate()
+	<-p.stopped
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stopErr
+}
+
+// wait reaps the leader and, once it has exited, ends the rest of its group: a
+// server that exits must not leave its children behind.
+func (p *Process) wait() {
+	err := p.cmd.Wait()
+	status := describeExit(p.cmd.ProcessState, err)
+	p.mu.Lock()
+	p.exitStatus = status
+	p.mu.Unlock()
+	close(p.done)
+	p.terminate()
+}
+
+// terminate runs the termination sequence once; later calls return at once (use
+// p.stopped to wait for it).
+func (p *Process) terminate() {
+	p.termOnce.Do(func() {
+		defer close(p.stopped)
+		p.stdin.Close() // end of input: the polite way to ask a stdio server to exit
+
+		t := time.NewTimer(exitWait)
+		select {
+		case <-p.done:
+		case <-t.C:
+		}
+		t.Stop()
+
+		if p.alive() {
+			p.signal(sigTerm)
+			deadline := time.Now().Add(p.cfg.KillGrace)
+			for p.alive() && time.Now().Before(deadline) {
+				time.Sleep(pollInterval)
+			}
+			if p.alive() {
+				p.signal(sigKill)
+			}
+		}
+		t = time.NewTimer(reapWait)
+		select {
+		case <-p.done:
+		case <-t.C:
+			p.mu.Lock()
+			p.stopErr = fmt.Errorf("process %d did not exit after SIGKILL", p.pid)
+			p.mu.Unlock()
+		}
+		t.Stop()
+
+		// Let the readers pick up what was written before the end, then make sure
+		// they return even if an escaped process still holds the pipes.
+		t = time.NewTimer(drainWait)
+		for _, ch := range []chan struct{}{p.readerDone, p.stderrDone} {
+			select {
+			case <-ch:
+			case <-t.C:
+			}
+		}
+		t.Stop()
+		p.stdout.Close()
+		p.stderr.Close()
+		<-p.readerDone
+		<-p.stderrDone
+	})
+}
+
+// alive reports whether the leader is unreaped or any other member of its process
+// group is still running.
+func (p *Process) alive() bool {
+	select {
+	case <-p.done:
+		return groupAlive(p.pid)
+	default:
+		return true
+	}
+}
+
+// signal sends sig to the process group and to the leader (which may have moved to
+// another group) and records it.
+func (p *Process) signal(sig os.Signal) {
+	signalGroup(p.pid, sig)
+	select {
+	case <-p.done:
+	default:
+		_ = p.cmd.Process.Signal(sig) // fails harmlessly once the leader has exited
+	}
+	p.mu.Lock()
+	p.signalled = signalName(sig)
+	p.mu.Unlock()
+}
+
+// transport adapts a Process to [mcp.Transport].
+type transport struct{ p *Process }
+
+func (t *transport) Connect(context.Context) (mcp.Connection, error) {
+	var c mcp.Connection
+	t.p.connectOnce.Do(func() { c = t.p.Connection() })
+	if c == nil {
+		return nil, errors.New("stdio: process is already connected")
+	}
+	return c, nil
+}

@@ -1,0 +1,309 @@
+package stdio
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/jsonclip"
+)
+
+// Kinds of [Violation].
+const (
+	// KindNonJSONRPC is a stdout line that is not JSON at all (log output, a banner,
+	// JSON followed by something else).
+	KindNonJSONRPC = "non_jsonrpc_line"
+	// KindMalformedEnvelope is a JSON line that is not a valid JSON-RPC 2.0 message:
+	// a missing or wrong "jsonrpc" member, a response with both or neither of
+	// "result" and "error", an id that is not a string or an integer, and so on.
+	KindMalformedEnvelope = "malformed_envelope"
+	// KindLineTooLong is a line longer than Config.MaxLine. It is skipped.
+	KindLineTooLong = "line_too_long"
+	// KindNullIDError is an error response whose id is null. JSON-RPC 2.0 allows it
+	// for errors about a request whose id could not be read, so it is not malformed,
+	// but it answers no request and cannot be passed on: it is reported instead.
+	KindNullIDError = "null_id_error"
+)
+
+// excerptLen is how many bytes of an offending line a [Violation] keeps.
+const excerptLen = 200
+
+// A Violation is a line on the server's stdout that is not a JSON-RPC message.
+type Violation struct {
+	Kind    string // one of the Kind constants
+	Excerpt string // the first 200 bytes of the line, control characters escaped; not redacted
+	Reason  string // what is wrong with it, for a report
+}
+
+func (p *Process) readStdout() {
+	defer close(p.readerDone)
+	defer close(p.msgs)
+	br := bufio.NewReaderSize(p.stdout, 64<<10)
+	for {
+		line, tooLong, err := readLine(br, p.cfg.MaxLine)
+		switch {
+		case tooLong:
+			p.violation(Violation{
+				Kind:    KindLineTooLong,
+				Excerpt: excerpt(line),
+				Reason:  fmt.Sprintf("line longer than %d bytes", p.cfg.MaxLine),
+			})
+		case len(bytes.TrimSpace(line)) > 0:
+			msg, v := classify(line)
+			if v != nil {
+				p.violation(*v)
+				break
+			}
+			select {
+			case p.msgs <- msg:
+			case <-p.closed:
+				return
+			}
+		}
+		if err != nil {
+			return // io.EOF, or the pipe was closed by terminate
+		}
+	}
+}
+
+func (p *Process) violation(v Violation) {
+	if p.cfg.OnViolation != nil {
+		p.cfg.OnViolation(v)
+	}
+}
+
+// readLine reads one line and returns it without its "\n" or "\r\n". If the line is
+// longer than max bytes, the rest of it is read and discarded, and readLine returns
+// its first excerptLen bytes with tooLong set. err is non-nil only at the end of
+// input, and then line holds whatever came after the last newline.
+func readLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	for {
+		frag, e := r.ReadSlice('\n')
+		if !tooLong && len(line)+len(frag) > max+2 { // longer than max plus "\r\n"
+			tooLong = true
+		}
+		if !tooLong {
+			line = append(line, frag...)
+		} else if k := excerptLen - len(line); k > 0 {
+			line = append(line, frag[:min(k, len(frag))]...)
+		}
+		if e == bufio.ErrBufferFull {
+			continue
+		}
+		err = e
+		break
+	}
+	line = bytes.TrimSuffix(line, []byte("\n"))
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if len(line) > max {
+		tooLong = true
+	}
+	if tooLong {
+		line = line[:min(len(line), excerptLen)]
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		err = fmt.Errorf("reading server stdout: %w", err)
+	}
+	return line, tooLong, err
+}
+
+// maxDepth is the nesting depth beyond which values of a message are clipped
+// (see [jsonclip.Clip]): decoders refuse deeper documents whole, and one
+// absurdly nested tool schema must not hide the rest of a tools/list answer.
+const maxDepth = 256
+
+// classify decodes one stdout line. It returns either a message or the reason the
+// line is not one.
+func classify(line []byte) (jsonrpc.Message, *Violation) {
+	line, _ = jsonclip.Clip(line, maxDepth)
+	bad := func(kind, reason string) (jsonrpc.Message, *Violation) {
+		return nil, &Violation{Kind: kind, Excerpt: excerpt(line), Reason: reason}
+	}
+	if !json.Valid(line) {
+		return bad(KindNonJSONRPC, "not JSON")
+	}
+	if kind, reason := checkEnvelope(line); kind != "" {
+		return bad(kind, reason)
+	}
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		return bad(KindMalformedEnvelope, err.Error())
+	}
+	return msg, nil
+}
+
+// checkEnvelope applies the JSON-RPC 2.0 rules that [jsonrpc.DecodeMessage] does
+// not check. line must be valid JSON. It returns "" when the envelope is good.
+func checkEnvelope(line []byte) (kind, reason string) {
+	malformed := func(format string, args ...any) (string, string) {
+		return KindMalformedEnvelope, fmt.Sprintf(format, args...)
+	}
+	switch t := bytes.TrimLeft(line, " \t\r\n"); t[0] {
+	case '{':
+	case '[':
+		return malformed("a JSON array (batch) where one message was expected")
+	default:
+		return malformed("not a JSON object")
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(line, &m); err != nil {
+		return malformed("%v", err)
+	}
+	var version string
+	if v, ok := m["jsonrpc"]; !ok {
+		return malformed(`no "jsonrpc" member`)
+	} else if json.Unmarshal(v, &version) != nil || version != "2.0" {
+		return malformed(`"jsonrpc" is %s, not "2.0"`, clip(v))
+	}
+	id, hasID := m["id"]
+	method, hasMethod := m["method"]
+	_, hasResult := m["result"]
+	errv, hasError := m["error"]
+
+	if hasMethod { // request or notification
+		if jsonType(method) != "string" {
+			return malformed(`"method" is not a string`)
+		}
+		if hasResult || hasError {
+			return malformed(`a request with "result" or "error"`)
+		}
+		if hasID {
+			if jsonType(id) == "null" {
+				return malformed(`a request with a null "id"`)
+			}
+			if r := checkID(id); r != "" {
+				return malformed("%s", r)
+			}
+		}
+		if params, ok := m["params"]; ok {
+			switch jsonType(params) {
+			case "object", "array", "null":
+			default:
+				return malformed(`"params" is not an object`)
+			}
+		}
+		return "", ""
+	}
+
+	// response
+	switch {
+	case !hasID:
+		return malformed(`neither "method" nor "id"`)
+	case hasResult && hasError:
+		return malformed(`a response with both "result" and "error"`)
+	case !hasResult && !hasError:
+		return malformed(`a response with neither "result" nor "error"`)
+	}
+	if hasError {
+		var e struct {
+			Code    *json.RawMessage `json:"code"`
+			Message *json.RawMessage `json:"message"`
+		}
+		if jsonType(errv) != "object" || json.Unmarshal(errv, &e) != nil {
+			return malformed(`"error" is not an object`)
+		}
+		if e.Code == nil || !isInteger(*e.Code) {
+			return malformed(`"error" has no integer "code"`)
+		}
+		if e.Message == nil || jsonType(*e.Message) != "string" {
+			return malformed(`"error" has no string "message"`)
+		}
+	}
+	if jsonType(id) == "null" {
+		if hasError {
+			return KindNullIDError, `an error response with a null "id"`
+		}
+		return malformed(`a result with a null "id"`)
+	}
+	if r := checkID(id); r != "" {
+		return malformed("%s", r)
+	}
+	return "", ""
+}
+
+// checkID returns why a non-null id is invalid, or "". MCP ids are strings or
+// integers; a fractional number would be truncated when matched to a request.
+func checkID(id json.RawMessage) string {
+	switch jsonType(id) {
+	case "string":
+		return ""
+	case "number":
+		if isInteger(id) {
+			return ""
+		}
+	}
+	return fmt.Sprintf(`"id" is %s, not a string or an integer`, clip(id))
+}
+
+func isInteger(v json.RawMessage) bool {
+	if jsonType(v) != "number" {
+		return false
+	}
+	var f float64
+	if json.Unmarshal(v, &f) != nil {
+		return false
+	}
+	return f == math.Trunc(f) && math.Abs(f) <= 1<<53
+}
+
+// jsonType returns the JSON type of a valid JSON value.
+func jsonType(v json.RawMessage) string {
+	v = bytes.TrimLeft(v, " \t\r\n")
+	if len(v) == 0 {
+		return ""
+	}
+	switch v[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
+// clip shortens a JSON value for a reason string.
+func clip(v []byte) string {
+	if len(v) > 40 {
+		return excerpt(v[:40]) + "..."
+	}
+	return excerpt(v)
+}
+
+// excerpt returns the first excerptLen bytes of b with control characters and
+// invalid UTF-8 escaped, so that it is safe to print.
+func excerpt(b []byte) string {
+	if len(b) > excerptLen {
+		b = b[:excerptLen]
+	}
+	var sb strings.Builder
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&sb, `\x%02x`, b[0])
+		case r == ' ' || unicode.IsGraphic(r):
+			sb.WriteRune(r)
+		case r < 0x80:
+			fmt.Fprintf(&sb, `\x%02x`, r)
+		default:
+			fmt.Fprintf(&sb, `\u%04x`, r)
+		}
+		b = b[size:]
+	}
+	return sb.String()
+}
