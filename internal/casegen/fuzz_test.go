@@ -1,0 +1,43 @@
+package casegen
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+)
+
+// FuzzCompileGenerate feeds arbitrary bytes as an inputSchema: Compile and
+// Generate must not panic, the valid case comes first, and every case that is
+// not structural sends a JSON object.
+func FuzzCompileGenerate(f *testing.F) {
+	for _, seed := range []string{
+		createItem,
+		`{"type":"object","properties":{"a":{"type":"string","pattern":"^[^\\x00-\\x7f]+$"}},"required":["a"]}`,
+		`{"type":"object","properties":{"a":{"$ref":"#"}},"required":["a"]}`,
+		`{"$defs":{"a":{"$ref":"#/$defs/a"}},"properties":{"x":{"$ref":"#/$defs/a"}}}`,
+		`{"anyOf":[{"required":["a"]},{"required":["b"]}],"properties":{"a":{"type":"integer"},"b":{"oneOf":[{"type":"null"},{"type":"array","items":{"enum":[1,2]},"uniqueItems":true,"minItems":2}]}}}`,
+		`{"type":"object","properties":"x","required":"y"}`,
+		`{"type":"object","properties":{"n":{"type":"number","minimum":1e400,"multipleOf":1e-400}}}`,
+		`{"type":"object","properties":{"s":{"type":"string","minLength":3,"maxLength":1,"format":"email"}}}`,
+		`[]`, `"x"`, `null`, `true`, `{}`, ``,
+		nested(40),
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		done := make(chan bool)
+		go func() {
+			select {
+			case <-done:
+			case <-time.After(3 * time.Second):
+				os.WriteFile(fmt.Sprintf("/tmp/slowfuzz-%d", time.Now().UnixNano()), raw, 0o644)
+			}
+		}()
+		defer close(done)
+		s, _ := Compile(json.RawMessage(raw))
+		p := Generate("fuzz", s, Options{Budget: 30})
+		checkPlanShape(t, p)
+	})
+}

@@ -1,0 +1,33 @@
+package casegen
+
+import "strings"
+
+// probe is one aggressive-profile string (SPEC §5 "--profile aggressive"): it
+// looks for reflection and leaks, it does not attack anything.
+type probe struct {
+	name, desc string
+	value      func() string
+}
+
+var probes = []probe{
+	{"path_traversal", "path traversal", func() string { return "../../../../../../../../etc/passwd" }},
+	{"sql", "SQL metacharacter", func() string { return "' OR '1'='1' -- ;\"" }},
+	{"shell", "shell metacharacter", func() string { return "mcp_fuzz; echo $(id) `id` | cat && true" }},
+	{"template", "template expression", func() string { return "{{7*7}} ${7*7} <%= 7*7 %> #{7*7}" }},
+	{"nul", "NUL byte", func() string { return "mcp_fuzz\x00probe" }},
+	{"long_unicode", "long unicode", func() string { return strings.Repeat("Ωé漢字😀\u200b", 4096) }},
+}
+
+// probesPerString is how many probes each string location gets.
+const probesPerString = 3
+
+// pickProbes chooses the probes for the i-th string location: a window over
+// the list that the seed and the location rotate.
+func pickProbes(seed int64, i int) []probe {
+	start := int((uint64(seed) + uint64(i)*probesPerString) % uint64(len(probes)))
+	out := make([]probe, 0, probesPerString)
+	for k := 0; k < probesPerString; k++ {
+		out = append(out, probes[(start+k)%len(probes)])
+	}
+	return out
+}

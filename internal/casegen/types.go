@@ -1,0 +1,82 @@
+package casegen
+
+import "encoding/json"
+
+// Kind names one family of test cases (SPEC §5.2).
+type Kind string
+
+// The case kinds, in the order [Generate] lists them.
+const (
+	Valid           Kind = "valid"
+	MissingRequired Kind = "missing_required"
+	WrongType       Kind = "wrong_type"
+	Null            Kind = "null"
+	OutOfEnum       Kind = "out_of_enum"
+	OutOfRange      Kind = "out_of_range"
+	ExtraProperty   Kind = "extra_property"
+	Oversize        Kind = "oversize"
+	Structural      Kind = "structural"
+	Probe           Kind = "probe" // only with Options.Aggressive
+)
+
+// kindOrder is the order in which mutation kinds appear in a [Plan].
+var kindOrder = []Kind{MissingRequired, WrongType, Null, OutOfEnum, OutOfRange, ExtraProperty, Oversize, Structural, Probe}
+
+// Case is one call to make.
+type Case struct {
+	// ID is "TOOL/KIND[/POINTER-without-leading-slash][#variant]", unique within a tool.
+	// Kinds that can yield several cases at one pointer (out_of_range, oversize,
+	// structural, probe) always carry a variant, so ids stay stable when a schema
+	// gains a keyword.
+	ID   string
+	Tool string
+	Kind Kind
+	// Pointer is the JSON pointer of the mutated location: "" for the root,
+	// e.g. "/owner/id" or "/items/0/name". For extra_property it is the object
+	// that received the unknown key.
+	Pointer string
+	// Nested reports that the mutated value sits at depth >= 2 (inside a nested
+	// object or an array item).
+	Nested bool
+	// Arguments is the exact value to send as params.arguments (not an object
+	// for structural cases).
+	Arguments json.RawMessage
+	// Forbidden reports that the schema rejects Arguments. It comes from the real
+	// validator when the schema compiled, from a conservative judgement otherwise,
+	// and is always true for structural cases.
+	Forbidden   bool
+	Description string // one human line, e.g. `drop required property "owner.id"`
+}
+
+// Problem is a lint-style finding about the schema itself.
+type Problem struct {
+	Code     string // stable, e.g. "properties_not_object"
+	Severity string // "error" | "warning" | "info"
+	Pointer  string // JSON pointer into the inputSchema
+	Message  string
+}
+
+// Problem severities.
+const (
+	SevError   = "error"
+	SevWarning = "warning"
+	SevInfo    = "info"
+)
+
+// Options tune [Generate].
+type Options struct {
+	Seed       int64          // default 1
+	Budget     int            // per-tool case budget; <= 0 means no limit
+	Example    map[string]any // user-supplied valid arguments: the valid call and the base of all mutations
+	Aggressive bool           // add Probe cases for string properties
+}
+
+// Plan is the ordered list of cases for one tool.
+type Plan struct {
+	Cases []Case // the first element is always the valid case
+	// GeneratorGap is non-empty when the valid arguments do not validate against
+	// the schema: the validator's one-line message. The valid case is still the
+	// first of Cases.
+	GeneratorGap string
+	Dropped      int // how many cases the budget removed
+}
