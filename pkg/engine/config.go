@@ -1,0 +1,177 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"path"
+	"strings"
+	"time"
+)
+
+// Config says what to fuzz and how. The zero value is not usable: set Command
+// or URL; [Config.withDefaults] fills in the rest.
+type Config struct {
+	// Target: exactly one of Command or URL.
+	Command []string // stdio server: program and arguments
+	Env     []string // extra KEY=VALUE for the server process (secrets)
+	PassEnv []string // names copied from the caller's environment
+	Cwd     string   // working directory of the server process
+	URL     string   // HTTP server endpoint
+	Headers []string // "Name: value" added to every HTTP request (secrets)
+	Bearer  string   // bearer token for HTTP (a secret)
+
+	StartupTimeout time.Duration // spawn + initialize + discovery (default 60s)
+	Timeout        time.Duration // per call (default 15s)
+
+	Seed    int64  // case generation seed (default 1)
+	Cases   int    // per-tool case budget (default 40; negative means unlimited)
+	Profile string // "default" or "aggressive"
+
+	IncludeDestructive bool
+	Tools              []string // globs; a match is called even if not read-only
+	SkipTools          []string // globs
+
+	// Examples are user-supplied valid arguments per tool (the valid call and
+	// the base of mutations).
+	Examples map[string]map[string]any
+
+	// LookupEnv reads the caller's environment (for PassEnv and the server's
+	// minimal environment). Nil means an empty environment.
+	LookupEnv func(string) (string, bool)
+
+	// Progress, when set, receives one event per tool and per case.
+	Progress func(Event)
+
+	// Version is the mcp-fuzz version recorded in the report.
+	Version string
+
+	// MaxReconnects is how many failed reconnects in a row end the run (default 3).
+	MaxReconnects int
+}
+
+// Defaults of the documented flags.
+const (
+	DefaultStartupTimeout = 60 * time.Second
+	DefaultTimeout        = 15 * time.Second
+	DefaultCases          = 40
+	DefaultSeed           = 1
+)
+
+// ErrConfig marks an invalid configuration (exit code 2).
+var ErrConfig = errors.New("invalid configuration")
+
+func (c Config) withDefaults() Config {
+	if c.StartupTimeout <= 0 {
+		c.StartupTimeout = DefaultStartupTimeout
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.Cases == 0 {
+		c.Cases = DefaultCases
+	}
+	if c.Seed == 0 {
+		c.Seed = DefaultSeed
+	}
+	if c.Profile == "" {
+		c.Profile = "default"
+	}
+	if c.MaxReconnects <= 0 {
+		c.MaxReconnects = 3
+	}
+	if c.LookupEnv == nil {
+		c.LookupEnv = func(string) (string, bool) { return "", false }
+	}
+	return c
+}
+
+// Validate reports the first problem with c, wrapped in [ErrConfig].
+func (c Config) Validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrConfig, fmt.Sprintf(format, args...))
+	}
+	switch {
+	case len(c.Command) == 0 && c.URL == "":
+		return bad("no target: give a server command after -- or --url URL")
+	case len(c.Command) > 0 && c.URL != "":
+		return bad("both a command and --url given: choose one target")
+	}
+	if c.URL != "" {
+		u, err := url.Parse(c.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return bad("--url %q is not an http(s) URL", c.URL)
+		}
+		if len(c.Env) > 0 || len(c.PassEnv) > 0 || c.Cwd != "" {
+			return bad("--env, --pass-env and --cwd apply to a stdio command, not to --url")
+		}
+	} else if len(c.Headers) > 0 || c.Bearer != "" {
+		return bad("--header and --bearer apply to --url, not to a stdio command")
+	}
+	if c.Command != nil && strings.TrimSpace(c.Command[0]) == "" {
+		return bad("empty server command")
+	}
+	for _, h := range c.Headers {
+		if _, _, err := parseHeader(h); err != nil {
+			return bad("%v", err)
+		}
+	}
+	for _, kv := range c.Env {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return bad("--env %q: want KEY=VALUE", redactValue(kv))
+		}
+	}
+	for _, g := range append(append([]string{}, c.Tools...), c.SkipTools...) {
+		if _, err := path.Match(g, ""); err != nil {
+			return bad("tool pattern %q: %v", g, err)
+		}
+	}
+	if c.Profile != "" && c.Profile != "default" && c.Profile != "aggressive" {
+		return bad("--profile %q: want default or aggressive", c.Profile)
+	}
+	if c.Timeout < 0 || c.StartupTimeout < 0 {
+		return bad("timeouts must be positive")
+	}
+	return nil
+}
+
+func parseHeader(h string) (name, value string, err error) {
+	name, value, ok := strings.Cut(h, ":")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" || strings.ContainsAny(name, " \t\r\n") {
+		return "", "", fmt.Errorf("--header %q: want 'Name: value'", redactValue(h))
+	}
+	return name, strings.TrimSpace(value), nil
+}
+
+// redactValue keeps the name part of KEY=VALUE or Name: value for messages.
+func redactValue(s string) string {
+	if i := strings.IndexAny(s, "=:"); i >= 0 {
+		return s[:i+1] + "***"
+	}
+	return s
+}
+
+// secrets returns every secret value the run must never print, by name.
+func (c Config) secrets() map[string]string {
+	out := map[string]string{}
+	for _, kv := range c.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			out["--env "+k] = v
+		}
+	}
+	for _, name := range c.PassEnv {
+		if v, ok := c.LookupEnv(name); ok {
+			out["--pass-env "+name] = v
+		}
+	}
+	for _, h := range c.Headers {
+		if n, v, err := parseHeader(h); err == nil {
+			out["--header "+n] = v
+		}
+	}
+	if c.Bearer != "" {
+		out["--bearer"] = c.Bearer
+	}
+	return out
+}

@@ -1,0 +1,171 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// maxPages bounds every paginated listing.
+const maxPages = 100
+
+// tool is one tools/list entry, read leniently: malformed fields are kept raw
+// and reported by lint instead of failing the listing.
+type tool struct {
+	Name         string
+	Description  string
+	InputSchema  json.RawMessage
+	OutputSchema json.RawMessage
+	ReadOnly     *bool
+	Destructive  *bool
+	TaskSupport  string
+}
+
+func parseTool(raw json.RawMessage) (tool, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return tool{}, fmt.Errorf("tool entry is not an object")
+	}
+	var t tool
+	_ = json.Unmarshal(fields["name"], &t.Name)
+	_ = json.Unmarshal(fields["description"], &t.Description)
+	t.InputSchema = fields["inputSchema"]
+	t.OutputSchema = fields["outputSchema"]
+	var ann struct {
+		ReadOnlyHint    *bool `json:"readOnlyHint"`
+		DestructiveHint *bool `json:"destructiveHint"`
+	}
+	if json.Unmarshal(fields["annotations"], &ann) == nil {
+		t.ReadOnly, t.Destructive = ann.ReadOnlyHint, ann.DestructiveHint
+	}
+	var exec struct {
+		TaskSupport string `json:"taskSupport"`
+	}
+	if json.Unmarshal(fields["execution"], &exec) == nil {
+		t.TaskSupport = exec.TaskSupport
+	}
+	return t, nil
+}
+
+type page struct {
+	Items      []json.RawMessage
+	NextCursor string
+}
+
+// listAll follows nextCursor through every page of method, reporting
+// pagination defects as notes. key is the result member holding the items.
+func listAll(ctx context.Context, s *session, method, key string) (items []json.RawMessage, pages int, notes []string, err error) {
+	seen := map[string]bool{}
+	cursor := ""
+	for {
+		if pages == maxPages {
+			notes = append(notes, fmt.Sprintf("%s: stopped after %d pages (page limit)", method, maxPages))
+			return items, pages, notes, nil
+		}
+		var params any = map[string]any{}
+		if cursor != "" {
+			params = map[string]any{"cursor": cursor}
+		}
+		raw, err := s.client.Call(ctx, method, params)
+		if err != nil {
+			return items, pages, notes, fmt.Errorf("%s: %w", method, err)
+		}
+		pages++
+		p, err := parsePage(raw, key)
+		if err != nil {
+			return items, pages, notes, fmt.Errorf("%s: %v", method, err)
+		}
+		items = append(items, p.Items...)
+		if p.NextCursor == "" {
+			return items, pages, notes, nil
+		}
+		if len(p.Items) == 0 {
+			notes = append(notes, fmt.Sprintf("%s: page %d is empty but has a nextCursor; stopped", method, pages))
+			return items, pages, notes, nil
+		}
+		if seen[p.NextCursor] {
+			notes = append(notes, fmt.Sprintf("%s: cursor loop: nextCursor %q was already followed; stopped", method, excerpt(p.NextCursor, 60)))
+			return items, pages, notes, nil
+		}
+		seen[p.NextCursor] = true
+		cursor = p.NextCursor
+	}
+}
+
+func parsePage(raw json.RawMessage, key string) (page, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return page{}, fmt.Errorf("result is not an object")
+	}
+	var p page
+	if list, ok := fields[key]; ok {
+		if err := json.Unmarshal(list, &p.Items); err != nil {
+			return page{}, fmt.Errorf("%q is not an array", key)
+		}
+	}
+	if c, ok := fields["nextCursor"]; ok && string(c) != "null" {
+		if err := json.Unmarshal(c, &p.NextCursor); err != nil {
+			return page{}, fmt.Errorf("nextCursor is not a string")
+		}
+	}
+	return p, nil
+}
+
+// discover lists tools (and counts resources, templates and prompts when the
+// server advertises them). Duplicate and nameless tools are reported and
+// dropped from the returned list.
+func discover(ctx context.Context, s *session) ([]tool, report.Discovery, []report.Lint, error) {
+	var d report.Discovery
+	var lint []report.Lint
+	caps := map[string]json.RawMessage{}
+	_ = json.Unmarshal(s.init.Capabilities, &caps)
+
+	var tools []tool
+	if _, ok := caps["tools"]; ok {
+		raws, pages, notes, err := listAll(ctx, s, "tools/list", "tools")
+		d.ToolPages, d.Notes = pages, append(d.Notes, notes...)
+		if err != nil {
+			return nil, d, nil, err
+		}
+		seen := map[string]bool{}
+		for i, raw := range raws {
+			t, err := parseTool(raw)
+			switch {
+			case err != nil:
+				lint = append(lint, report.Lint{Code: "tool_not_object", Severity: "error", Pointer: fmt.Sprintf("/tools/%d", i), Message: err.Error(), Hint: "every tools/list entry must be a Tool object"})
+				continue
+			case t.Name == "":
+				lint = append(lint, report.Lint{Code: "tool_without_name", Severity: "error", Pointer: fmt.Sprintf("/tools/%d", i), Message: "tool has no name; it cannot be called", Hint: "give every tool a unique name"})
+				continue
+			case seen[t.Name]:
+				lint = append(lint, report.Lint{Code: "duplicate_tool_name", Severity: "error", Tool: t.Name, Message: fmt.Sprintf("tool name %q is listed more than once; only the first is tested", t.Name), Hint: "tool names must be unique within a server"})
+				continue
+			}
+			seen[t.Name] = true
+			tools = append(tools, t)
+		}
+		d.Tools = len(tools)
+		for _, n := range notes {
+			lint = append(lint, report.Lint{Code: "pagination", Severity: "error", Message: n, Hint: "nextCursor must lead to the next page and be absent on the last one"})
+		}
+	} else {
+		d.Notes = append(d.Notes, "server does not advertise the tools capability")
+	}
+	count := func(capability, method, key string) int {
+		if _, ok := caps[capability]; !ok {
+			return 0
+		}
+		items, _, notes, err := listAll(ctx, s, method, key)
+		d.Notes = append(d.Notes, notes...)
+		if err != nil {
+			d.Notes = append(d.Notes, err.Error())
+		}
+		return len(items)
+	}
+	d.Resources = count("resources", "resources/list", "resources")
+	d.ResourceTemplates = count("resources", "resources/templates/list", "resourceTemplates")
+	d.Prompts = count("prompts", "prompts/list", "prompts")
+	return tools, d, lint, nil
+}

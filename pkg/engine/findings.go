@@ -1,0 +1,161 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// findingRule says how a verdict or flag becomes a finding.
+type findingRule struct {
+	severity string
+	message  string
+}
+
+var verdictFindings = map[report.Verdict]findingRule{
+	report.Crash:             {"critical", "the server crashed"},
+	report.Hang:              {"critical", "the server did not answer"},
+	report.ProtocolViolation: {"critical", "the server broke the protocol"},
+	report.Accepted:          {"error", "input the schema forbids was accepted silently"},
+	report.OutputViolation:   {"error", "the result does not match the declared outputSchema"},
+	report.EmptySuccess:      {"warning", "the valid call succeeded with no content"},
+	report.Errored:           {"warning", "the valid call failed"},
+	report.GeneratorGap:      {"info", "mcp-fuzz could not generate arguments that satisfy the schema"},
+}
+
+var flagFindings = map[string]findingRule{
+	report.FlagLeak:        {"critical", "the answer leaks internals"},
+	report.FlagStderrPanic: {"warning", "the server printed a panic or uncaught exception on stderr"},
+}
+
+// findings lists one finding per failing case verdict and per flag, worst
+// first, then by tool and case order.
+func findings(rep *report.Report, cfg Config) []report.Finding {
+	out := []report.Finding{}
+	for _, t := range rep.Tools {
+		for _, c := range t.Cases {
+			if rule, ok := verdictFindings[c.Verdict]; ok {
+				out = append(out, newFinding(rep, cfg, t.Name, c, string(c.Verdict), rule))
+			}
+			for _, f := range c.Flags {
+				if rule, ok := flagFindings[f]; ok {
+					out = append(out, newFinding(rep, cfg, t.Name, c, f, rule))
+				}
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return severityRank(out[i].Severity) < severityRank(out[j].Severity) })
+	return out
+}
+
+func newFinding(rep *report.Report, cfg Config, toolName string, c report.Case, code string, rule findingRule) report.Finding {
+	msg := rule.message
+	if c.Crash != nil && c.Crash.How != "" {
+		msg += " (" + strings.ReplaceAll(c.Crash.How, "_", " ") + ")"
+	}
+	if c.Detail != "" {
+		msg += ": " + c.Detail
+	}
+	return report.Finding{
+		ID:         c.ID + "#" + code,
+		Severity:   rule.severity,
+		Code:       code,
+		Tool:       toolName,
+		CaseID:     c.ID,
+		Message:    msg,
+		Reproducer: reproduce(rep, cfg, toolName, c),
+	}
+}
+
+func severityRank(s string) int {
+	switch s {
+	case "critical":
+		return 0
+	case "error":
+		return 1
+	case "warning":
+		return 2
+	}
+	return 3
+}
+
+// hintFor gives the fix hint of a schema problem code.
+func hintFor(code string) string {
+	hints := map[string]string{
+		"schema_not_object":        "inputSchema must be a JSON Schema object with type \"object\"",
+		"properties_not_object":    "properties must map names to schemas",
+		"required_not_string_list": "required must be an array of property names",
+		"schema_too_deep":          "flatten the schema; deep nesting is unusable for models too",
+		"ref_cycle":                "break the $ref cycle or bound it with a non-recursive branch",
+		"huge_enum":                "replace a huge enum by a pattern or a lookup tool",
+		"schema_does_not_compile":  "validate the schema with a JSON Schema validator",
+		"unresolvable_ref":         "use local $ref targets under $defs",
+	}
+	return hints[code]
+}
+
+// reproduce builds the JSON-RPC line and a shell one-liner for a case.
+func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) report.Reproducer {
+	call := fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":%s}`, callParams(toolName, c.Arguments))
+	init := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcp-fuzz-repro","version":"0"}}}`, protocolVersion)
+	initialized := `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+	r := report.Reproducer{JSONRPC: call}
+	switch {
+	case len(cfg.Command) > 0:
+		var env strings.Builder
+		for _, kv := range cfg.Env {
+			k, _, _ := cutEnv(kv)
+			env.WriteString(k + "=\"$" + k + "\" ")
+		}
+		prefix := ""
+		if env.Len() > 0 {
+			prefix = "env " + env.String()
+		}
+		cd := ""
+		if cfg.Cwd != "" {
+			cd = "cd " + shellQuote(cfg.Cwd) + " && "
+		}
+		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s %s %s; sleep 2; } | %s%s",
+			cd, shellQuote(init), shellQuote(initialized), shellQuote(call), prefix, shellJoin(cfg.Command))
+	case cfg.URL != "":
+		u := shellQuote(cfg.URL)
+		h := `-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream'`
+		for _, hd := range cfg.Headers {
+			n, _, _ := parseHeader(hd)
+			h += " -H " + shellQuote(n+": $"+envName(n))
+		}
+		r.Shell = fmt.Sprintf(`sid=$(curl -si %s %s -d %s | tr -d '\r' | sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: //p'); `+
+			`curl -s %s %s -H "Mcp-Session-Id: $sid" -H 'Mcp-Protocol-Version: %s' -d %s >/dev/null; `+
+			`curl -s %s %s -H "Mcp-Session-Id: $sid" -H 'Mcp-Protocol-Version: %s' -d %s`,
+			u, h, shellQuote(init), u, h, rep.Server.ProtocolVersion, shellQuote(initialized), u, h, rep.Server.ProtocolVersion, shellQuote(call))
+	}
+	return r
+}
+
+// envName turns a header name into a shell variable name for reproducers,
+// so secrets never appear in them.
+func envName(header string) string {
+	return strings.ToUpper(strings.NewReplacer("-", "_", ".", "_").Replace(header))
+}
+
+func cutEnv(kv string) (string, string, bool) { return strings.Cut(kv, "=") }
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@%+,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func shellJoin(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = shellQuote(a)
+	}
+	return strings.Join(q, " ")
+}

@@ -1,0 +1,396 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// Event reports progress. Kind is "tool" when a tool starts (Total cases
+// planned), "case" after each case, and "skip" for a tool not called.
+type Event struct {
+	Kind   string
+	Tool   string
+	Reason string       // for "skip"
+	Total  int          // for "tool"
+	Case   *report.Case // for "case"
+}
+
+// Run audits the target described by cfg. It returns an error wrapping
+// [ErrConfig] for an unusable configuration and [ErrConnect] when the target
+// could not be started, initialized or listed; every other problem is a
+// finding in the report.
+func Run(ctx context.Context, cfg Config) (*report.Report, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg = cfg.withDefaults()
+	started := time.Now()
+	cn, err := newConnector(cfg)
+	if err != nil {
+		return nil, err
+	}
+	detector := leak.NewDetector(cfg.secrets())
+
+	sctx, cancel := context.WithTimeout(ctx, cfg.StartupTimeout)
+	s, err := cn.connect(sctx)
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("%w: %s", ErrConnect, detector.Redact(startupError(sctx, err, cfg.StartupTimeout).Error()))
+	}
+	tools, disc, lint, err := discover(sctx, s)
+	cancel()
+	if err != nil {
+		s.close()
+		return nil, fmt.Errorf("%w: discovery: %s", ErrConnect, detector.Redact(startupError(sctx, err, cfg.StartupTimeout).Error()))
+	}
+
+	rep := &report.Report{
+		Version:   cfg.Version,
+		Seed:      cfg.Seed,
+		StartedAt: started.UTC(),
+		Config:    cfg.settings(),
+		Target:    cfg.target(cn.transport),
+		Server: report.Server{
+			Name:            s.init.ServerInfo.Name,
+			Version:         s.init.ServerInfo.Version,
+			ProtocolVersion: s.init.ProtocolVersion,
+			Capabilities:    s.init.Capabilities,
+			Instructions:    detector.Redact(s.init.Instructions),
+		},
+		Discovery:  disc,
+		Lint:       lint,
+		Dimensions: map[string]report.Dimension{},
+	}
+
+	r := &runner{cfg: cfg, cn: cn, s: s, leak: detector}
+	defer r.closeSession()
+	for _, t := range tools {
+		rt := r.runTool(ctx, t)
+		rep.Tools = append(rep.Tools, rt)
+		rep.Lint = append(rep.Lint, r.lint...)
+		r.lint = nil
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
+	rep.EndedEarly = r.endedEarly
+	rep.Summary = report.Summarize(rep.Tools)
+	rep.Graded = rep.Summary.ToolsTested > 0 && rep.Summary.Cases > rep.Summary.NotRun
+	rep.Findings = findings(rep, cfg)
+	rep.DurationMs = time.Since(started).Milliseconds()
+	return rep, nil
+}
+
+func startupError(ctx context.Context, err error, limit time.Duration) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("no answer within --startup-timeout %s (%v)", limit, err)
+	}
+	return err
+}
+
+// runner calls the cases of a sequence of tools on one session at a time,
+// reconnecting after a case that broke the session.
+type runner struct {
+	cfg  Config
+	cn   *connector
+	s    *session // nil after a failure, until the next case reconnects
+	leak *leak.Detector
+	lint []report.Lint
+
+	endedEarly string
+}
+
+func (r *runner) closeSession() {
+	if r.s != nil {
+		r.s.close()
+		r.s = nil
+	}
+}
+
+// ensureSession reconnects when the last case broke the session. After
+// MaxReconnects failures in a row the run ends early.
+func (r *runner) ensureSession(ctx context.Context) bool {
+	if r.s != nil {
+		return true
+	}
+	if r.endedEarly != "" {
+		return false
+	}
+	var last error
+	for i := 0; i < r.cfg.MaxReconnects; i++ {
+		sctx, cancel := context.WithTimeout(ctx, r.cfg.StartupTimeout)
+		s, err := r.cn.connect(sctx)
+		cancel()
+		if err == nil {
+			r.s = s
+			return true
+		}
+		last = err
+		if ctx.Err() != nil {
+			return false
+		}
+	}
+	r.endedEarly = fmt.Sprintf("reconnecting to the server failed %d times in a row (%s); the remaining cases were not run", r.cfg.MaxReconnects, r.leak.Redact(last.Error()))
+	return false
+}
+
+func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
+	rt := report.Tool{Name: t.Name, Description: t.Description, Cases: []report.Case{}}
+	if reason := r.cfg.skipReason(t); reason != "" {
+		rt.SkipReason = reason
+		r.progress(Event{Kind: "skip", Tool: t.Name, Reason: reason})
+		return rt
+	}
+	rt.Tested = true
+	schema, problems := casegen.Compile(t.InputSchema)
+	for _, p := range problems {
+		r.lint = append(r.lint, report.Lint{Code: p.Code, Severity: p.Severity, Tool: t.Name, Pointer: "/inputSchema" + p.Pointer, Message: p.Message, Hint: hintFor(p.Code)})
+	}
+	example, fromExample := r.cfg.Examples[t.Name]
+	plan := casegen.Generate(t.Name, schema, casegen.Options{
+		Seed:       r.cfg.Seed,
+		Budget:     r.cfg.Cases,
+		Example:    example,
+		Aggressive: r.cfg.Profile == "aggressive",
+	})
+	rt.Dropped = plan.Dropped
+	var validateOutput func(json.RawMessage) error
+	if len(t.OutputSchema) > 0 && string(t.OutputSchema) != "null" {
+		out, probs := casegen.Compile(t.OutputSchema)
+		for _, p := range probs {
+			r.lint = append(r.lint, report.Lint{Code: "output_" + p.Code, Severity: p.Severity, Tool: t.Name, Pointer: "/outputSchema" + p.Pointer, Message: p.Message, Hint: hintFor(p.Code)})
+		}
+		if out.Compiled() {
+			validateOutput = out.Validate
+		}
+	}
+	r.progress(Event{Kind: "tool", Tool: t.Name, Total: len(plan.Cases)})
+	for _, c := range plan.Cases {
+		rc := report.Case{
+			ID: c.ID, Kind: string(c.Kind), Pointer: c.Pointer, Nested: c.Nested,
+			Forbidden: c.Forbidden, Arguments: c.Arguments, Flags: []string{},
+		}
+		switch {
+		case c.Kind == casegen.Valid && plan.GeneratorGap != "":
+			rc.Verdict = report.GeneratorGap
+			rc.Detail = "generated arguments do not validate against the tool's own schema (not sent; not the server's fault): " + plan.GeneratorGap
+		case !r.ensureSession(ctx):
+			rc.Verdict = report.NotRun
+			rc.Detail = r.endedEarly
+		default:
+			r.runCase(ctx, t, c, &rc, fromExample, validateOutput)
+		}
+		if c.Kind == casegen.Valid {
+			switch rc.Verdict {
+			case report.OK, report.EmptySuccess, report.OutputViolation:
+				rt.Confirmed = true
+			}
+		}
+		rt.Cases = append(rt.Cases, rc)
+		r.progress(Event{Kind: "case", Tool: t.Name, Case: &rt.Cases[len(rt.Cases)-1]})
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return rt
+}
+
+// runCase sends one case and fills in rc.
+func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report.Case, fromExample bool, validateOutput func(json.RawMessage) error) {
+	s := r.s
+	params := callParams(t.Name, c.Arguments)
+	violationsBefore, panicsBefore := s.marks()
+	s.drainViolated()
+	cctx, cancel := context.WithTimeout(ctx, r.cfg.callTimeout(c.Kind))
+	stopWatch := s.cancelOnViolation(cancel)
+	start := time.Now()
+	raw, err := s.client.Call(cctx, "tools/call", params)
+	rc.DurationMs = float64(time.Since(start).Microseconds()) / 1000
+	stopWatch()
+	cancel()
+
+	var o outcome
+	var rpcErr *rpc.Error
+	switch {
+	case err == nil:
+		o.result = raw
+	case errors.As(err, &rpcErr):
+		o.rpcErr = rpcErr
+	case ctx.Err() != nil:
+		rc.Verdict, rc.Detail = report.NotRun, "run cancelled"
+		return
+	case errors.Is(err, context.DeadlineExceeded):
+		o.hung = true
+	case errors.Is(err, context.Canceled):
+		// Cut short by a protocol violation: the answer, if any, was garbage.
+	default:
+		o.closed = true
+		o.exitStatus = s.waitExit(2 * time.Second)
+	}
+	o.violations = s.violationsSince(violationsBefore)
+
+	var j judgement
+	if c.Kind == casegen.Valid {
+		j = judgeValid(o, fromExample, validateOutput)
+	} else {
+		j = judgeBad(c.Kind == casegen.Structural, c.Forbidden, o)
+	}
+	rc.Verdict, rc.Detail = j.verdict, r.leak.Redact(j.detail)
+	if o.rpcErr != nil {
+		code := o.rpcErr.Code
+		rc.ErrorCode = &code
+	}
+
+	// Flags.
+	text := ""
+	switch {
+	case j.result != nil:
+		text = j.result.Text + string(j.result.StructRaw)
+		rc.Size = j.result.Size
+	case o.rpcErr != nil:
+		text = o.rpcErr.Message + " " + string(o.rpcErr.Data)
+	}
+	rc.Response = r.leak.Redact(excerpt(text, 300))
+	if matches := r.leak.Find(text); len(matches) > 0 {
+		rc.Flags = append(rc.Flags, report.FlagLeak)
+		for _, m := range matches {
+			rc.Detail += "; leak: " + m.Detail
+		}
+	}
+	if _, panics := s.marks(); panics > panicsBefore {
+		rc.Flags = append(rc.Flags, report.FlagStderrPanic)
+	}
+
+	if rc.Verdict.Failure() {
+		if rc.Verdict == report.Crash {
+			rc.Crash = &report.CrashInfo{How: j.crash}
+		} else {
+			rc.Crash = &report.CrashInfo{}
+		}
+		// End the broken session first, so the exit status and the stderr
+		// tail are complete.
+		r.closeSession()
+		if s.proc != nil {
+			rc.Crash.ExitStatus = s.proc.ExitStatus()
+			rc.Crash.Stderr = r.leak.Redact(tail(s.proc.Stderr(), 2048))
+		}
+	}
+}
+
+func callParams(name string, args json.RawMessage) json.RawMessage {
+	n, _ := json.Marshal(name)
+	if len(args) == 0 {
+		args = json.RawMessage(`{}`)
+	}
+	b := make([]byte, 0, len(n)+len(args)+32)
+	b = append(b, `{"name":`...)
+	b = append(b, n...)
+	b = append(b, `,"arguments":`...)
+	b = append(b, args...)
+	b = append(b, '}')
+	return b
+}
+
+// oversizeFactor stretches the call timeout of oversize cases: a 1 MiB
+// string or a 100,000-element array the schema allows can take real work
+// (server-filesystem reads 100,000 paths in about 12 s), and a server that
+// is slow on a huge legal input is not hung.
+const oversizeFactor = 4
+
+func (c Config) callTimeout(kind casegen.Kind) time.Duration {
+	if kind == casegen.Oversize {
+		return c.Timeout * oversizeFactor
+	}
+	return c.Timeout
+}
+
+// violationGrace is how long a call may still be answered properly after the
+// server put garbage on the wire (a log line before a good answer is common).
+const violationGrace = 250 * time.Millisecond
+
+func (s *session) drainViolated() {
+	select {
+	case <-s.violated:
+	default:
+	}
+}
+
+// cancelOnViolation calls cancel shortly after a protocol violation, so a
+// call whose answer was malformed (and so never arrives) does not wait for
+// the whole call timeout. The returned func stops the watch.
+func (s *session) cancelOnViolation(cancel context.CancelFunc) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-s.violated:
+		case <-done:
+			return
+		}
+		select {
+		case <-time.After(violationGrace):
+			cancel()
+		case <-done:
+		}
+	}()
+	return func() { close(done) }
+}
+
+// waitExit gives a dying process a moment to be reaped and returns how it
+// ended ("" when it is still running or over HTTP).
+func (s *session) waitExit(d time.Duration) string {
+	if s.proc == nil {
+		return ""
+	}
+	select {
+	case <-s.proc.Done():
+	case <-time.After(d):
+	}
+	return s.proc.ExitStatus()
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "…" + s[len(s)-n:]
+}
+
+func (r *runner) progress(e Event) {
+	if r.cfg.Progress != nil {
+		r.cfg.Progress(e)
+	}
+}
+
+func (c Config) settings() report.Settings {
+	return report.Settings{
+		Cases:              c.Cases,
+		TimeoutMs:          c.Timeout.Milliseconds(),
+		StartupTimeoutMs:   c.StartupTimeout.Milliseconds(),
+		IncludeDestructive: c.IncludeDestructive,
+		Tools:              c.Tools,
+		SkipTools:          c.SkipTools,
+		Profile:            c.Profile,
+	}
+}
+
+func (c Config) target(transport string) report.Target {
+	t := report.Target{Transport: transport, URL: c.URL, Cwd: c.Cwd}
+	if len(c.Command) > 0 {
+		t.Command = shellJoin(c.Command)
+		t.Args = c.Command
+	}
+	for _, kv := range c.Env {
+		k, _, _ := cutEnv(kv)
+		t.Env = append(t.Env, k)
+	}
+	t.Env = append(t.Env, c.PassEnv...)
+	return t
+}

@@ -1,0 +1,38 @@
+package engine
+
+import (
+	"path"
+	"strings"
+)
+
+// skipReason says why t is not called, or "" when it is. An explicit --tools
+// match overrides the read-only rule: the user asked for that tool.
+func (c Config) skipReason(t tool) string {
+	if g := matchAny(c.SkipTools, t.Name); g != "" {
+		return "skipped by --skip-tools " + g
+	}
+	explicit := matchAny(c.Tools, t.Name) != ""
+	if len(c.Tools) > 0 && !explicit {
+		return "not matched by --tools " + strings.Join(c.Tools, ",")
+	}
+	if t.TaskSupport == "required" {
+		return `task-only tool (execution.taskSupport: "required"): mcp-fuzz does not make task-augmented calls yet, and a plain call is refused by design`
+	}
+	if explicit || c.IncludeDestructive {
+		return ""
+	}
+	if t.ReadOnly == nil || !*t.ReadOnly {
+		return "not annotated readOnlyHint: true (use --include-destructive, or --tools NAME, to call it)"
+	}
+	return ""
+}
+
+// matchAny returns the first glob in globs that matches name.
+func matchAny(globs []string, name string) string {
+	for _, g := range globs {
+		if ok, _ := path.Match(g, name); ok {
+			return g
+		}
+	}
+	return ""
+}

@@ -1,0 +1,277 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
+)
+
+// ErrConnect marks a target that could not be started or connected at all
+// (exit code 3).
+var ErrConnect = errors.New("cannot connect to the target")
+
+// maxLine is the longest stdout line accepted as a message.
+const maxLine = 256 << 20
+
+// protocolVersion is the version mcp-fuzz asks for in initialize.
+const protocolVersion = "2025-11-25"
+
+// session is one live connection to the server: a process (stdio) or an HTTP
+// session, plus what went wrong on its wire.
+type session struct {
+	client *rpc.Client
+	proc   *stdio.Process // nil over HTTP
+	init   initializeResult
+
+	mu           sync.Mutex
+	violations   []string
+	stderrPanics int
+	violated     chan struct{} // gets a token whenever a violation is recorded
+}
+
+type initializeResult struct {
+	ProtocolVersion string          `json:"protocolVersion"`
+	Capabilities    json.RawMessage `json:"capabilities"`
+	ServerInfo      struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	} `json:"serverInfo"`
+	Instructions string `json:"instructions"`
+}
+
+func newSession() *session {
+	return &session{violated: make(chan struct{}, 1)}
+}
+
+func (s *session) violate(desc string) {
+	s.mu.Lock()
+	s.violations = append(s.violations, desc)
+	s.mu.Unlock()
+	select {
+	case s.violated <- struct{}{}:
+	default:
+	}
+}
+
+// marks returns how many violations and stderr panics were seen so far.
+func (s *session) marks() (violations, panics int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.violations), s.stderrPanics
+}
+
+// violationsSince returns the violations recorded after the first n.
+func (s *session) violationsSince(n int) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n >= len(s.violations) {
+		return nil
+	}
+	return append([]string(nil), s.violations[n:]...)
+}
+
+func (s *session) noteStderr(line string) {
+	if !isPanicLine(line) {
+		return
+	}
+	s.mu.Lock()
+	s.stderrPanics++
+	s.mu.Unlock()
+}
+
+// isPanicLine recognises the first line runtimes print for an uncaught failure.
+func isPanicLine(line string) bool {
+	for _, p := range []string{"panic:", "fatal error:", "Traceback (most recent call last)", "Uncaught", "UnhandledPromiseRejection", "Unhandled exception", "thread 'main' panicked", "panicked at"} {
+		if strings.Contains(line, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// close ends the session and, for stdio, the whole process group.
+func (s *session) close() {
+	if s.client != nil {
+		_ = s.client.Close()
+	}
+	if s.proc != nil {
+		_ = s.proc.Stop()
+	}
+}
+
+// connector opens sessions to one target. It remembers which HTTP transport
+// worked so reconnects do not probe again.
+type connector struct {
+	cfg       Config
+	env       []string
+	transport string // "stdio", "streamable-http", "sse"
+	http      *http.Client
+	header    *headerTransport
+}
+
+func newConnector(cfg Config) (*connector, error) {
+	cn := &connector{cfg: cfg}
+	if len(cfg.Command) > 0 {
+		env, err := stdio.MinimalEnv(cfg.LookupEnv, cfg.Env, cfg.PassEnv)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+		}
+		cn.env = env
+		cn.transport = "stdio"
+		return cn, nil
+	}
+	cn.header = &headerTransport{base: http.DefaultTransport, headers: http.Header{}}
+	for _, h := range cfg.Headers {
+		n, v, _ := parseHeader(h)
+		cn.header.headers.Add(n, v)
+	}
+	if cfg.Bearer != "" {
+		cn.header.headers.Set("Authorization", "Bearer "+cfg.Bearer)
+	}
+	cn.http = &http.Client{Transport: cn.header}
+	return cn, nil
+}
+
+// connect starts a fresh session and initializes it within ctx.
+func (cn *connector) connect(ctx context.Context) (*session, error) {
+	if cn.transport == "stdio" {
+		return cn.connectStdio(ctx)
+	}
+	if cn.transport != "" {
+		return cn.connectHTTP(ctx, cn.transport)
+	}
+	s, err := cn.connectHTTP(ctx, "streamable-http")
+	if err == nil {
+		cn.transport = "streamable-http"
+		return s, nil
+	}
+	// Backwards compatibility: a 4xx on the Streamable POST means the server
+	// may speak the legacy HTTP+SSE transport.
+	if st := cn.header.lastPostStatus.Load(); st >= 400 && st < 500 && ctx.Err() == nil {
+		s, sseErr := cn.connectHTTP(ctx, "sse")
+		if sseErr == nil {
+			cn.transport = "sse"
+			return s, nil
+		}
+		return nil, fmt.Errorf("streamable HTTP: %v; legacy SSE: %v", err, sseErr)
+	}
+	return nil, err
+}
+
+func (cn *connector) connectStdio(ctx context.Context) (*session, error) {
+	s := newSession()
+	proc, err := stdio.Start(stdio.Config{
+		Path: cn.cfg.Command[0],
+		Args: cn.cfg.Command[1:],
+		Env:  cn.env,
+		Dir:  cn.cfg.Cwd,
+		// Answers to oversize cases can be tens of MiB of legitimate JSON
+		// (100,000 file errors from server-filesystem are over 16 MiB).
+		MaxLine: maxLine,
+		OnViolation: func(v stdio.Violation) {
+			s.violate(fmt.Sprintf("%s on stdout: %q", strings.ReplaceAll(v.Kind, "_", " "), v.Excerpt))
+		},
+		OnStderr: s.noteStderr,
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.proc = proc
+	if err := s.start(ctx, proc.Connection(), cn.cfg.Version); err != nil {
+		s.close()
+		if st := proc.ExitStatus(); st != "" {
+			err = fmt.Errorf("server exited (%s) before answering initialize%s", st, stderrHint(proc.Stderr()))
+		}
+		return nil, err
+	}
+	return s, nil
+}
+
+func stderrHint(stderr string) string {
+	stderr = strings.TrimSpace(stderr)
+	if stderr == "" {
+		return ""
+	}
+	lines := strings.Split(stderr, "\n")
+	last := lines[len(lines)-1]
+	if len(last) > 200 {
+		last = last[:200] + "…"
+	}
+	return "; last stderr line: " + last
+}
+
+func (cn *connector) connectHTTP(ctx context.Context, transport string) (*session, error) {
+	cn.header.protocolVersion.Store("")
+	var t mcp.Transport
+	if transport == "sse" {
+		t = &mcp.SSEClientTransport{Endpoint: cn.cfg.URL, HTTPClient: cn.http}
+	} else {
+		t = &mcp.StreamableClientTransport{Endpoint: cn.cfg.URL, HTTPClient: cn.http, MaxRetries: -1, DisableStandaloneSSE: true}
+	}
+	conn, err := t.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s := newSession()
+	if err := s.start(ctx, conn, cn.cfg.Version); err != nil {
+		s.close()
+		return nil, err
+	}
+	cn.header.protocolVersion.Store(s.init.ProtocolVersion)
+	return s, nil
+}
+
+// start runs the initialize handshake on conn.
+func (s *session) start(ctx context.Context, conn mcp.Connection, version string) error {
+	s.client = rpc.New(conn, func(v rpc.Violation) { s.violate(v.Kind + ": " + v.Excerpt) })
+	params := map[string]any{
+		"protocolVersion": protocolVersion,
+		"capabilities":    map[string]any{},
+		"clientInfo":      map[string]any{"name": "mcp-fuzz", "version": version},
+	}
+	raw, err := s.client.Call(ctx, "initialize", params)
+	if err != nil {
+		return fmt.Errorf("initialize: %w", err)
+	}
+	if err := json.Unmarshal(raw, &s.init); err != nil {
+		return fmt.Errorf("initialize: result is not an InitializeResult: %v", err)
+	}
+	if s.init.ProtocolVersion == "" {
+		return fmt.Errorf("initialize: result has no protocolVersion")
+	}
+	return s.client.Notify(ctx, "notifications/initialized", map[string]any{})
+}
+
+// headerTransport adds the user's headers and the negotiated protocol version
+// to every request, and remembers the status of the last POST.
+type headerTransport struct {
+	base            http.RoundTripper
+	headers         http.Header
+	protocolVersion atomic.Value // string
+	lastPostStatus  atomic.Int64
+}
+
+func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	for k, vs := range h.headers {
+		req.Header[k] = vs
+	}
+	if pv, _ := h.protocolVersion.Load().(string); pv != "" && req.Header.Get("Mcp-Protocol-Version") == "" {
+		req.Header.Set("Mcp-Protocol-Version", pv)
+	}
+	resp, err := h.base.RoundTrip(req)
+	if err == nil && req.Method == http.MethodPost {
+		h.lastPostStatus.Store(int64(resp.StatusCode))
+	}
+	return resp, err
+}
