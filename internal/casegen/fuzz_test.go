@@ -2,10 +2,7 @@ package casegen
 
 import (
 	"encoding/json"
-	"fmt"
-	"os"
 	"testing"
-	"time"
 )
 
 // FuzzCompileGenerate feeds arbitrary bytes as an inputSchema: Compile and
@@ -27,15 +24,6 @@ func FuzzCompileGenerate(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		done := make(chan bool)
-		go func() {
-			select {
-			case <-done:
-			case <-time.After(3 * time.Second):
-				os.WriteFile(fmt.Sprintf("/tmp/slowfuzz-%d", time.Now().UnixNano()), raw, 0o644)
-			}
-		}()
-		defer close(done)
 		s, _ := Compile(json.RawMessage(raw))
 		p := Generate("fuzz", s, Options{Budget: 30})
 		checkPlanShape(t, p)
