@@ -87,6 +87,8 @@ Target:
   --cwd DIR               working directory of the server process
   --startup-timeout T     spawn + initialize + discovery deadline (default 60s)
   --timeout T             per-call deadline (default 15s); T is seconds or a duration
+  --slow-ms N             flag a valid call slower than N ms (default 5000), or 3x the median
+  --bloat-chars N         flag a valid answer over N characters (default 20000), or 3x the median
 
 Selection:
   --include-destructive   call every tool, not only those annotated readOnlyHint: true
@@ -125,6 +127,8 @@ func parseArgs(args []string, lookup func(string) (string, bool), stderr io.Writ
 	fs.StringVar(&o.cfg.Cwd, "cwd", "", "")
 	fs.Var(secondsFlag{&o.cfg.StartupTimeout}, "startup-timeout", "")
 	fs.Var(secondsFlag{&o.cfg.Timeout}, "timeout", "")
+	fs.IntVar(&o.cfg.SlowMs, "slow-ms", engine.DefaultSlowMs, "")
+	fs.IntVar(&o.cfg.BloatChars, "bloat-chars", engine.DefaultBloatChars, "")
 	fs.BoolVar(&o.cfg.IncludeDestructive, "include-destructive", false, "")
 	fs.Var(&tools, "tools", "")
 	fs.Var(&skip, "skip-tools", "")

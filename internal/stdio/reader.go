@@ -131,21 +131,56 @@ func classify(line []byte) (jsonrpc.Message, *Violation) {
 	if !json.Valid(line) {
 		return bad(KindNonJSONRPC, "not JSON")
 	}
-	if kind, reason := checkEnvelope(line); kind != "" {
+	m, kind, reason := checkEnvelope(line)
+	if kind != "" {
 		return bad(kind, reason)
 	}
-	msg, err := jsonrpc.DecodeMessage(line)
+	// Built from the members already decoded: jsonrpc.DecodeMessage would
+	// decode the line a second time through a fresh 32 KiB buffer per call.
+	msg, err := buildMessage(m)
 	if err != nil {
 		return bad(KindMalformedEnvelope, err.Error())
 	}
 	return msg, nil
 }
 
-// checkEnvelope applies the JSON-RPC 2.0 rules that [jsonrpc.DecodeMessage] does
-// not check. line must be valid JSON. It returns "" when the envelope is good.
-func checkEnvelope(line []byte) (kind, reason string) {
-	malformed := func(format string, args ...any) (string, string) {
-		return KindMalformedEnvelope, fmt.Sprintf(format, args...)
+// buildMessage turns the members of an envelope accepted by checkEnvelope
+// into a request or a response.
+func buildMessage(m map[string]json.RawMessage) (jsonrpc.Message, error) {
+	var id jsonrpc.ID
+	if raw, ok := m["id"]; ok {
+		var v any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return nil, err
+		}
+		var err error
+		if id, err = jsonrpc.MakeID(v); err != nil {
+			return nil, err
+		}
+	}
+	if method, ok := m["method"]; ok {
+		var name string
+		if err := json.Unmarshal(method, &name); err != nil {
+			return nil, err
+		}
+		return &jsonrpc.Request{ID: id, Method: name, Params: m["params"]}, nil
+	}
+	if errv, ok := m["error"]; ok {
+		var we jsonrpc.Error
+		if err := json.Unmarshal(errv, &we); err != nil {
+			return nil, err
+		}
+		return &jsonrpc.Response{ID: id, Error: &we}, nil
+	}
+	return &jsonrpc.Response{ID: id, Result: m["result"]}, nil
+}
+
+// checkEnvelope applies the JSON-RPC 2.0 rules, stricter than
+// [jsonrpc.DecodeMessage]. line must be valid JSON. It returns the envelope's
+// members and kind "" when the envelope is good.
+func checkEnvelope(line []byte) (m map[string]json.RawMessage, kind, reason string) {
+	malformed := func(format string, args ...any) (map[string]json.RawMessage, string, string) {
+		return nil, KindMalformedEnvelope, fmt.Sprintf(format, args...)
 	}
 	switch t := bytes.TrimLeft(line, " \t\r\n"); t[0] {
 	case '{':
@@ -154,7 +189,6 @@ func checkEnvelope(line []byte) (kind, reason string) {
 	default:
 		return malformed("not a JSON object")
 	}
-	var m map[string]json.RawMessage
 	if err := json.Unmarshal(line, &m); err != nil {
 		return malformed("%v", err)
 	}
@@ -191,7 +225,7 @@ func checkEnvelope(line []byte) (kind, reason string) {
 				return malformed(`"params" is not an object`)
 			}
 		}
-		return "", ""
+		return m, "", ""
 	}
 
 	// response
@@ -220,14 +254,14 @@ func checkEnvelope(line []byte) (kind, reason string) {
 	}
 	if jsonType(id) == "null" {
 		if hasError {
-			return KindNullIDError, `an error response with a null "id"`
+			return nil, KindNullIDError, `an error response with a null "id"`
 		}
 		return malformed(`a result with a null "id"`)
 	}
 	if r := checkID(id); r != "" {
 		return malformed("%s", r)
 	}
-	return "", ""
+	return m, "", ""
 }
 
 // checkID returns why a non-null id is invalid, or "". MCP ids are strings or

@@ -183,3 +183,30 @@ func TestDeepMessageIsClippedNotRejected(t *testing.T) {
 		t.Fatalf("clipped result lost the other tool or the marker: %.200s", resp.Result)
 	}
 }
+
+// classify builds messages itself instead of calling jsonrpc.DecodeMessage;
+// for every valid line both must agree.
+func TestClassifyAgreesWithSDKDecoder(t *testing.T) {
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`,
+		`{"jsonrpc":"2.0","id":"abc","result":{}}`,
+		`{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"bad","data":{"x":1}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"ping"}`,
+		`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info"}}`,
+		`{"jsonrpc":"2.0","id":9007199254740991,"method":"roots/list","params":{}}`,
+	} {
+		got, v := classify([]byte(line))
+		if v != nil {
+			t.Fatalf("classify(%s): violation %+v", line, *v)
+		}
+		want, err := jsonrpc.DecodeMessage([]byte(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _ := jsonrpc.EncodeMessage(got)
+		w, _ := jsonrpc.EncodeMessage(want)
+		if string(g) != string(w) {
+			t.Errorf("classify(%s) = %s, SDK decodes %s", line, g, w)
+		}
+	}
+}

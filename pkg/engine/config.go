@@ -24,6 +24,9 @@ type Config struct {
 	StartupTimeout time.Duration // spawn + initialize + discovery (default 60s)
 	Timeout        time.Duration // per call (default 15s)
 
+	SlowMs     int // a valid call slower than this is flagged slow (default 5000)
+	BloatChars int // a valid answer larger than this is flagged bloated (default 20000)
+
 	Seed    int64  // case generation seed (default 1)
 	Cases   int    // per-tool case budget (default 40; negative means unlimited)
 	Profile string // "default" or "aggressive"
@@ -67,6 +70,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Timeout <= 0 {
 		c.Timeout = DefaultTimeout
+	}
+	if c.SlowMs <= 0 {
+		c.SlowMs = DefaultSlowMs
+	}
+	if c.BloatChars <= 0 {
+		c.BloatChars = DefaultBloatChars
 	}
 	if c.Cases == 0 {
 		c.Cases = DefaultCases
@@ -131,6 +140,9 @@ func (c Config) Validate() error {
 	}
 	if c.Timeout < 0 || c.StartupTimeout < 0 {
 		return bad("timeouts must be positive")
+	}
+	if c.SlowMs < 0 || c.BloatChars < 0 {
+		return bad("--slow-ms and --bloat-chars must be positive")
 	}
 	return nil
 }

@@ -28,6 +28,8 @@ var verdictFindings = map[report.Verdict]findingRule{
 var flagFindings = map[string]findingRule{
 	report.FlagLeak:        {"critical", "the answer leaks internals"},
 	report.FlagStderrPanic: {"warning", "the server printed a panic or uncaught exception on stderr"},
+	report.FlagSlow:        {"warning", "the valid call is slow"},
+	report.FlagBloated:     {"warning", "the valid answer is bloated"},
 }
 
 // findings lists one finding per failing case verdict and per flag, worst

@@ -82,6 +82,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 		}
 	}
 	rep.EndedEarly = r.endedEarly
+	flagPerformance(rep.Tools, float64(cfg.SlowMs), cfg.BloatChars)
 	rep.Summary = report.Summarize(rep.Tools)
 	rep.Graded = rep.Summary.ToolsTested > 0 && rep.Summary.Cases > rep.Summary.NotRun
 	rep.Findings = findings(rep, cfg)
@@ -208,13 +209,12 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 	s := r.s
 	params := callParams(t.Name, c.Arguments)
 	violationsBefore, panicsBefore := s.marks()
-	s.drainViolated()
 	cctx, cancel := context.WithTimeout(ctx, r.cfg.callTimeout(c.Kind))
-	stopWatch := s.cancelOnViolation(cancel)
+	s.inCall(cancel)
 	start := time.Now()
 	raw, err := s.client.Call(cctx, "tools/call", params)
 	rc.DurationMs = float64(time.Since(start).Microseconds()) / 1000
-	stopWatch()
+	s.inCall(nil)
 	cancel()
 
 	var o outcome
@@ -312,37 +312,6 @@ func (c Config) callTimeout(kind casegen.Kind) time.Duration {
 	return c.Timeout
 }
 
-// violationGrace is how long a call may still be answered properly after the
-// server put garbage on the wire (a log line before a good answer is common).
-const violationGrace = 250 * time.Millisecond
-
-func (s *session) drainViolated() {
-	select {
-	case <-s.violated:
-	default:
-	}
-}
-
-// cancelOnViolation calls cancel shortly after a protocol violation, so a
-// call whose answer was malformed (and so never arrives) does not wait for
-// the whole call timeout. The returned func stops the watch.
-func (s *session) cancelOnViolation(cancel context.CancelFunc) (stop func()) {
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-s.violated:
-		case <-done:
-			return
-		}
-		select {
-		case <-time.After(violationGrace):
-			cancel()
-		case <-done:
-		}
-	}()
-	return func() { close(done) }
-}
-
 // waitExit gives a dying process a moment to be reaped and returns how it
 // ended ("" when it is still running or over HTTP).
 func (s *session) waitExit(d time.Duration) string {
@@ -372,6 +341,8 @@ func (r *runner) progress(e Event) {
 func (c Config) settings() report.Settings {
 	return report.Settings{
 		Cases:              c.Cases,
+		SlowMs:             c.SlowMs,
+		BloatChars:         c.BloatChars,
 		TimeoutMs:          c.Timeout.Milliseconds(),
 		StartupTimeoutMs:   c.StartupTimeout.Milliseconds(),
 		IncludeDestructive: c.IncludeDestructive,

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -36,7 +37,10 @@ type session struct {
 	mu           sync.Mutex
 	violations   []string
 	stderrPanics int
-	violated     chan struct{} // gets a token whenever a violation is recorded
+	cancel       context.CancelFunc // ends an HTTP connection's context
+	// cancelCall, while a call is in flight, cuts it short: a violation
+	// usually means its real answer will never come.
+	cancelCall context.CancelFunc
 }
 
 type initializeResult struct {
@@ -50,17 +54,28 @@ type initializeResult struct {
 }
 
 func newSession() *session {
-	return &session{violated: make(chan struct{}, 1)}
+	return &session{}
 }
+
+// violationGrace is how long a call may still be answered properly after the
+// server put garbage on the wire (a log line before a good answer is common).
+const violationGrace = 250 * time.Millisecond
 
 func (s *session) violate(desc string) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.violations = append(s.violations, desc)
-	s.mu.Unlock()
-	select {
-	case s.violated <- struct{}{}:
-	default:
+	if s.cancelCall != nil {
+		time.AfterFunc(violationGrace, s.cancelCall)
 	}
+}
+
+// inCall registers cancel as the way to cut the current call short (nil when
+// the call is over).
+func (s *session) inCall(cancel context.CancelFunc) {
+	s.mu.Lock()
+	s.cancelCall = cancel
+	s.mu.Unlock()
 }
 
 // marks returns how many violations and stderr panics were seen so far.
@@ -106,6 +121,9 @@ func (s *session) close() {
 	}
 	if s.proc != nil {
 		_ = s.proc.Stop()
+	}
+	if s.cancel != nil {
+		s.cancel()
 	}
 }
 
@@ -218,15 +236,23 @@ func (cn *connector) connectHTTP(ctx context.Context, transport string) (*sessio
 	} else {
 		t = &mcp.StreamableClientTransport{Endpoint: cn.cfg.URL, HTTPClient: cn.http, MaxRetries: -1, DisableStandaloneSSE: true}
 	}
-	conn, err := t.Connect(ctx)
+	// The connection outlives ctx (the startup deadline): the legacy SSE
+	// stream is tied to the context it was opened with. Until the handshake
+	// is done, ctx still bounds it.
+	connCtx, cancelConn := context.WithCancel(context.WithoutCancel(ctx))
+	detach := context.AfterFunc(ctx, cancelConn)
+	conn, err := t.Connect(connCtx)
 	if err != nil {
+		cancelConn()
 		return nil, err
 	}
 	s := newSession()
+	s.cancel = cancelConn
 	if err := s.start(ctx, conn, cn.cfg.Version); err != nil {
 		s.close()
 		return nil, err
 	}
+	detach()
 	cn.header.protocolVersion.Store(s.init.ProtocolVersion)
 	return s, nil
 }

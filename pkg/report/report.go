@@ -31,6 +31,8 @@ type Report struct {
 // Settings records the options the run used (secrets redacted).
 type Settings struct {
 	Cases              int      `json:"cases"`
+	SlowMs             int      `json:"slowMs"`
+	BloatChars         int      `json:"bloatChars"`
 	TimeoutMs          int64    `json:"timeoutMs"`
 	StartupTimeoutMs   int64    `json:"startupTimeoutMs"`
 	IncludeDestructive bool     `json:"includeDestructive"`

@@ -1,0 +1,25 @@
+// Command server-error is a fixture server whose lookup answers bad input with
+// JSON-RPC error -32001, from the implementation-defined server-error range:
+// an exception escaped (verdict crash, internal_error).
+package main
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcp-fuzz/mcp-fuzz/testdata/servers/internal/sdkserver"
+)
+
+func main() {
+	sdkserver.Main("server-error", "Fixture: -32001 on bad input.", func(s *mcp.Server) {
+		sdkserver.AddNameTool(s, "lookup", func(_ context.Context, valid bool, _ json.RawMessage) (*mcp.CallToolResult, error) {
+			if !valid {
+				return nil, &jsonrpc.Error{Code: -32001, Message: "unhandled exception in lookup"}
+			}
+			return sdkserver.Text("found"), nil
+		})
+	})
+}
