@@ -50,15 +50,25 @@ func (a *App) Run(ctx context.Context, args []string) int {
 			return ExitOK
 		}
 	}
-	o, err := parseArgs(args, a.LookupEnv, a.Stderr)
-	if o.help || errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(a.Stdout, usageText)
-		return ExitOK
-	}
-	if err != nil {
-		return a.usageError(err)
+	o, code, done := a.parse(args)
+	if done {
+		return code
 	}
 	return a.fuzz(ctx, o)
+}
+
+// parse reads the flags of a run. done is true when there is nothing to run
+// (help was printed, or a usage error), with the exit code.
+func (a *App) parse(args []string) (o options, code int, done bool) {
+	o, err := parseArgs(args, a.LookupEnv, a.Stderr)
+	switch {
+	case o.help || errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(a.Stdout, usageText)
+		return o, ExitOK, true
+	case err != nil:
+		return o, a.usageError(err), true
+	}
+	return o, 0, false
 }
 
 func (a *App) usageError(err error) int {
@@ -69,18 +79,12 @@ func (a *App) usageError(err error) int {
 // runDemo audits the built-in demo server, run as a child process of this
 // very binary so that its crashes are real process deaths.
 func (a *App) runDemo(ctx context.Context, args []string) int {
-	for _, arg := range args {
-		if arg == "--" || arg == "--url" {
-			return a.usageError(errors.New("demo takes no target: it audits the built-in demo server"))
-		}
+	o, code, done := a.parse(args)
+	if done {
+		return code
 	}
-	o, err := parseArgs(args, a.LookupEnv, a.Stderr)
-	if o.help || errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(a.Stdout, usageText)
-		return ExitOK
-	}
-	if err != nil {
-		return a.usageError(err)
+	if o.cfg.URL != "" || len(o.cfg.Command) > 0 {
+		return a.usageError(errors.New("demo takes no target: it audits the built-in demo server"))
 	}
 	self, err := a.Executable()
 	if err != nil {

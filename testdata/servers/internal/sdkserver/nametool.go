@@ -36,8 +36,9 @@ func validName(raw json.RawMessage) bool {
 		return false
 	}
 	var name string
-	if json.Unmarshal(args["name"], &name) != nil {
-		return false
+	raw, ok := args["name"]
+	if !ok || len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &name) != nil {
+		return false // absent, null or not a string
 	}
 	return len([]rune(name)) <= 20
 }
