@@ -20,10 +20,13 @@ type Report struct {
 	Dimensions map[string]Dimension `json:"dimensions"`
 	Summary    Summary              `json:"summary"`
 	Caps       []Cap                `json:"caps"`
-	Discovery  Discovery            `json:"discovery"`
-	Tools      []Tool               `json:"tools"`
-	Findings   []Finding            `json:"findings"`
-	Lint       []Lint               `json:"lint"`
+	// Critical lists why the critical callout is raised (any crash, hang,
+	// protocol violation or leak); empty when it is not.
+	Critical  []string  `json:"critical,omitempty"`
+	Discovery Discovery `json:"discovery"`
+	Tools     []Tool    `json:"tools"`
+	Findings  []Finding `json:"findings"`
+	Lint      []Lint    `json:"lint"`
 	// EndedEarly is set when the run stopped before all cases ran, saying why.
 	EndedEarly string `json:"endedEarly,omitempty"`
 }
