@@ -52,6 +52,13 @@ func audit(t *testing.T, cfg engine.Config) *report.Report {
 	if rep.EndedEarly != "" {
 		t.Errorf("run ended early: %s", rep.EndedEarly)
 	}
+	b, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := report.ValidateJSON(b); err != nil {
+		t.Errorf("the report does not validate against docs/report.schema.json: %v", err)
+	}
 	return rep
 }
 

@@ -371,3 +371,17 @@ func assertNoChildren(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// The JSON report validates against the published schema (docs/report.schema.json).
+func TestReportValidatesAgainstPublishedSchema(t *testing.T) {
+	for _, name := range []string{"clean", "crash-exit", "malformed-tools"} {
+		rep := runFixture(t, name, func(c *Config) { c.Cases = 6 })
+		b, err := json.Marshal(rep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := report.ValidateJSON(b); err != nil {
+			t.Errorf("%s report does not validate: %v", name, err)
+		}
+	}
+}

@@ -86,6 +86,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	rep.Summary = report.Summarize(rep.Tools)
 	rep.Graded = rep.Summary.ToolsTested > 0 && rep.Summary.Cases > rep.Summary.NotRun
 	rep.Findings = findings(rep, cfg)
+	rep.Normalize()
 	rep.DurationMs = time.Since(started).Milliseconds()
 	return rep, nil
 }

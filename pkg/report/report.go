@@ -15,8 +15,8 @@ type Report struct {
 	Target     Target               `json:"target"`
 	Server     Server               `json:"server"`
 	Graded     bool                 `json:"graded"`
-	Score      *int                 `json:"score"`
-	Grade      *string              `json:"grade"`
+	Score      *int                 `json:"score" jsonschema:"oneof_type=integer;null"`
+	Grade      *string              `json:"grade" jsonschema:"oneof_type=string;null"`
 	Dimensions map[string]Dimension `json:"dimensions"`
 	Summary    Summary              `json:"summary"`
 	Caps       []Cap                `json:"caps"`
@@ -65,7 +65,7 @@ type Server struct {
 
 // Dimension is one scored aspect; Score is nil when not measured.
 type Dimension struct {
-	Score  *int   `json:"score"`
+	Score  *int   `json:"score" jsonschema:"oneof_type=integer;null"`
 	Reason string `json:"reason"`
 }
 
@@ -148,4 +148,34 @@ type Lint struct {
 	Pointer  string `json:"pointer,omitempty"`
 	Message  string `json:"message"`
 	Hint     string `json:"hint,omitempty"`
+}
+
+// Normalize replaces nil lists by empty ones, so the JSON report always has
+// arrays where its schema says so.
+func (r *Report) Normalize() {
+	if r.Tools == nil {
+		r.Tools = []Tool{}
+	}
+	for i := range r.Tools {
+		if r.Tools[i].Cases == nil {
+			r.Tools[i].Cases = []Case{}
+		}
+		for j := range r.Tools[i].Cases {
+			if r.Tools[i].Cases[j].Flags == nil {
+				r.Tools[i].Cases[j].Flags = []string{}
+			}
+		}
+	}
+	if r.Findings == nil {
+		r.Findings = []Finding{}
+	}
+	if r.Lint == nil {
+		r.Lint = []Lint{}
+	}
+	if r.Caps == nil {
+		r.Caps = []Cap{}
+	}
+	if r.Dimensions == nil {
+		r.Dimensions = map[string]Dimension{}
+	}
 }
