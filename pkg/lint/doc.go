@@ -1,0 +1,7 @@
+// Package lint checks MCP server and tool metadata without calling anything
+// (SPEC §8). [Check] runs a fixed table of rules over what initialize and
+// tools/list returned and turns each problem into a [report.Lint] with a stable
+// code, a severity, a JSON pointer into the tool and a concrete fix.
+//
+// Rules never panic on malformed metadata and never fetch remote schemas.
+package lint

@@ -1,0 +1,174 @@
+package lint
+
+import (
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// Tool is one tools/list entry as the server listed it.
+type Tool struct {
+	Name        string
+	Description string
+	// InputSchema is the raw "inputSchema"; it may be absent (nil), null or
+	// not an object at all.
+	InputSchema json.RawMessage
+	// OutputSchema is the raw "outputSchema", nil when absent.
+	OutputSchema json.RawMessage
+	// Annotations is the raw "annotations", nil when absent.
+	Annotations json.RawMessage
+}
+
+// Server is what the server said about itself in initialize.
+type Server struct {
+	Name, Version, Instructions string
+	// ToolsCapability is true when the server advertised "tools".
+	ToolsCapability bool
+}
+
+// Severities of lint findings.
+const (
+	SeverityError   = "error"
+	SeverityWarning = "warning"
+	SeverityInfo    = "info"
+)
+
+// maxNameLen is how much of a server-supplied name a message quotes.
+const maxNameLen = 80
+
+// maxPerRule caps how many findings one rule reports for one tool (the
+// per-property rules), so a schema with thousands of properties does not
+// drown the report; the last finding says how many were left out.
+const maxPerRule = 20
+
+// hit is one problem a rule found; the rule supplies code and severity.
+type hit struct {
+	Pointer string
+	Message string
+	Hint    string
+}
+
+// rule is one row of the rule table. Exactly one of server and tool is set.
+type rule struct {
+	Code     string
+	Severity string
+	server   func(s Server, tools []Tool) []hit
+	tool     func(t *toolInput) []hit
+}
+
+// toolInput is what a tool rule sees: the tool, its place in the list and
+// its schemas, parsed and compiled once.
+type toolInput struct {
+	Tool
+	index int
+	// first maps each name to where it first appears in the list.
+	first  map[string]int
+	input  *schemaInfo
+	output *schemaInfo
+}
+
+// rules is the rule table, in report order. Server rules come first.
+var rules = []rule{
+	{Code: "tools_capability_but_none", Severity: SeverityWarning, server: checkToolsCapability},
+	{Code: "no_server_info", Severity: SeverityWarning, server: checkServerInfo},
+	{Code: "no_instructions", Severity: SeverityInfo, server: checkInstructions},
+
+	{Code: "missing_description", Severity: SeverityWarning, tool: checkMissingDescription},
+	{Code: "short_description", Severity: SeverityWarning, tool: checkShortDescription},
+	{Code: "duplicate_tool_name", Severity: SeverityError, tool: checkDuplicateName},
+	{Code: "invalid_tool_name", Severity: SeverityError, tool: checkInvalidName},
+	{Code: "tool_name_style", Severity: SeverityWarning, tool: checkNameStyle},
+	{Code: "missing_input_schema", Severity: SeverityError, tool: checkMissingInputSchema},
+	{Code: "input_schema_not_object", Severity: SeverityError, tool: checkInputSchemaNotObject},
+	{Code: "input_root_not_object", Severity: SeverityError, tool: checkInputRootNotObject},
+	{Code: "input_schema_does_not_compile", Severity: SeverityError, tool: checkInputCompiles},
+	{Code: "remote_ref", Severity: SeverityWarning, tool: checkRemoteRef},
+	{Code: "schema_too_complex", Severity: SeverityWarning, tool: checkTooComplex},
+	{Code: "property_without_type", Severity: SeverityWarning, tool: checkPropertyType},
+	{Code: "property_without_description", Severity: SeverityInfo, tool: checkPropertyDescription},
+	{Code: "no_required", Severity: SeverityInfo, tool: checkNoRequired},
+	{Code: "no_annotations", Severity: SeverityWarning, tool: checkNoAnnotations},
+	{Code: "contradictory_annotations", Severity: SeverityError, tool: checkContradictoryAnnotations},
+	{Code: "output_schema_does_not_compile", Severity: SeverityError, tool: checkOutputCompiles},
+	{Code: "output_root_not_object", Severity: SeverityError, tool: checkOutputRootNotObject},
+}
+
+// Check runs every rule and returns the findings in a deterministic order:
+// server findings first, then each tool in list order, rules in table order.
+func Check(srv Server, tools []Tool) []report.Lint {
+	var out []report.Lint
+	for _, r := range rules {
+		if r.server == nil {
+			continue
+		}
+		for _, h := range r.server(srv, tools) {
+			out = append(out, r.finding("", h))
+		}
+	}
+	first := make(map[string]int, len(tools))
+	for i, t := range tools {
+		if _, ok := first[t.Name]; !ok {
+			first[t.Name] = i
+		}
+	}
+	for i, t := range tools {
+		in := &toolInput{
+			Tool:   t,
+			index:  i,
+			first:  first,
+			input:  analyzeSchema(t.InputSchema),
+			output: analyzeSchema(t.OutputSchema),
+		}
+		for _, r := range rules {
+			if r.tool == nil {
+				continue
+			}
+			for _, h := range r.tool(in) {
+				out = append(out, r.finding(t.Name, h))
+			}
+		}
+	}
+	return out
+}
+
+func (r rule) finding(tool string, h hit) report.Lint {
+	return report.Lint{
+		Code:     r.Code,
+		Severity: r.Severity,
+		Tool:     tool,
+		Pointer:  h.Pointer,
+		Message:  h.Message,
+		Hint:     h.Hint,
+	}
+}
+
+// short truncates a server-supplied name to maxNameLen runes for quoting in
+// a message. Escaping is left to the renderers.
+func short(s string) string {
+	if utf8.RuneCountInString(s) <= maxNameLen {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == maxNameLen {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}
+
+// quote wraps a (truncated) name in double quotes without escaping it.
+func quote(s string) string {
+	return `"` + short(s) + `"`
+}
+
+// ref names the tool in a message.
+func (t *toolInput) ref() string {
+	if t.Name == "" {
+		return "tool #" + strconv.Itoa(t.index+1)
+	}
+	return "tool " + quote(t.Name)
+}

@@ -1,0 +1,359 @@
+package lint
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// schemaBase is the URL the schema under test is compiled at. Any other URL
+// the compiler asks for is outside the document and is never fetched.
+const schemaBase = "mcp-fuzz:///schema.json"
+
+// The compiler's cost grows faster than linearly with nesting depth and with
+// the number of subschemas (2,500 levels take minutes, 256 KiB of properties half a second), so schemas beyond
+// these bounds are not compiled; the schema_too_complex rule says so.
+const (
+	maxCompileDepth = 128       // JSON nesting levels
+	maxCompileBytes = 128 << 10 // bytes
+)
+
+// maxDetailLen bounds compiler messages quoted in findings.
+const maxDetailLen = 300
+
+// errNoFetch is what the loader answers for every URL.
+var errNoFetch = errors.New("mcp-fuzz does not fetch schemas")
+
+// refuseLoader refuses every URL, so compiling never touches the network or
+// the file system.
+type refuseLoader struct{}
+
+func (refuseLoader) Load(string) (any, error) { return nil, errNoFetch }
+
+// schemaInfo is one tool schema, parsed and compiled once per [Check].
+type schemaInfo struct {
+	// Present is false when the schema is absent or JSON null.
+	Present bool
+	// Kind is the JSON kind: "object", "array", "string", "number",
+	// "boolean", or "invalid" when the bytes are not JSON.
+	Kind string
+	// Invalid says why the bytes are not JSON when Kind is "invalid".
+	Invalid string
+	// Obj holds the root members when Kind is "object".
+	Obj map[string]json.RawMessage
+
+	// Compiled is true when the schema compiled.
+	Compiled bool
+	// CompileErr says why it did not compile ("" when it did, or when it
+	// stopped only at a remote reference).
+	CompileErr string
+	// ErrPointer locates the problem inside the schema, "" for the root.
+	ErrPointer string
+	// RemoteURL is the outside document compiling stopped at.
+	RemoteURL string
+	// Depth is the JSON nesting depth and Size the length in bytes; when
+	// either is over its bound the schema is not compiled.
+	Depth, Size int
+
+	// HasProps is true when the root has a "properties" member.
+	HasProps bool
+	// PropsObject is true when that member is a JSON object.
+	PropsObject bool
+	// Props are the top-level properties in listed order.
+	Props []property
+}
+
+// property is one top-level property schema.
+type property struct {
+	Name string
+	// Bool is set when the schema is the boolean true or false.
+	Bool *bool
+	// Obj holds the members when the schema is an object, else nil.
+	Obj map[string]json.RawMessage
+}
+
+func analyzeSchema(raw json.RawMessage) *schemaInfo {
+	s := &schemaInfo{}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return s
+	}
+	s.Present = true
+	s.Kind = jsonKind(raw)
+	if s.Kind == "invalid" {
+		var v json.RawMessage
+		if err := json.Unmarshal(raw, &v); err != nil {
+			s.Invalid = clip(err.Error())
+		}
+	}
+	if s.Kind != "object" {
+		return s
+	}
+	if err := json.Unmarshal(raw, &s.Obj); err != nil {
+		s.Kind, s.Obj, s.Invalid = "invalid", nil, clip(err.Error())
+		return s
+	}
+	s.Depth, s.Size = jsonDepth(raw), len(raw)
+	if !s.tooComplex() {
+		s.compile(raw)
+	}
+	if p, ok := s.Obj["properties"]; ok {
+		s.HasProps = true
+		members, ok := orderedMembers(p)
+		s.PropsObject = ok
+		for _, m := range members {
+			s.Props = append(s.Props, newProperty(m.Name, m.Value))
+		}
+	}
+	return s
+}
+
+// jsonKind names the kind of a JSON value, or "invalid".
+func jsonKind(raw []byte) string {
+	if !json.Valid(raw) {
+		return "invalid"
+	}
+	switch raw[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	default:
+		return "number"
+	}
+}
+
+func newProperty(name string, raw json.RawMessage) property {
+	p := property{Name: name}
+	switch string(bytes.TrimSpace(raw)) {
+	case "true":
+		b := true
+		p.Bool = &b
+		return p
+	case "false":
+		b := false
+		p.Bool = &b
+		return p
+	}
+	if jsonKind(raw) == "object" {
+		_ = json.Unmarshal(raw, &p.Obj)
+	}
+	return p
+}
+
+// member is one name/value pair of a JSON object.
+type member struct {
+	Name  string
+	Value json.RawMessage
+}
+
+// orderedMembers decodes a JSON object keeping the listed order. A repeated
+// name keeps its first place and its last value, as encoding/json would.
+func orderedMembers(raw json.RawMessage) ([]member, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, false
+	}
+	var ms []member
+	seen := map[string]int{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		name, ok := tok.(string)
+		if !ok {
+			return nil, false
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, false
+		}
+		if i, dup := seen[name]; dup {
+			ms[i].Value = v
+			continue
+		}
+		seen[name] = len(ms)
+		ms = append(ms, member{Name: name, Value: v})
+	}
+	return ms, true
+}
+
+// compile compiles the schema once with a loader that refuses every URL and
+// records the outcome. A panic in the compiler becomes a compile error.
+func (s *schemaInfo) compile(raw []byte) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.Compiled = false
+			s.CompileErr = clip(fmt.Sprintf("the schema compiler failed: %v", r))
+		}
+	}()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		s.CompileErr = clip("not valid JSON: " + err.Error())
+		return
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(refuseLoader{})
+	if err := c.AddResource(schemaBase, doc); err != nil {
+		s.CompileErr = clip(err.Error())
+		return
+	}
+	if _, err := c.Compile(schemaBase); err != nil {
+		s.explain(err)
+		return
+	}
+	s.Compiled = true
+}
+
+// explain turns a compiler error into a message and a pointer.
+func (s *schemaInfo) explain(err error) {
+	var load *jsonschema.LoadURLError
+	if errors.As(err, &load) {
+		if !strings.HasPrefix(load.URL, "mcp-fuzz:") {
+			s.RemoteURL = load.URL
+			return
+		}
+		s.CompileErr = clip(fmt.Sprintf("reference %q cannot be resolved inside the schema", strings.TrimPrefix(load.URL, "mcp-fuzz:///")))
+		return
+	}
+	var sve *jsonschema.SchemaValidationError
+	if errors.As(err, &sve) {
+		base := fragment(sve.URL)
+		var ve *jsonschema.ValidationError
+		if errors.As(sve.Err, &ve) {
+			leaf := ve
+			for len(leaf.Causes) > 0 {
+				leaf = leaf.Causes[0]
+			}
+			s.ErrPointer = base + pointer(leaf.InstanceLocation)
+			msg := leaf.Error()
+			if strings.HasPrefix(msg, "at '") {
+				if _, rest, ok := strings.Cut(msg, "': "); ok {
+					msg = rest
+				}
+			}
+			s.CompileErr = clip(msg)
+			return
+		}
+		s.ErrPointer = base
+		s.CompileErr = clip(sve.Err.Error())
+		return
+	}
+	s.CompileErr = clip(strings.ReplaceAll(err.Error(), schemaBase, ""))
+}
+
+// fragment returns the JSON pointer in a compiler URL's fragment, unescaped
+// from URL form, or "".
+func fragment(u string) string {
+	_, frag, ok := strings.Cut(u, "#")
+	if !ok {
+		return ""
+	}
+	if f, err := url.PathUnescape(frag); err == nil {
+		frag = f
+	}
+	return frag
+}
+
+// pointer builds a JSON pointer (RFC 6901) from unescaped tokens.
+func pointer(tokens []string) string {
+	var sb strings.Builder
+	for _, t := range tokens {
+		sb.WriteByte('/')
+		sb.WriteString(escapeToken(t))
+	}
+	return sb.String()
+}
+
+// escapeToken escapes one JSON pointer token.
+func escapeToken(t string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
+}
+
+// clip flattens a compiler message to one line of bounded length.
+func clip(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= maxDetailLen {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == maxDetailLen {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}
+
+// rootType returns the root "type" as a string, and the raw JSON of it.
+func (s *schemaInfo) rootType() (string, json.RawMessage) {
+	raw, ok := s.Obj["type"]
+	if !ok {
+		return "", nil
+	}
+	var t string
+	if json.Unmarshal(raw, &t) != nil {
+		return "", raw
+	}
+	return t, raw
+}
+
+// stringMember returns a member that is a JSON string.
+func stringMember(m map[string]json.RawMessage, name string) (string, bool) {
+	raw, ok := m[name]
+	if !ok {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// tooComplex reports whether the schema is beyond the compile bounds.
+func (s *schemaInfo) tooComplex() bool {
+	return s.Depth > maxCompileDepth || s.Size > maxCompileBytes
+}
+
+// jsonDepth returns the deepest nesting of objects and arrays in valid JSON.
+func jsonDepth(raw []byte) int {
+	depth, deepest := 0, 0
+	inString, escaped := false, false
+	for _, b := range raw {
+		switch {
+		case escaped:
+			escaped = false
+		case inString:
+			switch b {
+			case '\\':
+				escaped = true
+			case '"':
+				inString = false
+			}
+		case b == '"':
+			inString = true
+		case b == '{' || b == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case b == '}' || b == ']':
+			depth--
+		}
+	}
+	return deepest
+}
