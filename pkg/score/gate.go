@@ -1,0 +1,263 @@
+package score
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// Errors of gate configuration; callers exit 2 (usage error) on them.
+var (
+	ErrUnknownKind      = errors.New("unknown --fail-on kind")
+	ErrUnknownDimension = errors.New("unknown dimension")
+	ErrNoBaseline       = errors.New("--fail-on-new needs --baseline")
+)
+
+// failKinds are the finding codes --fail-on accepts, in the order help text
+// lists them. "protocol" is the short name of protocol_violation.
+var failKinds = []string{
+	string(report.Crash), string(report.Hang), string(report.ProtocolViolation), report.FlagLeak,
+	string(report.Accepted), string(report.OutputViolation), string(report.EmptySuccess), string(report.Errored),
+	report.FlagStderrPanic, report.FlagSlow, report.FlagBloated, string(report.GeneratorGap),
+}
+
+// FailKinds returns the kinds --fail-on accepts, as their canonical finding codes.
+func FailKinds() []string { return slices.Clone(failKinds) }
+
+// Gates are the CI gates of SPEC §10. The zero value gates nothing.
+type Gates struct {
+	FailUnder    *int           // minimum overall score
+	FailUnderDim map[string]int // dimension name (any spelling [ParseDimension] accepts) -> minimum
+	FailOn       []string       // finding kinds that fail, see [ParseFailOn]
+	Baseline     *report.Report // a previous report, or nil
+	// FailOnNew, with Baseline, lets only findings whose [report.Finding.ID]
+	// is absent from the baseline fail. Without FailOn, any new critical or
+	// error finding fails.
+	FailOnNew bool
+	// Expected maps accepted case ids or finding ids to why they are
+	// accepted; they never fail a gate.
+	Expected map[string]string
+}
+
+// Result is the outcome of [Check].
+type Result struct {
+	Passed   bool
+	Failures []string // one human line per missed gate
+}
+
+// ParseFailOn parses a comma-separated --fail-on list into canonical kinds
+// (finding codes), without duplicates. Kinds are case-insensitive, "-" may
+// stand for "_", and "protocol" means protocol_violation.
+func ParseFailOn(s string) ([]string, error) {
+	var kinds []string
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		k, err := parseKind(part)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
+		}
+	}
+	return kinds, nil
+}
+
+func parseKind(s string) (string, error) {
+	k := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "-", "_")
+	if k == "protocol" {
+		k = string(report.ProtocolViolation)
+	}
+	if slices.Contains(failKinds, k) {
+		return k, nil
+	}
+	valid := slices.Clone(failKinds)
+	valid[slices.Index(valid, string(report.ProtocolViolation))] = "protocol"
+	return "", fmt.Errorf("%w %q (valid: %s)", ErrUnknownKind, s, strings.Join(valid, ", "))
+}
+
+// ParseDimension turns a dimension name as a user may write it
+// ("error-quality", "error_quality", "ErrorQuality", ...) into its key.
+func ParseDimension(name string) (string, error) {
+	norm := strings.NewReplacer("-", "", "_", "", " ", "").Replace(strings.ToLower(strings.TrimSpace(name)))
+	var valid []string
+	for _, f := range formulas {
+		if strings.ToLower(f.Dimension) == norm {
+			return f.Dimension, nil
+		}
+		valid = append(valid, flagName(f.Dimension))
+	}
+	return "", fmt.Errorf("%w %q (valid: %s)", ErrUnknownDimension, name, strings.Join(valid, ", "))
+}
+
+// flagName spells a dimension key as in --fail-under-DIM: errorQuality -> error-quality.
+func flagName(key string) string {
+	var b strings.Builder
+	for _, r := range key {
+		if r >= 'A' && r <= 'Z' {
+			b.WriteByte('-')
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Validate reports the first configuration error of g: an unknown kind or
+// dimension, or FailOnNew without a baseline.
+func (g Gates) Validate() error {
+	for _, k := range g.FailOn {
+		if _, err := parseKind(k); err != nil {
+			return err
+		}
+	}
+	for d := range g.FailUnderDim {
+		if _, err := ParseDimension(d); err != nil {
+			return err
+		}
+	}
+	if g.FailOnNew && g.Baseline == nil {
+		return ErrNoBaseline
+	}
+	return nil
+}
+
+// Check applies the gates to a scored report (see [Apply]). A gate that
+// cannot be evaluated fails with a line saying why: --fail-under on a report
+// that is not graded, a dimension gate on a dimension that was not measured,
+// and a configuration error [Gates.Validate] would report.
+func Check(rep *report.Report, g Gates) Result {
+	var fails []string
+	if err := g.Validate(); err != nil {
+		fails = append(fails, err.Error())
+	}
+	if g.FailUnder != nil {
+		switch {
+		case !rep.Graded || rep.Score == nil:
+			fails = append(fails, fmt.Sprintf("the report is not graded (%s), so --fail-under %d is missed", notGradedWhy(rep), *g.FailUnder))
+		case *rep.Score < *g.FailUnder:
+			fails = append(fails, fmt.Sprintf("score %d is under --fail-under %d", *rep.Score, *g.FailUnder))
+		}
+	}
+	for _, f := range formulas { // in display order
+		for _, name := range slices.Sorted(maps.Keys(g.FailUnderDim)) {
+			if key, err := ParseDimension(name); err == nil && key == f.Dimension {
+				if line := dimensionFailure(rep, key, g.FailUnderDim[name]); line != "" {
+					fails = append(fails, line)
+				}
+			}
+		}
+	}
+	fails = append(fails, findingFailures(rep, g)...)
+	return Result{Passed: len(fails) == 0, Failures: fails}
+}
+
+// dimensionFailure says why dimension key of rep misses the gate floor, or "".
+func dimensionFailure(rep *report.Report, key string, floor int) string {
+	flag := "--fail-under-" + flagName(key)
+	d, ok := rep.Dimensions[key]
+	switch {
+	case !ok || d.Score == nil:
+		why := strings.TrimPrefix(d.Reason, "not measured: ")
+		if why == "" {
+			why = "no score"
+		}
+		return fmt.Sprintf("%s was not measured (%s), so %s %d is missed", key, why, flag, floor)
+	case *d.Score < floor:
+		return fmt.Sprintf("%s %d is under %s %d", key, *d.Score, flag, floor)
+	}
+	return ""
+}
+
+// findingFailures applies --fail-on and --fail-on-new: one line per kind (or
+// one for new findings) listing the finding ids.
+func findingFailures(rep *report.Report, g Gates) []string {
+	var kinds []string
+	for _, k := range g.FailOn {
+		if c, err := parseKind(k); err == nil && !slices.Contains(kinds, c) {
+			kinds = append(kinds, c)
+		}
+	}
+	newOnly := g.FailOnNew && g.Baseline != nil
+	if len(kinds) == 0 && !newOnly {
+		return nil
+	}
+	old := map[string]bool{}
+	if newOnly {
+		for _, f := range g.Baseline.Findings {
+			old[f.ID] = true
+		}
+	}
+	byKind := map[string][]string{}
+	for _, f := range rep.Findings {
+		if _, ok := g.Expected[f.ID]; ok {
+			continue
+		}
+		if _, ok := g.Expected[f.CaseID]; ok && f.CaseID != "" {
+			continue
+		}
+		if newOnly && old[f.ID] {
+			continue
+		}
+		switch {
+		case len(kinds) > 0:
+			if slices.Contains(kinds, f.Code) {
+				byKind[f.Code] = append(byKind[f.Code], f.ID)
+			}
+		case f.Severity == "critical" || f.Severity == "error":
+			byKind[""] = append(byKind[""], f.ID)
+		}
+	}
+	qualifier := ""
+	if newOnly {
+		qualifier = "new "
+	}
+	var fails []string
+	if ids := byKind[""]; len(ids) > 0 {
+		fails = append(fails, fmt.Sprintf("%s not in the baseline (--fail-on-new): %s",
+			plural(len(ids), "critical or error finding is", "critical or error findings are"), idList(ids)))
+	}
+	for _, k := range kinds {
+		if ids := byKind[k]; len(ids) > 0 {
+			flag := k
+			if k == string(report.ProtocolViolation) {
+				flag = "protocol"
+			}
+			fails = append(fails, fmt.Sprintf("%s %s (--fail-on %s): %s",
+				plural(len(ids), qualifier+k, qualifier+k), pluralFinding(len(ids)), flag, idList(ids)))
+		}
+	}
+	return fails
+}
+
+func pluralFinding(n int) string {
+	if n == 1 {
+		return "finding"
+	}
+	return "findings"
+}
+
+// idList joins finding ids, eliding past the tenth.
+func idList(ids []string) string {
+	const most = 10
+	if len(ids) <= most {
+		return strings.Join(ids, ", ")
+	}
+	return strings.Join(ids[:most], ", ") + fmt.Sprintf(" and %d more", len(ids)-most)
+}
+
+func notGradedWhy(rep *report.Report) string {
+	for _, c := range rep.Caps {
+		if c.Grade == NotGraded {
+			return c.Reason
+		}
+	}
+	return "no score"
+}

@@ -1,0 +1,69 @@
+package score
+
+import (
+	"fmt"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// The helpers build reports by hand, the way the engine would.
+
+// valid is a valid call with verdict v.
+func valid(v report.Verdict, flags ...string) report.Case {
+	return report.Case{Kind: "valid", Verdict: v, Flags: flags}
+}
+
+// bad is a forbidden bad input (wrong_type) with verdict v.
+func bad(v report.Verdict, flags ...string) report.Case {
+	return report.Case{Kind: "wrong_type", Forbidden: true, Verdict: v, Flags: flags}
+}
+
+// allowed is a bad-input kind the schema allows (extra_property) with verdict v.
+func allowed(v report.Verdict, flags ...string) report.Case {
+	return report.Case{Kind: "extra_property", Verdict: v, Flags: flags}
+}
+
+// times repeats c n times.
+func times(n int, c report.Case) []report.Case {
+	out := make([]report.Case, n)
+	for i := range out {
+		out[i] = c
+	}
+	return out
+}
+
+// tool is a tested tool; it is confirmed when its valid call succeeded, as
+// the engine decides. Case ids are filled in as TOOL/KIND/N.
+func tool(name string, groups ...[]report.Case) report.Tool {
+	t := report.Tool{Name: name, Tested: true}
+	for _, g := range groups {
+		for _, c := range g {
+			c.ID = fmt.Sprintf("%s/%s/%d", name, c.Kind, len(t.Cases))
+			if c.Kind == "valid" && succeeded(c.Verdict) {
+				t.Confirmed = true
+			}
+			t.Cases = append(t.Cases, c)
+		}
+	}
+	return t
+}
+
+func one(c report.Case) []report.Case { return []report.Case{c} }
+
+// server is a report of tools, graded as the engine decides.
+func server(tools ...report.Tool) *report.Report {
+	rep := &report.Report{Tools: tools}
+	s := report.Summarize(tools)
+	rep.Summary = s
+	rep.Graded = s.ToolsTested > 0 && s.Cases > s.NotRun
+	return rep
+}
+
+func ptr(n int) *int { return &n }
+
+func scoreOf(d report.Dimension) string {
+	if d.Score == nil {
+		return "nil"
+	}
+	return fmt.Sprint(*d.Score)
+}

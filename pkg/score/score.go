@@ -1,0 +1,159 @@
+package score
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// Apply computes the dimensions, overall score, grade, caps and critical
+// callout of rep and stores them in it (SPEC §10). A report that is not
+// [report.Report.Graded], or in which no case of a tested tool ran, gets no
+// score and no grade and a single [NotGraded] cap saying why; its dimensions
+// and callout are still filled in.
+func Apply(rep *report.Report) {
+	t := count(rep)
+	rep.Dimensions = dimensions(rep, t)
+	rep.Critical = t.critical()
+	rep.Score, rep.Grade = nil, nil
+
+	if !rep.Graded || t.tested == 0 || t.casesRun == 0 {
+		rep.Graded = false
+		rep.Caps = []report.Cap{{Grade: NotGraded, Reason: notGradedReason(rep, t)}}
+		return
+	}
+	overall, ok := Overall(rep.Dimensions)
+	if !ok {
+		rep.Graded = false
+		rep.Caps = []report.Cap{{Grade: NotGraded, Reason: "nothing tested: no dimension could be measured"}}
+		return
+	}
+	grade := Letter(overall)
+	caps := t.caps(rep.Dimensions)
+	for _, c := range caps {
+		if rank(c.Grade) < rank(grade) {
+			grade = c.Grade
+		}
+	}
+	rep.Score, rep.Grade, rep.Caps = &overall, &grade, caps
+}
+
+// Overall is the rounded weighted mean of the measured dimensions; ok is false
+// when none was measured.
+func Overall(dims map[string]report.Dimension) (score int, ok bool) {
+	sum, weights := 0, 0
+	for _, f := range formulas {
+		d, found := dims[f.Dimension]
+		if !found || d.Score == nil {
+			continue
+		}
+		sum += f.Weight * *d.Score
+		weights += f.Weight
+	}
+	if weights == 0 {
+		return 0, false
+	}
+	return int(math.Round(float64(sum) / float64(weights))), true
+}
+
+// Letter is the grade of an overall score before caps.
+func Letter(score int) string {
+	switch {
+	case score >= 90:
+		return "A"
+	case score >= 75:
+		return "B"
+	case score >= 60:
+		return "C"
+	case score >= 40:
+		return "D"
+	}
+	return "F"
+}
+
+// rank orders grades, higher is better.
+func rank(grade string) int {
+	return strings.Index("FDCBA", grade)
+}
+
+func notGradedReason(rep *report.Report, t tally) string {
+	var why string
+	switch {
+	case t.listed == 0:
+		why = "nothing tested: the server listed no tools"
+	case t.tested == 0:
+		why = fmt.Sprintf("nothing tested: none of the %s was tested", plural(t.listed, "listed tool", "listed tools"))
+	default:
+		why = fmt.Sprintf("nothing tested: no case of the %s ran", plural(t.tested, "tested tool", "tested tools"))
+	}
+	if rep.EndedEarly != "" {
+		why += " (" + rep.EndedEarly + ")"
+	}
+	return why
+}
+
+// caps lists every cap that applies, in the order of SPEC §10's table.
+func (t tally) caps(dims map[string]report.Dimension) []report.Cap {
+	caps := []report.Cap{}
+	add := func(grade, format string, args ...any) {
+		caps = append(caps, report.Cap{Grade: grade, Reason: fmt.Sprintf(format, args...)})
+	}
+	if s := dims[Robustness].Score; s != nil && *s < 50 {
+		add("F", "robustness %d is under 50", *s)
+	}
+	if f := t.failureCounts(report.Crash, report.Hang, report.ProtocolViolation); f != "" {
+		add("C", "%s", f)
+	}
+	if s := dims[Validation].Score; s != nil && *s < 50 {
+		add("D", "validation %d is under 50", *s)
+	}
+	if s := dims[Validation].Score; s != nil && *s < 80 {
+		add("C", "validation %d is under 80", *s)
+	}
+	if n := t.failures[report.FlagLeak]; n > 0 {
+		add("C", "%s a secret or a stack trace", plural(n, "answer leaks", "answers leak"))
+	}
+	if t.tested > 0 && t.confirmed == 0 {
+		add("C", "no tested tool is confirmed: the valid call of none of the %s succeeded", plural(t.tested, "tested tool", "tested tools"))
+	}
+	return caps
+}
+
+// failureCounts says "3 crashes, 1 hang" for the given verdicts, or "".
+func (t tally) failureCounts(kinds ...report.Verdict) string {
+	var parts []string
+	for _, k := range kinds {
+		if n := t.failures[string(k)]; n > 0 {
+			parts = append(parts, failureNoun(string(k), n))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func failureNoun(kind string, n int) string {
+	switch kind {
+	case string(report.Crash):
+		return plural(n, "crash", "crashes")
+	case string(report.Hang):
+		return plural(n, "hang", "hangs")
+	case string(report.ProtocolViolation):
+		return plural(n, "protocol violation", "protocol violations")
+	case report.FlagLeak:
+		return plural(n, "leak", "leaks") + " of a secret or stack trace"
+	}
+	return fmt.Sprintf("%d %s", n, kind)
+}
+
+// critical is one line per kind of crash, hang, protocol violation or leak
+// that occurred, naming the tools.
+func (t tally) critical() []string {
+	var lines []string
+	for _, k := range []string{string(report.Crash), string(report.Hang), string(report.ProtocolViolation), report.FlagLeak} {
+		if n := t.failures[k]; n > 0 {
+			lines = append(lines, fmt.Sprintf("%s (%s)", failureNoun(k, n), names(t.failureTools[k])))
+		}
+	}
+	return lines
+}

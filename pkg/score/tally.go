@@ -1,0 +1,155 @@
+package score
+
+import (
+	"slices"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// tally is every count the dimensions, caps and callout need, gathered in one
+// pass over the tested tools' cases.
+type tally struct {
+	listed, tested, confirmed int
+	casesRun                  int // every case but not_run
+
+	badRun, badSurvived int // robustness
+
+	forbRun, forbCaught int // validation, confirmed tools only
+	unconfCaught        int // handled/rejected bad inputs on unconfirmed tools
+	unconfTools         int // tested tools that are not confirmed
+
+	eqHandled, eqRejected, eqLeaks int // error quality, confirmed tools only
+
+	validRun, validOK, validGaps int
+	validNotOK                   map[report.Verdict]int
+
+	perfMeasured        int
+	slowTools, bigTools []string
+
+	// failures counts crash, hang, protocol_violation and leak cases, and
+	// lists the tools they happened on, in report order.
+	failures     map[string]int
+	failureTools map[string][]string
+}
+
+// answered reports whether a valid call got an answer that can be timed and sized.
+func answered(v report.Verdict) bool {
+	switch v {
+	case report.OK, report.EmptySuccess, report.OutputViolation, report.Errored:
+		return true
+	}
+	return false
+}
+
+// succeeded reports whether a valid call's verdict confirms the tool (SPEC §10).
+func succeeded(v report.Verdict) bool {
+	return v == report.OK || v == report.EmptySuccess || v == report.OutputViolation
+}
+
+func count(rep *report.Report) tally {
+	t := tally{
+		listed:       len(rep.Tools),
+		validNotOK:   map[report.Verdict]int{},
+		failures:     map[string]int{},
+		failureTools: map[string][]string{},
+	}
+	for _, tool := range rep.Tools {
+		if !tool.Tested {
+			continue
+		}
+		t.tested++
+		if tool.Confirmed {
+			t.confirmed++
+		} else {
+			t.unconfTools++
+		}
+		measured, slow, big := false, false, false
+		for _, c := range tool.Cases {
+			if c.Verdict == report.NotRun {
+				continue
+			}
+			t.casesRun++
+			if c.Verdict.Failure() {
+				t.fail(string(c.Verdict), tool.Name)
+			}
+			if c.HasFlag(report.FlagLeak) {
+				t.fail(report.FlagLeak, tool.Name)
+			}
+			if c.Verdict == report.GeneratorGap {
+				if c.Kind == "valid" {
+					t.validGaps++
+				}
+				continue
+			}
+			if c.Kind == "valid" {
+				t.validRun++
+				if c.Verdict == report.OK {
+					t.validOK++
+				} else {
+					t.validNotOK[c.Verdict]++
+				}
+				if answered(c.Verdict) {
+					measured = true
+					slow = slow || c.HasFlag(report.FlagSlow)
+					big = big || c.HasFlag(report.FlagBloated)
+				}
+				continue
+			}
+			t.badRun++
+			if !c.Verdict.Failure() {
+				t.badSurvived++
+			}
+			caught := c.Verdict == report.Handled || c.Verdict == report.Rejected
+			if !tool.Confirmed {
+				if caught {
+					t.unconfCaught++
+				}
+				continue
+			}
+			if c.Forbidden {
+				t.forbRun++
+				if caught {
+					t.forbCaught++
+				}
+			}
+			if caught {
+				if c.Verdict == report.Handled {
+					t.eqHandled++
+				} else {
+					t.eqRejected++
+				}
+				if c.HasFlag(report.FlagLeak) {
+					t.eqLeaks++
+				}
+			}
+		}
+		if measured {
+			t.perfMeasured++
+			if slow {
+				t.slowTools = append(t.slowTools, tool.Name)
+			}
+			if big {
+				t.bigTools = append(t.bigTools, tool.Name)
+			}
+		}
+	}
+	return t
+}
+
+func (t *tally) fail(kind, tool string) {
+	t.failures[kind]++
+	if !slices.Contains(t.failureTools[kind], tool) {
+		t.failureTools[kind] = append(t.failureTools[kind], tool)
+	}
+}
+
+// perfClean is the number of measured tools neither slow nor bloated.
+func (t *tally) perfClean() int {
+	bad := len(t.slowTools)
+	for _, n := range t.bigTools {
+		if !slices.Contains(t.slowTools, n) {
+			bad++
+		}
+	}
+	return t.perfMeasured - bad
+}
