@@ -1,0 +1,88 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// JSONL line types.
+const (
+	JSONLCase        = "case"
+	JSONLSkippedTool = "skipped_tool"
+)
+
+// JSONLCaseLine is a "case" line of the [JSONL] trace.
+type JSONLCaseLine struct {
+	Type       string          `json:"type"` // JSONLCase
+	Tool       string          `json:"tool"`
+	CaseID     string          `json:"caseId"`
+	Kind       string          `json:"kind"`
+	Pointer    string          `json:"pointer"`
+	Forbidden  bool            `json:"forbidden"`
+	Verdict    report.Verdict  `json:"verdict"`
+	Flags      []string        `json:"flags"`
+	Arguments  json.RawMessage `json:"arguments"`
+	StartedAt  time.Time       `json:"startedAt"`
+	DurationMs float64         `json:"durationMs"`
+	Detail     string          `json:"detail,omitempty"`
+	ErrorCode  *int64          `json:"errorCode,omitempty"`
+	Response   string          `json:"response,omitempty"`
+}
+
+// JSONLToolLine is a "skipped_tool" line of the [JSONL] trace.
+type JSONLToolLine struct {
+	Type       string `json:"type"` // JSONLSkippedTool
+	Tool       string `json:"tool"`
+	SkipReason string `json:"skipReason"`
+}
+
+// JSONL writes the full trace of rep to w, one JSON object per line: a
+// "case" line per case (tool, caseId, kind, pointer, verdict, flags,
+// arguments, startedAt, durationMs, response excerpt), then a
+// "skipped_tool" line per tool that was not tested. startedAt is the start
+// of the run: the report does not record when each case started. Text is
+// JSON-escaped, not otherwise cleaned: this is the raw trace.
+func JSONL(rep *report.Report, w io.Writer) error {
+	enc := json.NewEncoder(w)
+	started := rep.StartedAt
+	for _, t := range rep.Tools {
+		if !t.Tested {
+			continue
+		}
+		for _, c := range t.Cases {
+			flags := c.Flags
+			if flags == nil {
+				flags = []string{}
+			}
+			args := c.Arguments
+			switch {
+			case len(args) == 0:
+				args = json.RawMessage("null")
+			case !json.Valid(args):
+				// Keep the bytes, as a string, rather than fail the trace.
+				args, _ = json.Marshal(string(args))
+			}
+			line := JSONLCaseLine{
+				Type: JSONLCase, Tool: t.Name, CaseID: c.ID, Kind: c.Kind, Pointer: c.Pointer, Forbidden: c.Forbidden,
+				Verdict: c.Verdict, Flags: flags, Arguments: args, StartedAt: started, DurationMs: c.DurationMs,
+				Detail: c.Detail, ErrorCode: c.ErrorCode, Response: c.Response,
+			}
+			if err := enc.Encode(line); err != nil {
+				return fmt.Errorf("writing case %s: %w", c.ID, err)
+			}
+		}
+	}
+	for _, t := range rep.Tools {
+		if t.Tested {
+			continue
+		}
+		if err := enc.Encode(JSONLToolLine{Type: JSONLSkippedTool, Tool: t.Name, SkipReason: t.SkipReason}); err != nil {
+			return fmt.Errorf("writing skipped tool %s: %w", t.Name, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,173 @@
+package render
+
+import (
+	"encoding/xml"
+	"fmt"
+	"strings"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// junitFailures are the verdicts a JUnit test case fails on.
+var junitFailures = map[report.Verdict]bool{
+	report.Crash:             true,
+	report.Hang:              true,
+	report.ProtocolViolation: true,
+	report.Accepted:          true,
+	report.OutputViolation:   true,
+}
+
+// junitSkips are the verdicts a JUnit test case is skipped on.
+var junitSkips = map[report.Verdict]string{
+	report.NotRun:       "not run",
+	report.GeneratorGap: "generator gap",
+}
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Time     string       `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name      string      `xml:"name,attr"`
+	Tests     int         `xml:"tests,attr"`
+	Failures  int         `xml:"failures,attr"`
+	Errors    int         `xml:"errors,attr"`
+	Skipped   int         `xml:"skipped,attr"`
+	Time      string      `xml:"time,attr"`
+	Timestamp string      `xml:"timestamp,attr,omitempty"`
+	Cases     []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitMessage `xml:"failure,omitempty"`
+	Skipped   *junitMessage `xml:"skipped,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitMessage struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr,omitempty"`
+	Body    string `xml:",chardata"`
+}
+
+// Lengths, in runes, that JUnit text is cut to.
+const (
+	junitMessageMax = 500
+	junitBodyMax    = 20000
+)
+
+// JUnit renders rep as JUnit XML: one <testsuite> per tool and one
+// <testcase> per case (name = case id, classname = tool, time in seconds).
+// A case fails on crash, hang, protocol_violation, accepted and
+// output_violation, and on a leak flag; the failure message is the verdict
+// and detail, its body the finding's reproducer (or the arguments). Cases
+// not run and generator gaps are skipped, as is the single test case of a
+// tool that was not tested, with the reason.
+func JUnit(rep *report.Report) ([]byte, error) {
+	reproducers := map[string]report.Reproducer{}
+	for _, f := range rep.Findings {
+		key := f.Tool + "\x00" + f.CaseID
+		if _, ok := reproducers[key]; !ok {
+			reproducers[key] = f.Reproducer
+		}
+	}
+	// Attributes are one line; bodies keep their lines.
+	line := func(s string, max int) string { return escape.XMLClean(escape.Terminal(s, max), 0) }
+	clean := func(s string, max int) string { return escape.XMLClean(s, max) }
+	root := junitSuites{Name: "mcp-fuzz", Time: seconds(float64(rep.DurationMs))}
+	for _, t := range rep.Tools {
+		tool := line(t.Name, nameMax)
+		suite := junitSuite{Name: tool, Timestamp: rep.StartedAt.UTC().Format("2006-01-02T15:04:05")}
+		if rep.StartedAt.IsZero() {
+			suite.Timestamp = ""
+		}
+		if !t.Tested {
+			suite.Cases = []junitCase{{
+				Name: tool, Classname: tool, Time: seconds(0),
+				Skipped: &junitMessage{Message: line("not tested: "+orText(t.SkipReason, "no reason recorded"), junitMessageMax)},
+			}}
+			suite.Tests, suite.Skipped, suite.Time = 1, 1, seconds(0)
+			root.Suites = append(root.Suites, suite)
+			root.Tests++
+			root.Skipped++
+			continue
+		}
+		var total float64
+		for _, c := range t.Cases {
+			total += c.DurationMs
+			jc := junitCase{Name: line(c.ID, nameMax), Classname: tool, Time: seconds(c.DurationMs)}
+			var fails []string
+			if junitFailures[c.Verdict] {
+				fails = append(fails, string(c.Verdict))
+			}
+			if c.HasFlag(report.FlagLeak) {
+				fails = append(fails, report.FlagLeak)
+			}
+			switch {
+			case len(fails) > 0:
+				msg := strings.Join(fails, ", ")
+				if c.Detail != "" {
+					msg += ": " + c.Detail
+				}
+				jc.Failure = &junitMessage{
+					Message: line(msg, junitMessageMax),
+					Type:    fails[0],
+					Body:    clean(junitBody(c, reproducers[t.Name+"\x00"+c.ID]), junitBodyMax),
+				}
+				suite.Failures++
+			case junitSkips[c.Verdict] != "":
+				msg := junitSkips[c.Verdict]
+				if c.Detail != "" {
+					msg += ": " + c.Detail
+				}
+				jc.Skipped = &junitMessage{Message: line(msg, junitMessageMax)}
+				suite.Skipped++
+			}
+			jc.SystemOut = "verdict: " + line(string(c.Verdict), 40)
+			if len(c.Flags) > 0 {
+				jc.SystemOut += "\nflags: " + line(strings.Join(c.Flags, ", "), junitMessageMax)
+			}
+			suite.Cases = append(suite.Cases, jc)
+		}
+		suite.Tests = len(suite.Cases)
+		suite.Time = seconds(total)
+		root.Tests += suite.Tests
+		root.Failures += suite.Failures
+		root.Skipped += suite.Skipped
+		root.Suites = append(root.Suites, suite)
+	}
+	out, err := xml.MarshalIndent(root, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding junit xml: %w", err)
+	}
+	return append([]byte(xml.Header), append(out, '\n')...), nil
+}
+
+// junitBody is the failure body: the reproducer, or the arguments when the
+// report has no finding for the case.
+func junitBody(c report.Case, r report.Reproducer) string {
+	var b strings.Builder
+	if r.JSONRPC != "" {
+		b.WriteString("JSON-RPC:\n" + r.JSONRPC + "\n")
+	}
+	if r.Shell != "" {
+		b.WriteString("Shell:\n" + r.Shell + "\n")
+	}
+	if b.Len() == 0 {
+		b.WriteString("arguments: " + string(c.Arguments) + "\n")
+	}
+	if c.Crash != nil && c.Crash.Stderr != "" {
+		b.WriteString("stderr tail:\n" + c.Crash.Stderr + "\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,57 @@
+package render
+
+import (
+	"encoding/xml"
+	"strings"
+	"testing"
+)
+
+func TestJUnit(t *testing.T) {
+	for _, r := range reports {
+		t.Run(r.name, func(t *testing.T) {
+			rep := r.rep()
+			out, err := JUnit(rep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got junitSuites
+			if err := xml.Unmarshal(out, &got); err != nil {
+				t.Fatalf("not valid XML: %v", err)
+			}
+			if strings.Contains(string(out), "\x1b") {
+				t.Error("ESC in XML")
+			}
+			wantTests := 0
+			for _, tool := range rep.Tools {
+				if tool.Tested {
+					wantTests += len(tool.Cases)
+				} else {
+					wantTests++
+				}
+			}
+			if got.Tests != wantTests || len(got.Suites) != len(rep.Tools) {
+				t.Errorf("tests = %d, suites = %d; want %d, %d", got.Tests, len(got.Suites), wantTests, len(rep.Tools))
+			}
+			golden(t, out)
+		})
+	}
+}
+
+func TestJUnitCounts(t *testing.T) {
+	out, err := JUnit(gradedReport())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got junitSuites
+	if err := xml.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	// crash, hang, protocol_violation, accepted, output_violation, leak.
+	if got.Failures != 6 {
+		t.Errorf("failures = %d, want 6", got.Failures)
+	}
+	// not_run, generator_gap and two untested tools.
+	if got.Skipped != 4 {
+		t.Errorf("skipped = %d, want 4", got.Skipped)
+	}
+}

@@ -1,0 +1,44 @@
+package render
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var ourANSI = regexp.MustCompile(`\x1b\[[0-9;]*m`)
+
+func TestTerminal(t *testing.T) {
+	for _, r := range reports {
+		for _, colour := range []bool{false, true} {
+			name := r.name + "/plain"
+			if colour {
+				name = r.name + "/colour"
+			}
+			t.Run(name, func(t *testing.T) {
+				out := Terminal(r.rep(), colour)
+				if !colour && strings.Contains(out, "\x1b") {
+					t.Error("ESC without colour")
+				}
+				// The only escapes are our own SGR codes, never the server's
+				// (\x1b[31m appears in hostile names: it must be gone).
+				stripped := ourANSI.ReplaceAllString(out, "")
+				if strings.Contains(stripped, "\x1b") {
+					t.Error("foreign escape sequence in output")
+				}
+				if colour && stripped != Terminal(r.rep(), false) {
+					t.Error("colour changes the text")
+				}
+				if strings.Contains(out, "pwned") && strings.Contains(out, "\x07") {
+					t.Error("OSC title sequence survived")
+				}
+				for _, line := range strings.Split(stripped, "\n") {
+					if strings.HasPrefix(strings.TrimSpace(line), "second line") {
+						t.Errorf("server newline split a line: %q", line)
+					}
+				}
+				golden(t, []byte(out))
+			})
+		}
+	}
+}
