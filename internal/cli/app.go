@@ -2,17 +2,15 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/demo"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
 // Exit codes (SPEC §10).
@@ -125,27 +123,27 @@ func (a *App) fuzz(ctx context.Context, o options) int {
 		return ExitConnect
 	}
 	for _, path := range o.outputs {
-		if err := writeJSONFile(path, rep); err != nil {
+		if err := writeOutput(path, rep); err != nil {
 			fmt.Fprintf(a.Stderr, "mcp-fuzz: writing %s: %v\n", path, err)
 			return ExitUsage
 		}
 	}
-	if o.json {
-		enc := json.NewEncoder(a.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
-			fmt.Fprintf(a.Stderr, "mcp-fuzz: %v\n", err)
-		}
-	} else {
+	if o.format == "text" {
 		writeText(a.Stdout, rep)
+	} else {
+		b, err := formats[o.format](rep)
+		if err != nil {
+			fmt.Fprintf(a.Stderr, "mcp-fuzz: rendering %s: %v\n", o.format, err)
+			return ExitUsage
+		}
+		a.Stdout.Write(b)
+	}
+	res := score.Check(rep, o.gates)
+	for _, f := range res.Failures {
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: gate missed: %s\n", f)
+	}
+	if !res.Passed {
+		return ExitGate
 	}
 	return ExitOK
-}
-
-func writeJSONFile(path string, rep *report.Report) error {
-	b, err := json.MarshalIndent(rep, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
 }

@@ -1,22 +1,27 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
 // options is everything the command line can say.
 type options struct {
 	cfg     engine.Config
-	json    bool
+	format  string // of stdout: text, json, markdown, ...
 	outputs []string
+	gates   score.Gates
 	help    bool
 }
 
@@ -101,10 +106,22 @@ Generation:
   --profile P             default | aggressive (adds probe strings to string properties)
 
 Output:
-  --json                  write the JSON report to stdout instead of the text report
-  -o, --output FILE       write the JSON report to FILE (repeatable; .json)
+  --format F              stdout format: text (default), json, markdown, sarif, junit, jsonl, badge
+  --json                  same as --format json
+  -o, --output FILE       also write FILE, format from its extension (repeatable):
+                          .json report, .md Markdown, .sarif SARIF 2.1.0, .xml JUnit,
+                          .jsonl full trace, .svg badge
 
-Exit codes: 0 done, 2 usage or configuration error, 3 could not start or connect to the target.
+Gates (each exits 1 when missed):
+  --fail-under N          overall score under N (a run that is not graded fails it)
+  --fail-under-DIM N      DIM: robustness, validation, error-quality, liveness, performance, schema
+  --fail-on KIND,...      any finding of KIND: crash, hang, protocol, leak, accepted,
+                          output_violation, empty_success, errored, stderr_panic, slow, bloated
+  --baseline FILE         a previous JSON report; with --fail-on-new only findings absent
+  --fail-on-new           from it fail
+
+Exit codes: 0 done (and every gate passed), 1 a gate missed, 2 usage or configuration
+error, 3 could not start or connect to the target.
 The server's environment is a minimal allowlist (PATH, HOME, USER, LOGNAME, SHELL, TERM, LANG,
 LC_ALL, TMPDIR, TZ) plus --env and --pass-env; never your whole environment.
 `
@@ -135,7 +152,17 @@ func parseArgs(args []string, lookup func(string) (string, bool), stderr io.Writ
 	fs.Int64Var(&o.cfg.Seed, "seed", engine.DefaultSeed, "")
 	fs.IntVar(&cases, "cases", engine.DefaultCases, "")
 	fs.StringVar(&o.cfg.Profile, "profile", "default", "")
-	fs.BoolVar(&o.json, "json", false, "")
+	jsonOut := fs.Bool("json", false, "")
+	fs.StringVar(&o.format, "format", "text", "")
+	failUnder := fs.Int("fail-under", -1, "")
+	dimGates := map[string]*int{}
+	for _, d := range dimensionFlags {
+		dimGates[d] = fs.Int("fail-under-"+d, -1, "")
+	}
+	var failOn csvFlag
+	fs.Var(&failOn, "fail-on", "")
+	baseline := fs.String("baseline", "", "")
+	fs.BoolVar(&o.gates.FailOnNew, "fail-on-new", false, "")
 	fs.Var(&outputs, "o", "")
 	fs.Var(&outputs, "output", "")
 	fs.BoolVar(&o.help, "help", false, "")
@@ -169,9 +196,67 @@ func parseArgs(args []string, lookup func(string) (string, bool), stderr io.Writ
 	o.cfg.Tools, o.cfg.SkipTools = tools, skip
 	o.outputs = outputs
 	for _, f := range outputs {
-		if !strings.HasSuffix(strings.ToLower(f), ".json") {
-			return o, fmt.Errorf("-o %s: only .json reports are written so far", f)
+		if _, err := formatOf(f); err != nil {
+			return o, err
 		}
 	}
+	if *jsonOut {
+		o.format = "json"
+	}
+	if err := checkFormat(o.format); err != nil {
+		return o, err
+	}
+	if err := o.readGates(*failUnder, dimGates, failOn, *baseline); err != nil {
+		return o, err
+	}
 	return o, nil
+}
+
+// dimensionFlags are the dimensions with a --fail-under-DIM flag.
+var dimensionFlags = []string{"robustness", "validation", "error-quality", "liveness", "performance", "schema"}
+
+func (o *options) readGates(failUnder int, dims map[string]*int, failOn []string, baseline string) error {
+	if failUnder >= 0 {
+		if failUnder > 100 {
+			return fmt.Errorf("--fail-under %d: want 0 to 100", failUnder)
+		}
+		o.gates.FailUnder = &failUnder
+	}
+	for name, v := range dims {
+		if *v < 0 {
+			continue
+		}
+		if *v > 100 {
+			return fmt.Errorf("--fail-under-%s %d: want 0 to 100", name, *v)
+		}
+		key, err := score.ParseDimension(name)
+		if err != nil {
+			return err
+		}
+		if o.gates.FailUnderDim == nil {
+			o.gates.FailUnderDim = map[string]int{}
+		}
+		o.gates.FailUnderDim[key] = *v
+	}
+	if len(failOn) > 0 {
+		kinds, err := score.ParseFailOn(strings.Join(failOn, ","))
+		if err != nil {
+			return fmt.Errorf("--fail-on: %w", err)
+		}
+		o.gates.FailOn = kinds
+	}
+	if baseline != "" {
+		b, err := os.ReadFile(baseline)
+		if err != nil {
+			return fmt.Errorf("--baseline: %w", err)
+		}
+		var rep report.Report
+		if err := json.Unmarshal(b, &rep); err != nil {
+			return fmt.Errorf("--baseline %s: not an mcp-fuzz JSON report: %v", baseline, err)
+		}
+		o.gates.Baseline = &rep
+	} else if o.gates.FailOnNew {
+		return fmt.Errorf("--fail-on-new needs --baseline FILE (a previous JSON report)")
+	}
+	return nil
 }

@@ -98,8 +98,36 @@ func writeText(w io.Writer, rep *report.Report) {
 	if rep.EndedEarly != "" {
 		fmt.Fprintf(w, "ENDED EARLY: %s\n", rep.EndedEarly)
 	}
-	if !rep.Graded {
-		fmt.Fprintln(w, "not graded: no case was run (nothing was called)")
+	writeScore(w, rep)
+}
+
+// dimensionOrder is the order dimensions are printed in.
+var dimensionOrder = []string{"robustness", "validation", "errorQuality", "liveness", "performance", "schema"}
+
+// writeScore prints the score, the dimensions with their arithmetic, the caps
+// and the critical callout.
+func writeScore(w io.Writer, rep *report.Report) {
+	if !rep.Graded || rep.Score == nil || rep.Grade == nil {
+		fmt.Fprintln(w, "\nNOT GRADED: no case was run (nothing was called)")
+		return
+	}
+	fmt.Fprintf(w, "\nscore %d, grade %s\n", *rep.Score, *rep.Grade)
+	for _, d := range dimensionOrder {
+		dim, ok := rep.Dimensions[d]
+		if !ok {
+			continue
+		}
+		val := "not measured"
+		if dim.Score != nil {
+			val = fmt.Sprint(*dim.Score)
+		}
+		fmt.Fprintf(w, "  %-13s %-13s %s\n", d, val, dim.Reason)
+	}
+	for _, c := range rep.Caps {
+		fmt.Fprintf(w, "  cap: grade at most %s: %s\n", c.Grade, c.Reason)
+	}
+	if len(rep.Critical) > 0 {
+		fmt.Fprintf(w, "CRITICAL: %s\n", strings.Join(rep.Critical, "; "))
 	}
 }
 

@@ -18,6 +18,7 @@ type tool struct {
 	Description  string
 	InputSchema  json.RawMessage
 	OutputSchema json.RawMessage
+	Annotations  json.RawMessage
 	ReadOnly     *bool
 	Destructive  *bool
 	TaskSupport  string
@@ -33,6 +34,7 @@ func parseTool(raw json.RawMessage) (tool, error) {
 	_ = json.Unmarshal(fields["description"], &t.Description)
 	t.InputSchema = fields["inputSchema"]
 	t.OutputSchema = fields["outputSchema"]
+	t.Annotations = fields["annotations"]
 	var ann struct {
 		ReadOnlyHint    *bool `json:"readOnlyHint"`
 		DestructiveHint *bool `json:"destructiveHint"`

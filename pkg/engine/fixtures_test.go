@@ -270,7 +270,7 @@ func TestMalformedToolsNeverPanic(t *testing.T) {
 	for _, l := range rep.Lint {
 		codes[l.Code] = true
 	}
-	for _, want := range []string{"schema_not_object", "properties_not_object", "required_not_string_list", "schema_too_deep", "huge_enum", "tool_without_name"} {
+	for _, want := range []string{"input_schema_not_object", "properties_not_object", "required_not_string_list", "schema_too_deep", "huge_enum", "tool_without_name"} {
 		if !codes[want] {
 			t.Errorf("lint code %q missing; have %v", want, codes)
 		}

@@ -10,7 +10,9 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/lint"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
 // Event reports progress. Kind is "tool" when a tool starts (Total cases
@@ -45,7 +47,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 		cancel()
 		return nil, fmt.Errorf("%w: %s", ErrConnect, detector.Redact(startupError(sctx, err, cfg.StartupTimeout).Error()))
 	}
-	tools, disc, lint, err := discover(sctx, s)
+	tools, disc, discLint, err := discover(sctx, s)
 	cancel()
 	if err != nil {
 		s.close()
@@ -66,7 +68,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 			Instructions:    detector.Redact(s.init.Instructions),
 		},
 		Discovery:  disc,
-		Lint:       lint,
+		Lint:       append(discLint, staticLint(s, tools)...),
 		Dimensions: map[string]report.Dimension{},
 	}
 
@@ -87,6 +89,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	rep.Graded = rep.Summary.ToolsTested > 0 && rep.Summary.Cases > rep.Summary.NotRun
 	rep.Findings = findings(rep, cfg)
 	rep.Normalize()
+	score.Apply(rep)
 	rep.DurationMs = time.Since(started).Milliseconds()
 	return rep, nil
 }
@@ -154,6 +157,9 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 	rt.Tested = true
 	schema, problems := casegen.Compile(t.InputSchema)
 	for _, p := range problems {
+		if coveredByLint[p.Code] {
+			continue
+		}
 		r.lint = append(r.lint, report.Lint{Code: p.Code, Severity: p.Severity, Tool: t.Name, Pointer: "/inputSchema" + p.Pointer, Message: p.Message, Hint: hintFor(p.Code)})
 	}
 	example, fromExample := r.cfg.Examples[t.Name]
@@ -166,10 +172,8 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 	rt.Dropped = plan.Dropped
 	var validateOutput func(json.RawMessage) error
 	if len(t.OutputSchema) > 0 && string(t.OutputSchema) != "null" {
-		out, probs := casegen.Compile(t.OutputSchema)
-		for _, p := range probs {
-			r.lint = append(r.lint, report.Lint{Code: "output_" + p.Code, Severity: p.Severity, Tool: t.Name, Pointer: "/outputSchema" + p.Pointer, Message: p.Message, Hint: hintFor(p.Code)})
-		}
+		// Problems of the output schema itself are pkg/lint's to report.
+		out, _ := casegen.Compile(t.OutputSchema)
 		if out.Compiled() {
 			validateOutput = out.Validate
 		}
@@ -203,6 +207,16 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 		}
 	}
 	return rt
+}
+
+// coveredByLint are the schema problems of case generation that the static
+// lint rules (pkg/lint) already report for every listed tool.
+var coveredByLint = map[string]bool{
+	"schema_not_object":       true,
+	"schema_invalid_json":     true,
+	"root_type_not_object":    true,
+	"schema_does_not_compile": true,
+	"remote_ref":              true,
 }
 
 // runCase sends one case and fills in rc.
@@ -365,4 +379,22 @@ func (c Config) target(transport string) report.Target {
 	}
 	t.Env = append(t.Env, c.PassEnv...)
 	return t
+}
+
+// staticLint runs the metadata rules (SPEC §8) over what discovery found.
+func staticLint(s *session, tools []tool) []report.Lint {
+	caps := map[string]json.RawMessage{}
+	_ = json.Unmarshal(s.init.Capabilities, &caps)
+	_, hasTools := caps["tools"]
+	srv := lint.Server{
+		Name:            s.init.ServerInfo.Name,
+		Version:         s.init.ServerInfo.Version,
+		Instructions:    s.init.Instructions,
+		ToolsCapability: hasTools,
+	}
+	lt := make([]lint.Tool, len(tools))
+	for i, t := range tools {
+		lt[i] = lint.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Annotations: t.Annotations}
+	}
+	return lint.Check(srv, lt)
 }
