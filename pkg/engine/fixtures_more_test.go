@@ -1,10 +1,13 @@
 package engine
 
 import (
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
@@ -120,5 +123,32 @@ func TestRunEndsAfterThreeFailedReconnects(t *testing.T) {
 	}
 	if rep.Summary.NotRun == 0 || rep.Summary.Crash != 1 {
 		t.Fatalf("summary = %+v, want one crash then not_run cases", rep.Summary)
+	}
+}
+
+// A finding's shell reproducer, run by hand, shows the same failure: the
+// crash-exit fixture dies with exit code 2 and "fatal: city missing".
+func TestReproducerReproducesTheCrash(t *testing.T) {
+	rep := runFixture(t, "crash-exit", func(c *Config) { c.Cases = 3 })
+	var shell string
+	for _, f := range rep.Findings {
+		if f.Code == "crash" && f.CaseID == "get_weather/missing_required/city" {
+			shell = f.Reproducer.Shell
+		}
+	}
+	if shell == "" {
+		t.Fatalf("no crash finding with a reproducer: %+v", rep.Findings)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "sh", "-c", shell).CombinedOutput()
+	if err != nil {
+		t.Logf("reproducer pipeline: %v", err)
+	}
+	if !strings.Contains(string(out), "fatal: city missing") {
+		t.Fatalf("reproducer did not show the crash; output:\n%s", out)
+	}
+	if strings.Contains(string(out), `"id":2`) {
+		t.Fatalf("the crashing call was answered:\n%s", out)
 	}
 }
