@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -27,5 +29,18 @@ func TestMain(m *testing.M) {
 // TestScripts runs the txtar scripts in testdata/script: each is a CLI
 // session with its expected output and exit code.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{Dir: "testdata/script"})
+	// Fixture servers the scripts start; built once for all of them.
+	bin := t.TempDir()
+	build := exec.Command("go", "build", "-o", bin, "./testdata/servers/needs-example")
+	build.Dir = filepath.Join("..", "..")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building fixtures: %v\n%s", err, out)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("FIXTURES", bin)
+			return nil
+		},
+	})
 }

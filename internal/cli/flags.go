@@ -120,6 +120,11 @@ Gates (each exits 1 when missed):
   --baseline FILE         a previous JSON report; with --fail-on-new only findings absent
   --fail-on-new           from it fail
 
+Configuration:
+  --config FILE           read FILE (default: .mcp-fuzz.yml when it exists): per-tool example
+                          arguments, skip/include and timeouts, expected findings, and
+                          defaults for the flags above (a flag given here wins)
+
 Exit codes: 0 done (and every gate passed), 1 a gate missed, 2 usage or configuration
 error, 3 could not start or connect to the target.
 The server's environment is a minimal allowlist (PATH, HOME, USER, LOGNAME, SHELL, TERM, LANG,
@@ -165,6 +170,7 @@ func parseArgs(args []string, lookup func(string) (string, bool), stderr io.Writ
 	fs.BoolVar(&o.gates.FailOnNew, "fail-on-new", false, "")
 	fs.Var(&outputs, "o", "")
 	fs.Var(&outputs, "output", "")
+	configPath := fs.String("config", "", "")
 	fs.BoolVar(&o.help, "help", false, "")
 	fs.BoolVar(&o.help, "h", false, "")
 
@@ -178,6 +184,8 @@ func parseArgs(args []string, lookup func(string) (string, bool), stderr io.Writ
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q (put the server command after --)", fs.Arg(0))
 	}
@@ -206,8 +214,30 @@ func parseArgs(args []string, lookup func(string) (string, bool), stderr io.Writ
 	if err := checkFormat(o.format); err != nil {
 		return o, err
 	}
+	file, err := loadConfig(*configPath)
+	if err != nil {
+		return o, err
+	}
+	if file != nil {
+		applyConfig(&o, file, set, failUnder, &failOn)
+	}
 	if err := o.readGates(*failUnder, dimGates, failOn, *baseline); err != nil {
 		return o, err
+	}
+	if file != nil {
+		for d, v := range file.FailUnderDim {
+			if dimGates[d] != nil && set["fail-under-"+d] {
+				continue
+			}
+			key, err := score.ParseDimension(d)
+			if err != nil {
+				return o, fmt.Errorf("config fail-under-dimensions: %w", err)
+			}
+			if o.gates.FailUnderDim == nil {
+				o.gates.FailUnderDim = map[string]int{}
+			}
+			o.gates.FailUnderDim[key] = v
+		}
 	}
 	return o, nil
 }

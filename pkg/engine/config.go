@@ -38,6 +38,11 @@ type Config struct {
 	// Examples are user-supplied valid arguments per tool (the valid call and
 	// the base of mutations).
 	Examples map[string]map[string]any
+	// ToolTimeouts override Timeout per tool name.
+	ToolTimeouts map[string]time.Duration
+	// AlsoCall names tools to call even if not annotated read-only (like a
+	// --tools match, without restricting the others).
+	AlsoCall []string
 
 	// LookupEnv reads the caller's environment (for PassEnv and the server's
 	// minimal environment). Nil means an empty environment.

@@ -224,7 +224,7 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 	s := r.s
 	params := callParams(t.Name, c.Arguments)
 	violationsBefore, panicsBefore := s.marks()
-	cctx, cancel := context.WithTimeout(ctx, r.cfg.callTimeout(c.Kind))
+	cctx, cancel := context.WithTimeout(ctx, r.cfg.callTimeout(t.Name, c.Kind))
 	s.inCall(cancel)
 	start := time.Now()
 	raw, err := s.client.Call(cctx, "tools/call", params)
@@ -320,11 +320,15 @@ func callParams(name string, args json.RawMessage) json.RawMessage {
 // is slow on a huge legal input is not hung.
 const oversizeFactor = 4
 
-func (c Config) callTimeout(kind casegen.Kind) time.Duration {
-	if kind == casegen.Oversize {
-		return c.Timeout * oversizeFactor
+func (c Config) callTimeout(tool string, kind casegen.Kind) time.Duration {
+	d := c.Timeout
+	if t, ok := c.ToolTimeouts[tool]; ok && t > 0 {
+		d = t
 	}
-	return c.Timeout
+	if kind == casegen.Oversize {
+		return d * oversizeFactor
+	}
+	return d
 }
 
 // waitExit gives a dying process a moment to be reaped and returns how it

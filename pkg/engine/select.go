@@ -2,6 +2,7 @@ package engine
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -18,7 +19,7 @@ func (c Config) skipReason(t tool) string {
 	if t.TaskSupport == "required" {
 		return `task-only tool (execution.taskSupport: "required"): mcp-fuzz does not make task-augmented calls yet, and a plain call is refused by design`
 	}
-	if explicit || c.IncludeDestructive {
+	if explicit || c.IncludeDestructive || slices.Contains(c.AlsoCall, t.Name) {
 		return ""
 	}
 	if t.ReadOnly == nil || !*t.ReadOnly {

@@ -1,0 +1,170 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// DefaultPath is read when it exists and no --config is given.
+const DefaultPath = ".mcp-fuzz.yml"
+
+// File is the configuration file.
+type File struct {
+	// Defaults of flags; a flag given on the command line wins.
+	Timeout            Duration          `yaml:"timeout"`
+	StartupTimeout     Duration          `yaml:"startup-timeout"`
+	Seed               *int64            `yaml:"seed"`
+	Cases              *int              `yaml:"cases"`
+	Profile            string            `yaml:"profile"`
+	IncludeDestructive *bool             `yaml:"include-destructive"`
+	Tools              []string          `yaml:"tools"`
+	SkipTools          []string          `yaml:"skip-tools"`
+	SlowMs             *int              `yaml:"slow-ms"`
+	BloatChars         *int              `yaml:"bloat-chars"`
+	FailUnder          *int              `yaml:"fail-under"`
+	FailUnderDim       map[string]int    `yaml:"fail-under-dimensions"`
+	FailOn             []string          `yaml:"fail-on"`
+	Env                map[string]string `yaml:"env"`
+	PassEnv            []string          `yaml:"pass-env"`
+	Cwd                string            `yaml:"cwd"`
+
+	// PerTool settings, by tool name.
+	PerTool map[string]Tool `yaml:"per-tool"`
+	// Expected findings: accepted case or finding ids that do not fail a gate.
+	Expected []Expected `yaml:"expected"`
+}
+
+// Tool holds the settings of one tool.
+type Tool struct {
+	// Example is realistic valid arguments: the valid call and the base of
+	// every mutation (how to remove "synthetic input" false positives).
+	Example map[string]any `yaml:"example"`
+	Skip    bool           `yaml:"skip"`
+	// Include calls the tool even if it is not annotated read-only.
+	Include bool     `yaml:"include"`
+	Timeout Duration `yaml:"timeout"`
+}
+
+// Expected is one accepted finding and why.
+type Expected struct {
+	ID     string `yaml:"id"`
+	Reason string `yaml:"reason"`
+}
+
+// Duration is a YAML duration: "30s", "2m", or a number of seconds.
+type Duration struct{ time.Duration }
+
+// UnmarshalYAML reads a duration or a number of seconds.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	var secs float64
+	if err := n.Decode(&secs); err == nil {
+		d.Duration = time.Duration(secs * float64(time.Second))
+	} else {
+		v, err := time.ParseDuration(n.Value)
+		if err != nil {
+			return fmt.Errorf("line %d: %q is not a duration (want 30s, 2m or seconds)", n.Line, n.Value)
+		}
+		d.Duration = v
+	}
+	if d.Duration <= 0 {
+		return fmt.Errorf("line %d: duration %q must be positive", n.Line, n.Value)
+	}
+	return nil
+}
+
+// ErrNotFound is returned by [Load] when the file does not exist.
+var ErrNotFound = errors.New("config file not found")
+
+// Load reads and checks the file at path.
+func Load(path string) (*File, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s: %w", path, ErrNotFound)
+	}
+	if err != nil {
+		return nil, err
+	}
+	f, err := Parse(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f, nil
+}
+
+// Parse decodes a configuration; unknown keys and wrong types are errors
+// naming the key and its line.
+func Parse(b []byte) (*File, error) {
+	var f File
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
+		var te *yaml.TypeError
+		if errors.As(err, &te) {
+			return nil, fmt.Errorf("invalid configuration: %s", strings.Join(nameKeys(b, te.Errors), "; "))
+		}
+		return nil, fmt.Errorf("invalid configuration: %v", err)
+	}
+	for i, e := range f.Expected {
+		if e.ID == "" || e.Reason == "" {
+			return nil, fmt.Errorf("invalid configuration: expected[%d] needs both id and reason", i)
+		}
+	}
+	for name, t := range f.PerTool {
+		if t.Skip && t.Include {
+			return nil, fmt.Errorf("invalid configuration: per-tool %q: skip and include both set", name)
+		}
+	}
+	return &f, nil
+}
+
+var lineRE = regexp.MustCompile(`^line (\d+): `)
+
+// nameKeys adds the key whose value is on the reported line to each decoding
+// error ("line 3: cannot unmarshal ..." becomes "line 3: key \"cases\": ...").
+func nameKeys(src []byte, errs []string) []string {
+	var root yaml.Node
+	_ = yaml.Unmarshal(src, &root)
+	keys := map[int]string{}
+	var walk func(n *yaml.Node, path string)
+	walk = func(n *yaml.Node, path string) {
+		switch n.Kind {
+		case yaml.DocumentNode, yaml.SequenceNode:
+			for _, c := range n.Content {
+				walk(c, path)
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				p := k.Value
+				if path != "" {
+					p = path + "." + k.Value
+				}
+				if _, seen := keys[v.Line]; !seen || v.Kind == yaml.ScalarNode {
+					keys[v.Line] = p
+				}
+				walk(v, p)
+			}
+		}
+	}
+	walk(&root, "")
+	out := make([]string, len(errs))
+	for i, e := range errs {
+		out[i] = e
+		if m := lineRE.FindStringSubmatch(e); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			if key, ok := keys[line]; ok && !strings.Contains(e, "not found in type") {
+				out[i] = fmt.Sprintf("line %d: key %q: %s", line, key, strings.TrimPrefix(e, m[0]))
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,72 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParse(t *testing.T) {
+	f, err := Parse([]byte(`
+timeout: 30
+startup-timeout: 2m
+cases: 0
+fail-on: [crash, hang]
+per-tool:
+  search:
+    example: {query: invoices, limit: 5}
+    timeout: 45s
+  delete_item:
+    include: true
+expected:
+  - id: search/extra_property
+    reason: extra keys are ignored on purpose
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Timeout.Duration != 30*time.Second || f.StartupTimeout.Duration != 2*time.Minute {
+		t.Errorf("durations = %v, %v", f.Timeout, f.StartupTimeout)
+	}
+	if f.Cases == nil || *f.Cases != 0 {
+		t.Errorf("cases = %v, want an explicit 0", f.Cases)
+	}
+	if f.PerTool["search"].Example["query"] != "invoices" || f.PerTool["search"].Timeout.Duration != 45*time.Second || !f.PerTool["delete_item"].Include {
+		t.Errorf("per-tool = %+v", f.PerTool)
+	}
+	if len(f.Expected) != 1 || f.Expected[0].Reason == "" {
+		t.Errorf("expected = %+v", f.Expected)
+	}
+}
+
+func TestParseErrorsNameKeyAndLine(t *testing.T) {
+	for _, tc := range []struct{ doc, want string }{
+		{"cases: 5\nper_tool: {}\n", "line 2: field per_tool not found"},
+		{"seed: 1\ncases: lots\n", `line 2: key "cases": cannot unmarshal`},
+		{"per-tool:\n  x:\n    skip: maybe\n", `line 3: key "per-tool.x.skip"`},
+		{"per-tool:\n  x:\n    timeout: soon\n", `line 3: "soon" is not a duration`},
+		{"timeout: -5\n", "must be positive"},
+		{"per-tool:\n  x: {skip: true, include: true}\n", "skip and include both set"},
+		{"expected:\n  - id: a/valid\n", "needs both id and reason"},
+	} {
+		_, err := Parse([]byte(tc.doc))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Parse(%q) = %v, want an error containing %q", tc.doc, err, tc.want)
+		}
+	}
+}
+
+func TestEmptyFileIsZeroConfig(t *testing.T) {
+	f, err := Parse(nil)
+	if err != nil || f == nil || f.Cases != nil {
+		t.Fatalf("Parse(empty) = %+v, %v", f, err)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("cases: 5\nper-tool: {a: {example: {x: 1}}}\n"))
+	f.Add([]byte("expected: [{id: x, reason: y}]"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, _ = Parse(b) // must not panic
+	})
+}
