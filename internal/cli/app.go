@@ -37,6 +37,12 @@ func (a *App) Run(ctx context.Context, args []string) int {
 		switch args[0] {
 		case "demo":
 			return a.runDemo(ctx, args[1:])
+		case "report":
+			return a.runReport(args[1:])
+		case "merge":
+			return a.runMerge(args[1:])
+		case "replay":
+			return a.runReplay(ctx, args[1:])
 		case "demo-server":
 			if err := demo.Serve(ctx, a.Stdin, a.Stdout); err != nil && ctx.Err() == nil {
 				fmt.Fprintf(a.Stderr, "mcp-fuzz demo-server: %v\n", err)
@@ -122,21 +128,8 @@ func (a *App) fuzz(ctx context.Context, o options) int {
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: %v\n", err)
 		return ExitConnect
 	}
-	for _, path := range o.outputs {
-		if err := writeOutput(path, rep); err != nil {
-			fmt.Fprintf(a.Stderr, "mcp-fuzz: writing %s: %v\n", path, err)
-			return ExitUsage
-		}
-	}
-	if o.format == "text" {
-		writeText(a.Stdout, rep)
-	} else {
-		b, err := formats[o.format](rep)
-		if err != nil {
-			fmt.Fprintf(a.Stderr, "mcp-fuzz: rendering %s: %v\n", o.format, err)
-			return ExitUsage
-		}
-		a.Stdout.Write(b)
+	if code := a.emit(rep, o.format, o.outputs); code != ExitOK {
+		return code
 	}
 	res := score.Check(rep, o.gates)
 	for _, f := range res.Failures {

@@ -81,6 +81,11 @@ Usage:
   mcp-fuzz [flags] --url URL              fuzz a Streamable HTTP (or legacy SSE) server
   mcp-fuzz demo [flags]                   audit the built-in, deliberately flawed demo server
   mcp-fuzz demo-server                    run the demo server alone over stdio
+  mcp-fuzz report FILE.json [-o OUT]...   re-render a saved JSON report (any format)
+  mcp-fuzz merge A.json B.json... [-o X]  combine reports of several targets (.md or .json)
+  mcp-fuzz replay FILE.json CASE-ID [flags] [-- COMMAND...]
+                                          re-run one case (against the recorded target
+                                          unless one is given) and print old vs new verdict
   mcp-fuzz version                        print the version
 
 Target:

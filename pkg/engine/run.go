@@ -35,24 +35,12 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	}
 	cfg = cfg.withDefaults()
 	started := time.Now()
-	cn, err := newConnector(cfg)
+	st, err := start(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	detector := leak.NewDetector(cfg.secrets())
-
-	sctx, cancel := context.WithTimeout(ctx, cfg.StartupTimeout)
-	s, err := cn.connect(sctx)
-	if err != nil {
-		cancel()
-		return nil, fmt.Errorf("%w: %s", ErrConnect, detector.Redact(startupError(sctx, err, cfg.StartupTimeout).Error()))
-	}
-	tools, disc, discLint, err := discover(sctx, s)
-	cancel()
-	if err != nil {
-		s.close()
-		return nil, fmt.Errorf("%w: discovery: %s", ErrConnect, detector.Redact(startupError(sctx, err, cfg.StartupTimeout).Error()))
-	}
+	cn, s, detector := st.cn, st.s, st.leak
+	tools, disc, discLint := st.tools, st.disc, st.lint
 
 	rep := &report.Report{
 		Version:   cfg.Version,
@@ -92,6 +80,49 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	score.Apply(rep)
 	rep.DurationMs = time.Since(started).Milliseconds()
 	return rep, nil
+}
+
+// started is a connected, initialized and listed target.
+type started struct {
+	cn    *connector
+	s     *session
+	leak  *leak.Detector
+	tools []tool
+	disc  report.Discovery
+	lint  []report.Lint
+}
+
+// start connects to the target of cfg (already defaulted) and lists its
+// tools, all within the startup timeout.
+func start(ctx context.Context, cfg Config) (*started, error) {
+	cn, err := newConnector(cfg)
+	if err != nil {
+		return nil, err
+	}
+	st := &started{cn: cn, leak: leak.NewDetector(cfg.secrets())}
+	sctx, cancel := context.WithTimeout(ctx, cfg.StartupTimeout)
+	defer cancel()
+	if st.s, err = cn.connect(sctx); err != nil {
+		return nil, fmt.Errorf("%w: %s", ErrConnect, st.leak.Redact(startupError(sctx, err, cfg.StartupTimeout).Error()))
+	}
+	if st.tools, st.disc, st.lint, err = discover(sctx, st.s); err != nil {
+		st.s.close()
+		return nil, fmt.Errorf("%w: discovery: %s", ErrConnect, st.leak.Redact(startupError(sctx, err, cfg.StartupTimeout).Error()))
+	}
+	return st, nil
+}
+
+// outputValidator checks structuredContent against the tool's outputSchema;
+// nil when it declares none (or one that does not compile: pkg/lint reports
+// that).
+func (t tool) outputValidator() func(json.RawMessage) error {
+	if len(t.OutputSchema) == 0 || string(t.OutputSchema) == "null" {
+		return nil
+	}
+	if out, _ := casegen.Compile(t.OutputSchema); out.Compiled() {
+		return out.Validate
+	}
+	return nil
 }
 
 func startupError(ctx context.Context, err error, limit time.Duration) error {
@@ -170,14 +201,7 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 		Aggressive: r.cfg.Profile == "aggressive",
 	})
 	rt.Dropped = plan.Dropped
-	var validateOutput func(json.RawMessage) error
-	if len(t.OutputSchema) > 0 && string(t.OutputSchema) != "null" {
-		// Problems of the output schema itself are pkg/lint's to report.
-		out, _ := casegen.Compile(t.OutputSchema)
-		if out.Compiled() {
-			validateOutput = out.Validate
-		}
-	}
+	validateOutput := t.outputValidator()
 	r.progress(Event{Kind: "tool", Tool: t.Name, Total: len(plan.Cases)})
 	for _, c := range plan.Cases {
 		rc := report.Case{

@@ -1,0 +1,207 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// readReport loads a JSON report written by -o FILE.json or --json.
+func readReport(path string) (*report.Report, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var rep report.Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return nil, fmt.Errorf("%s is not an mcp-fuzz JSON report: %v", path, err)
+	}
+	if rep.Version == "" && rep.Tools == nil {
+		return nil, fmt.Errorf("%s is not an mcp-fuzz JSON report (no version, no tools)", path)
+	}
+	return &rep, nil
+}
+
+// outputFlags parses the -o/--format flags of report and merge; the rest of
+// args are returned as positional arguments.
+func outputFlags(name string, args []string) (outputs []string, format string, rest []string, err error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var outs listFlag
+	fs.Var(&outs, "o", "")
+	fs.Var(&outs, "output", "")
+	fs.StringVar(&format, "format", "", "")
+	// Flags may follow the files: parse repeatedly.
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, "", nil, err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		rest = append(rest, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	for _, o := range outs {
+		if _, err := formatOf(o); err != nil {
+			return nil, "", nil, err
+		}
+	}
+	return outs, format, rest, nil
+}
+
+// runReport re-renders a saved report: mcp-fuzz report FILE.json -o out.md.
+func (a *App) runReport(args []string) int {
+	outs, format, files, err := outputFlags("report", args)
+	if err == nil && len(files) != 1 {
+		err = errors.New("usage: mcp-fuzz report FILE.json [-o OUT]... [--format F]")
+	}
+	if err == nil && format == "" && len(outs) == 0 {
+		format = "text"
+	}
+	if err == nil && format != "" {
+		err = checkFormat(format)
+	}
+	if err != nil {
+		return a.usageError(err)
+	}
+	rep, err := readReport(files[0])
+	if err != nil {
+		return a.usageError(err)
+	}
+	return a.emit(rep, format, outs)
+}
+
+// emit writes rep to each output file and, in format, to stdout.
+func (a *App) emit(rep *report.Report, format string, outs []string) int {
+	for _, path := range outs {
+		if err := writeOutput(path, rep); err != nil {
+			fmt.Fprintf(a.Stderr, "mcp-fuzz: writing %s: %v\n", path, err)
+			return ExitUsage
+		}
+	}
+	switch format {
+	case "":
+	case "text":
+		writeText(a.Stdout, rep)
+	default:
+		b, err := formats[format](rep)
+		if err != nil {
+			fmt.Fprintf(a.Stderr, "mcp-fuzz: rendering %s: %v\n", format, err)
+			return ExitUsage
+		}
+		_, _ = a.Stdout.Write(b)
+	}
+	return ExitOK
+}
+
+// runMerge combines the reports of several targets (the matrix fan-in):
+// mcp-fuzz merge a.json b.json -o combined.md.
+func (a *App) runMerge(args []string) int {
+	outs, format, files, err := outputFlags("merge", args)
+	if err == nil && len(files) == 0 {
+		err = errors.New("usage: mcp-fuzz merge A.json B.json ... [-o combined.md|combined.json]")
+	}
+	if err == nil && format != "" && format != "markdown" && format != "json" {
+		err = fmt.Errorf("merge --format %q: want markdown or json", format)
+	}
+	for _, o := range outs {
+		if f, _ := formatOf(o); err == nil && f != "markdown" && f != "json" {
+			err = fmt.Errorf("merge -o %s: merged output is .md or .json", o)
+		}
+	}
+	if err != nil {
+		return a.usageError(err)
+	}
+	var reps []*report.Report
+	for _, f := range files {
+		rep, err := readReport(f)
+		if err != nil {
+			return a.usageError(err)
+		}
+		reps = append(reps, rep)
+	}
+	render1 := func(f string) []byte {
+		if f == "json" {
+			b, _ := json.MarshalIndent(reps, "", "  ")
+			return append(b, '\n')
+		}
+		return []byte(render.MergedMarkdown(reps))
+	}
+	for _, o := range outs {
+		f, _ := formatOf(o)
+		if err := os.WriteFile(o, render1(f), 0o644); err != nil {
+			fmt.Fprintf(a.Stderr, "mcp-fuzz: writing %s: %v\n", o, err)
+			return ExitUsage
+		}
+	}
+	if format == "" && len(outs) == 0 {
+		format = "markdown"
+	}
+	if format != "" {
+		_, _ = a.Stdout.Write(render1(format))
+	}
+	return ExitOK
+}
+
+// runReplay re-runs one case of a saved report and prints the old and new
+// verdicts: mcp-fuzz replay FILE.json CASE-ID [flags] [-- CMD ARGS...].
+// Without a target it uses the one the report recorded.
+func (a *App) runReplay(ctx context.Context, args []string) int {
+	if len(args) < 2 || strings.HasPrefix(args[0], "-") || strings.HasPrefix(args[1], "-") {
+		return a.usageError(errors.New("usage: mcp-fuzz replay FILE.json CASE-ID [flags] [-- COMMAND ARGS...]"))
+	}
+	rep, err := readReport(args[0])
+	if err != nil {
+		return a.usageError(err)
+	}
+	caseID := args[1]
+	o, code, done := a.parse(args[2:])
+	if done {
+		return code
+	}
+	var tool string
+	var old report.Case
+	for _, t := range rep.Tools {
+		for _, c := range t.Cases {
+			if c.ID == caseID {
+				tool, old = t.Name, c
+			}
+		}
+	}
+	if tool == "" {
+		return a.usageError(fmt.Errorf("%s has no case %q", args[0], caseID))
+	}
+	if len(o.cfg.Command) == 0 && o.cfg.URL == "" {
+		o.cfg.Command, o.cfg.URL = rep.Target.Args, rep.Target.URL
+		if o.cfg.Cwd == "" {
+			o.cfg.Cwd = rep.Target.Cwd
+		}
+	}
+	o.cfg.LookupEnv = a.LookupEnv
+	o.cfg.Version = a.Version
+	now, err := engine.Replay(ctx, o.cfg, tool, old)
+	switch {
+	case errors.Is(err, engine.ErrConfig):
+		return a.usageError(err)
+	case err != nil:
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: %v\n", err)
+		return ExitConnect
+	}
+	fmt.Fprintf(a.Stdout, "case  %s\nwas   %s  %s\nnow   %s  %s\n", safe(caseID, 120), old.Verdict, safe(old.Detail, 200), now.Verdict, safe(now.Detail, 200))
+	if now.Verdict == old.Verdict {
+		fmt.Fprintln(a.Stdout, "same verdict")
+	} else {
+		fmt.Fprintln(a.Stdout, "verdict changed")
+	}
+	return ExitOK
+}

@@ -1,0 +1,53 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// TargetName names a report's target in one line: the server's name and
+// version, then the command or URL.
+func TargetName(rep *report.Report) string {
+	where := rep.Target.URL
+	if where == "" {
+		where = rep.Target.Command
+	}
+	name := strings.TrimSpace(rep.Server.Name + " " + rep.Server.Version)
+	if name == "" {
+		return where
+	}
+	return name + " (" + where + ")"
+}
+
+// MergedMarkdown renders several reports (the legs of a matrix) as one
+// document: a table with a row per target, then each report's own section,
+// all within [MaxMarkdownBytes].
+func MergedMarkdown(reps []*report.Report) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## mcp-fuzz: %d targets\n\n", len(reps))
+	b.WriteString("| Target | Grade | Score | Crashes | Hangs | Protocol violations | Silent accepts | Leaks |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
+	for _, r := range reps {
+		score, grade := "—", "not graded"
+		if r.Graded && r.Score != nil && r.Grade != nil {
+			score, grade = fmt.Sprint(*r.Score), *r.Grade
+		}
+		s := r.Summary
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %d | %d | %d |\n",
+			escape.MarkdownInline(TargetName(r), 120), grade, score,
+			s.Crash, s.Hang, s.ProtocolViolation, s.Accepted, s.Leak)
+	}
+	if len(reps) == 0 {
+		return b.String()
+	}
+	share := (MaxMarkdownBytes - b.Len()) / len(reps)
+	for _, r := range reps {
+		b.WriteString("\n---\n\n")
+		// Each section starts one heading level down.
+		section := strings.ReplaceAll("\n"+MarkdownLimit(r, share-16), "\n## ", "\n### ")
+		b.WriteString(strings.TrimPrefix(section, "\n"))
+	}
+	return b.String()
+}
