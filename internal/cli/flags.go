@@ -112,7 +112,8 @@ Generation:
 
 Output:
   --format F              stdout format: text (default), json, markdown, sarif, junit, jsonl, badge
-  --json                  same as --format json
+  --json                  same as --format json (text is coloured on a terminal unless
+                          NO_COLOR or CI is set)
   -o, --output FILE       also write FILE, format from its extension (repeatable):
                           .json report, .md Markdown, .sarif SARIF 2.1.0, .xml JUnit,
                           .jsonl full trace, .svg badge

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -45,7 +46,11 @@ var verdictOrder = []report.Verdict{
 }
 
 // writeText prints the human-readable report.
-func writeText(w io.Writer, rep *report.Report) {
+func writeText(w io.Writer, rep *report.Report, colour bool) {
+	paint := func(v report.Verdict) string { return fmt.Sprintf("%-18s", v) }
+	if colour {
+		paint = func(v report.Verdict) string { return verdictColour(v) + fmt.Sprintf("%-18s", v) + ansiReset }
+	}
 	fmt.Fprintf(w, "\nmcp-fuzz %s  seed %d\n", rep.Version, rep.Seed)
 	fmt.Fprintf(w, "server  %s %s (protocol %s, %s)\n", safe(rep.Server.Name, 60), safe(rep.Server.Version, 30), safe(rep.Server.ProtocolVersion, 20), rep.Target.Transport)
 	fmt.Fprintf(w, "tools   %d listed, %d tested, %d skipped\n", rep.Discovery.Tools, rep.Summary.ToolsTested, rep.Summary.ToolsSkipped)
@@ -59,7 +64,7 @@ func writeText(w io.Writer, rep *report.Report) {
 		}
 		fmt.Fprintf(w, "\n%s  (%s)\n", safe(t.Name, 80), countLine(t.Cases))
 		for _, c := range t.Cases {
-			fmt.Fprintf(w, "  %-18s %-52s %7.1fms", c.Verdict, safe(c.ID, 52), c.DurationMs)
+			fmt.Fprintf(w, "  %s %-52s %7.1fms", paint(c.Verdict), safe(c.ID, 52), c.DurationMs)
 			if len(c.Flags) > 0 {
 				fmt.Fprintf(w, "  [%s]", strings.Join(c.Flags, ","))
 			}
@@ -226,4 +231,37 @@ func writeFindings(w io.Writer, findings []report.Finding) {
 			}
 		}
 	}
+}
+
+const ansiReset = "\x1b[0m"
+
+// verdictColour is red for failures, yellow for doubtful outcomes and green
+// for good ones.
+func verdictColour(v report.Verdict) string {
+	switch {
+	case v.Failure():
+		return "\x1b[1;31m"
+	case v == report.Accepted || v == report.OutputViolation:
+		return "\x1b[31m"
+	case v == report.Errored || v == report.EmptySuccess || v == report.GeneratorGap || v == report.NotRun || v == report.Tolerated:
+		return "\x1b[33m"
+	}
+	return "\x1b[32m"
+}
+
+// useColour reports whether w is a terminal and colour is not turned off:
+// NO_COLOR (https://no-color.org) set and not empty, or a CI environment.
+func useColour(w io.Writer, lookup func(string) (string, bool)) bool {
+	if v, _ := lookup("NO_COLOR"); v != "" {
+		return false
+	}
+	if _, ci := lookup("CI"); ci {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

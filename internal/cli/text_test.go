@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+func TestTextColourOnlyWhenAsked(t *testing.T) {
+	rep := &report.Report{Tools: []report.Tool{{Name: "t", Tested: true, Cases: []report.Case{
+		{ID: "t/valid", Verdict: report.OK}, {ID: "t/null/x", Verdict: report.Crash},
+	}}}}
+	var plain, coloured bytes.Buffer
+	writeText(&plain, rep, false)
+	writeText(&coloured, rep, true)
+	if strings.Contains(plain.String(), "\x1b[") {
+		t.Error("plain output has escape sequences")
+	}
+	if !strings.Contains(coloured.String(), "\x1b[1;31mcrash") {
+		t.Error("coloured output does not paint the crash red")
+	}
+}
+
+func TestUseColour(t *testing.T) {
+	env := func(kv ...string) func(string) (string, bool) {
+		return func(k string) (string, bool) {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1], true
+				}
+			}
+			return "", false
+		}
+	}
+	if useColour(&bytes.Buffer{}, env()) {
+		t.Error("a buffer is not a terminal")
+	}
+	tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no terminal here")
+	}
+	defer tty.Close()
+	if !useColour(tty, env()) {
+		t.Error("a terminal without NO_COLOR gets no colour")
+	}
+	if useColour(tty, env("NO_COLOR", "1")) || useColour(tty, env("CI", "true")) {
+		t.Error("NO_COLOR or CI does not turn colour off")
+	}
+}
