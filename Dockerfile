@@ -1,0 +1,30 @@
+# syntax=docker/dockerfile:1
+# mcp-fuzz image: the CLI and the GitHub Action entrypoint, plus node/npm/npx and
+# python3/uv/uvx so that `npx ...` and `uvx ...` MCP servers run inside it.
+# Build: docker build --build-arg VERSION=v1.2.3 -t mcp-fuzz .
+
+# The Go version follows go.mod's go directive (major.minor); internal/imagetest checks.
+FROM golang:1.26-bookworm AS build
+ARG VERSION=dev
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /out/mcp-fuzz ./cmd/mcp-fuzz \
+ && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /out/mcp-fuzz-action ./cmd/action
+
+FROM node:22-bookworm-slim
+LABEL org.opencontainers.image.title="mcp-fuzz" \
+      org.opencontainers.image.description="Fuzz the tools of an MCP server, grade it, and gate CI on the result" \
+      org.opencontainers.image.source="https://github.com/mcp-fuzz/mcp-fuzz" \
+      org.opencontainers.image.licenses="NOASSERTION"
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 python3-venv ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+COPY --from=ghcr.io/astral-sh/uv:0.8.22 /uv /uvx /usr/local/bin/
+COPY --from=build /out/mcp-fuzz /usr/local/bin/mcp-fuzz
+COPY --from=build /out/mcp-fuzz-action /usr/local/bin/mcp-fuzz-action
+COPY entrypoint.sh /entrypoint.sh
+# No USER: GitHub runs Docker actions as root and mounts the workspace owned by
+# the runner; a non-root user could not write the summary, outputs or reports.
+ENTRYPOINT ["/entrypoint.sh"]

@@ -1,0 +1,277 @@
+package action
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/sethvargo/go-githubactions"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/cli"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
+)
+
+// Exit codes, the command line's (SPEC §10).
+const (
+	ExitOK      = cli.ExitOK
+	ExitGate    = cli.ExitGate
+	ExitUsage   = cli.ExitUsage
+	ExitConnect = cli.ExitConnect
+)
+
+// MaxAnnotations is how many findings become ::error / ::warning annotations.
+const MaxAnnotations = 10
+
+// Env is the environment the action runs in, injected so that tests run it
+// in-process.
+type Env struct {
+	Getenv     func(string) string
+	Stdout     io.Writer // workflow commands and logs
+	Stderr     io.Writer // progress
+	HTTPClient *http.Client
+	Version    string // recorded in the report
+	// NewCommenter builds the pull request commenter; nil means the default
+	// (see [DefaultCommenter]).
+	NewCommenter func(apiURL, token string, client *http.Client) Commenter
+}
+
+// Run runs the action and returns the process exit code: 0 done, 1 a gate
+// missed, 2 bad inputs, 3 the target could not be started or connected.
+// Commenting never changes the exit code.
+func Run(ctx context.Context, env Env) int {
+	if env.Stdout == nil {
+		env.Stdout = io.Discard
+	}
+	if env.Stderr == nil {
+		env.Stderr = io.Discard
+	}
+	if env.HTTPClient == nil {
+		env.HTTPClient = http.DefaultClient
+	}
+	gh := githubactions.New(githubactions.WithGetenv(env.Getenv), githubactions.WithWriter(env.Stdout))
+	// Secrets are masked before anything else is printed.
+	for _, s := range secretsOf(gh.GetInput, env.Getenv) {
+		gh.AddMask(s)
+	}
+	r := &runner{env: env, gh: gh}
+	return r.run(ctx)
+}
+
+type runner struct {
+	env Env
+	gh  *githubactions.Action
+	s   settings
+}
+
+func (r *runner) lookup(name string) (string, bool) {
+	v := r.env.Getenv(name)
+	return v, v != ""
+}
+
+func (r *runner) run(ctx context.Context) int {
+	ws := r.env.Getenv("GITHUB_WORKSPACE")
+	if ws == "" {
+		ws, _ = os.Getwd()
+	}
+	if abs, err := filepath.Abs(ws); err == nil {
+		ws = abs
+	}
+	s, err := readInputs(r.gh.GetInput, ws)
+	if err != nil {
+		return r.usage(err)
+	}
+	r.s = s
+	for _, w := range s.warnings {
+		r.gh.Warningf("mcp-fuzz: %s", w)
+	}
+	cfg, gates, _, err := cli.ParseOptions(s.args, r.lookup)
+	if err != nil {
+		return r.usage(err)
+	}
+	cfg.LookupEnv = r.lookup
+	cfg.Version = r.env.Version
+	cfg.Progress = progress(r.env.Stderr)
+
+	r.gh.Group("mcp-fuzz: fuzzing " + targetOf(cfg))
+	rep, err := engine.Run(ctx, cfg)
+	r.gh.EndGroup()
+	switch {
+	case errors.Is(err, engine.ErrConfig):
+		return r.usage(err)
+	case err != nil:
+		return r.connectFailed(err)
+	}
+
+	reportPath := r.write("report", s.report, func() ([]byte, error) {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		return append(b, '\n'), err
+	})
+	sarifPath := r.write("sarif", s.sarif, func() ([]byte, error) {
+		return render.SARIF(rep, render.SARIFOptions{})
+	})
+	res := score.Check(rep, gates)
+	r.summary(render.MarkdownLimit(rep, render.MaxMarkdownBytes-gateTextMax) + gateText(res))
+	r.outputs(map[string]string{
+		"score":       intText(rep.Score),
+		"grade":       strText(rep.Grade),
+		"passed":      strconv.FormatBool(res.Passed),
+		"crashes":     strconv.Itoa(rep.Summary.Crash),
+		"findings":    strconv.Itoa(len(rep.Findings)),
+		"report-path": reportPath,
+		"sarif-path":  sarifPath,
+		"badge-url":   render.BadgeURL(rep),
+	})
+	r.annotate(rep)
+	r.comment(ctx, rep)
+	fmt.Fprintf(r.env.Stdout, "mcp-fuzz: %s\n", verdictLine(rep))
+	for _, f := range res.Failures {
+		r.gh.Errorf("mcp-fuzz: gate missed: %s", f)
+	}
+	if !res.Passed {
+		return ExitGate
+	}
+	return ExitOK
+}
+
+// usage reports bad inputs (exit 2).
+func (r *runner) usage(err error) int {
+	r.gh.Errorf("mcp-fuzz: %v", err)
+	r.summary("## mcp-fuzz: invalid inputs\n\n" + escape.MarkdownCode(err.Error(), 4000) + "\n")
+	r.outputs(map[string]string{"passed": "false"})
+	return ExitUsage
+}
+
+// connectFailed reports a target that could not be started or connected
+// (exit 3), with the reason in the job summary.
+func (r *runner) connectFailed(err error) int {
+	r.gh.Errorf("mcp-fuzz: could not start or connect to the target: %v", err)
+	r.summary("## mcp-fuzz: could not start or connect to the target\n\n" +
+		escape.MarkdownCode(err.Error(), 8000) + "\n")
+	r.outputs(map[string]string{"passed": "false"})
+	return ExitConnect
+}
+
+// fileCommand runs f, which writes to a GITHUB_* file named by env, when
+// that file is configured; outside Actions (plain docker run) it says so
+// once instead.
+func (r *runner) fileCommand(env, what string, f func()) {
+	if r.env.Getenv(env) == "" {
+		r.gh.Noticef("mcp-fuzz: %s is not set (not running in GitHub Actions?): %s skipped", env, what)
+		return
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			r.gh.Warningf("mcp-fuzz: could not write the %s: %v", what, p)
+		}
+	}()
+	f()
+}
+
+func (r *runner) summary(md string) {
+	r.fileCommand("GITHUB_STEP_SUMMARY", "job summary", func() { r.gh.AddStepSummary(md) })
+}
+
+func (r *runner) outputs(out map[string]string) {
+	r.fileCommand("GITHUB_OUTPUT", "outputs", func() {
+		for _, k := range Outputs {
+			if v, ok := out[k]; ok {
+				r.gh.SetOutput(k, v)
+			}
+		}
+	})
+}
+
+// write writes a requested file and returns its path for the outputs
+// (relative to the workspace), or "" when none was requested or writing
+// failed (an error annotation, not a failed step).
+func (r *runner) write(input, path string, render func() ([]byte, error)) string {
+	if path == "" {
+		return ""
+	}
+	b, err := render()
+	if err == nil {
+		err = os.MkdirAll(filepath.Dir(path), 0o755)
+	}
+	if err == nil {
+		err = os.WriteFile(path, b, 0o644)
+	}
+	if err != nil {
+		r.gh.Errorf("mcp-fuzz: writing input %s %s: %v", input, path, err)
+		return ""
+	}
+	return relative(r.s.workspace, path)
+}
+
+// gateTextMax is the room kept in the job summary for [gateText].
+const gateTextMax = 16 << 10
+
+// gateText is the job summary's closing line on the gates.
+func gateText(res score.Result) string {
+	if res.Passed {
+		return "\n**Gates:** passed.\n"
+	}
+	var b strings.Builder
+	b.WriteString("\n**Gates:** missed.\n\n")
+	for _, f := range res.Failures {
+		line := "- " + escape.MarkdownInline(f, 500) + "\n"
+		if b.Len()+len(line) > gateTextMax-100 {
+			b.WriteString("- …\n")
+			break
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+func verdictLine(rep *report.Report) string {
+	if rep.Score == nil || rep.Grade == nil {
+		return fmt.Sprintf("not graded, %d findings", len(rep.Findings))
+	}
+	return fmt.Sprintf("score %d, grade %s, %d findings", *rep.Score, *rep.Grade, len(rep.Findings))
+}
+
+func intText(p *int) string {
+	if p == nil {
+		return ""
+	}
+	return strconv.Itoa(*p)
+}
+
+func strText(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// targetOf names the target of cfg in one line.
+func targetOf(cfg engine.Config) string {
+	if cfg.URL != "" {
+		return cfg.URL
+	}
+	return strings.Join(cfg.Command, " ")
+}
+
+// progress prints one line per tool on w. Every line starts with
+// "mcp-fuzz:" so that no server text can start a workflow command.
+func progress(w io.Writer) func(engine.Event) {
+	return func(e engine.Event) {
+		switch e.Kind {
+		case "skip":
+			fmt.Fprintf(w, "mcp-fuzz: %s skipped (%s)\n", escape.Terminal(e.Tool, 80), escape.Terminal(e.Reason, 200))
+		case "tool":
+			fmt.Fprintf(w, "mcp-fuzz: %s: %d cases\n", escape.Terminal(e.Tool, 80), e.Total)
+		}
+	}
+}

@@ -1,0 +1,52 @@
+package action
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// severityRank orders findings worst first; severities not listed are not
+// annotated.
+var severityRank = map[string]int{"critical": 0, "error": 1, "warning": 2}
+
+// worst returns at most n findings worth an annotation, worst first, in
+// report order within a severity.
+func worst(findings []report.Finding, n int) []report.Finding {
+	var out []report.Finding
+	for _, f := range findings {
+		if _, ok := severityRank[f.Severity]; ok {
+			out = append(out, f)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b report.Finding) int {
+		return cmp.Compare(severityRank[a.Severity], severityRank[b.Severity])
+	})
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
+// annotate emits ::error / ::warning annotations for the worst findings.
+func (r *runner) annotate(rep *report.Report) {
+	for _, f := range worst(rep.Findings, MaxAnnotations) {
+		title := "mcp-fuzz: " + f.Code
+		if f.Tool != "" {
+			title += " in " + escape.Terminal(f.Tool, 80)
+		}
+		a := r.gh.WithFieldsMap(map[string]string{"title": title})
+		msg := escape.Terminal(f.Message, 500)
+		if f.CaseID != "" {
+			msg += fmt.Sprintf(" (case %s)", escape.Terminal(f.CaseID, 120))
+		}
+		emit := a.Warningf
+		if f.Severity != "warning" {
+			emit = a.Errorf
+		}
+		emit("%s", msg)
+	}
+}

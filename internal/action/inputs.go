@@ -1,0 +1,187 @@
+package action
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/config"
+)
+
+// Inputs are the inputs of action.yml, in its order. A test checks that
+// action.yml and .github/actions/local/action.yml declare exactly these.
+var Inputs = []string{
+	"command", "url", "headers", "env", "pass-env", "working-directory",
+	"include-destructive", "tools", "skip-tools", "cases", "seed", "timeout",
+	"startup-timeout", "concurrency", "sequential", "protocol", "config",
+	"fail-under", "fail-on", "baseline", "comment", "comment-key",
+	"github-token", "sarif", "report",
+}
+
+// Outputs are the outputs of action.yml, in its order.
+var Outputs = []string{
+	"score", "grade", "passed", "crashes", "findings", "report-path", "sarif-path", "badge-url",
+}
+
+// notYet are inputs SPEC §12 reserves for later features: accepted, and
+// warned about when set.
+var notYet = []string{"concurrency", "sequential", "protocol"}
+
+// Comment modes.
+const (
+	commentAuto   = "auto"
+	commentAlways = "always"
+	commentOff    = "off"
+)
+
+// settings is what the inputs say beyond the command line's options.
+type settings struct {
+	args       []string // command-line flags for [cli.ParseOptions]
+	comment    string   // auto, always or off
+	commentKey string
+	token      string
+	sarif      string // absolute path to write, or ""
+	report     string // absolute path to write, or ""
+	workspace  string // GITHUB_WORKSPACE (absolute), where outputs are relative to
+	warnings   []string
+}
+
+// secretsOf returns every secret value the inputs carry, before anything is
+// validated, so they are masked before anything else is printed.
+func secretsOf(get, getenv func(string) string) []string {
+	var out []string
+	add := func(v string) {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	for _, l := range lines(get("headers")) {
+		if _, v, ok := strings.Cut(l, ":"); ok {
+			add(v)
+		}
+	}
+	for _, l := range lines(get("env")) {
+		if _, v, ok := strings.Cut(l, "="); ok {
+			add(v)
+		}
+	}
+	for _, name := range list(get("pass-env")) {
+		add(getenv(name))
+	}
+	add(getenv("MCP_FUZZ_BEARER"))
+	add(get("github-token"))
+	return out
+}
+
+// readInputs turns the inputs into command-line flags and action settings.
+// get reads an input; workspace is GITHUB_WORKSPACE, or the current
+// directory outside Actions.
+func readInputs(get func(string) string, workspace string) (settings, error) {
+	s := settings{workspace: workspace}
+	base := workspace
+	if wd := get("working-directory"); wd != "" {
+		if filepath.IsAbs(wd) {
+			base = wd
+		} else {
+			base = filepath.Join(workspace, wd)
+		}
+	}
+	resolve := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(base, p)
+	}
+	flag := func(name, value string) {
+		if value != "" {
+			s.args = append(s.args, "--"+name+"="+value)
+		}
+	}
+	var command []string
+	if c := get("command"); c != "" {
+		var err error
+		if command, err = splitCommand(c); err != nil {
+			return s, fmt.Errorf("input command: %w", err)
+		}
+		if len(command) == 0 {
+			return s, fmt.Errorf("input command: empty")
+		}
+		flag("cwd", base) // the server starts in working-directory
+	}
+	flag("url", get("url"))
+	for _, h := range lines(get("headers")) {
+		flag("header", h)
+	}
+	for _, kv := range lines(get("env")) {
+		flag("env", kv)
+	}
+	for _, n := range list(get("pass-env")) {
+		flag("pass-env", n)
+	}
+	if v := get("include-destructive"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return s, fmt.Errorf("input include-destructive %q: want true or false", v)
+		}
+		if b {
+			s.args = append(s.args, "--include-destructive")
+		}
+	}
+	flag("tools", strings.Join(list(get("tools")), ","))
+	flag("skip-tools", strings.Join(list(get("skip-tools")), ","))
+	for _, n := range []string{"cases", "seed", "timeout", "startup-timeout", "fail-under"} {
+		flag(n, get(n))
+	}
+	flag("fail-on", strings.Join(list(get("fail-on")), ","))
+	flag("baseline", resolve(get("baseline")))
+	if c := get("config"); c != "" {
+		flag("config", resolve(c))
+	} else if def := resolve(config.DefaultPath); fileExists(def) {
+		flag("config", def) // .mcp-fuzz.yml of working-directory
+	}
+	for _, n := range notYet {
+		if v := get(n); v != "" {
+			s.warnings = append(s.warnings, fmt.Sprintf("input %s is not supported yet; ignored", n))
+		}
+	}
+	switch s.comment = strings.ToLower(get("comment")); s.comment {
+	case "":
+		s.comment = commentAuto
+	case commentAuto, commentAlways, commentOff:
+	default:
+		return s, fmt.Errorf("input comment %q: want auto, always or off", get("comment"))
+	}
+	s.commentKey = get("comment-key")
+	s.token = get("github-token")
+	s.sarif = resolve(get("sarif"))
+	s.report = resolve(get("report"))
+	for _, p := range []struct{ name, path string }{{"sarif", s.sarif}, {"report", s.report}} {
+		if p.path != "" && strings.HasSuffix(p.path, string(filepath.Separator)) {
+			return s, fmt.Errorf("input %s %q: want a file path", p.name, p.path)
+		}
+	}
+	if len(command) > 0 {
+		s.args = append(append(s.args, "--"), command...)
+	}
+	return s, nil
+}
+
+// relative names path for an output: relative to the workspace when it lies
+// inside it (the container's workspace path means nothing on the host),
+// else as it is.
+func relative(workspace, path string) string {
+	if path == "" {
+		return ""
+	}
+	if r, err := filepath.Rel(workspace, path); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(r)
+	}
+	return path
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
