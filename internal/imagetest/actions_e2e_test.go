@@ -210,6 +210,7 @@ func TestActionInActions(t *testing.T) {
 	summary := read(t, env["GITHUB_STEP_SUMMARY"])
 	checkMasks(t, res.stdout, res.stderr, summary, outputsText)
 	outputs := parseOutputs(t, outputsText)
+	t.Logf("outputs: %v; summary %d bytes", outputs, len(summary))
 	for _, name := range action.Outputs {
 		if _, ok := outputs[name]; !ok {
 			t.Errorf("output %s not set; outputs: %v", name, outputs)
