@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/jsontype"
 )
 
 // args checks tool arguments the way a careful hand-written tool does,
@@ -163,26 +165,12 @@ func (a *args) err() error {
 	return fmt.Errorf("invalid arguments for %s: %w", a.tool, a.problem)
 }
 
-// jsonKind names the JSON type of a raw value.
+// jsonKind names the JSON type of a raw value ("nothing" when absent).
 func jsonKind(v json.RawMessage) string {
-	v = bytes.TrimSpace(v)
-	if len(v) == 0 {
-		return "nothing"
+	if k := jsontype.Of(v); k != "" {
+		return k
 	}
-	switch v[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	default:
-		return "number"
-	}
+	return "nothing"
 }
 
 // describe renders a raw value for an error message, shortened.

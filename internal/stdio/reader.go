@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/jsonclip"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/jsontype"
 )
 
 // Kinds of [Violation].
@@ -290,25 +291,7 @@ func isInteger(v json.RawMessage) bool {
 }
 
 // jsonType returns the JSON type of a valid JSON value.
-func jsonType(v json.RawMessage) string {
-	v = bytes.TrimLeft(v, " \t\r\n")
-	if len(v) == 0 {
-		return ""
-	}
-	switch v[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	}
-	return "number"
-}
+func jsonType(v json.RawMessage) string { return jsontype.Of(v) }
 
 // clip shortens a JSON value for a reason string.
 func clip(v []byte) string {

@@ -48,7 +48,9 @@ func findings(rep *report.Report, cfg Config) []report.Finding {
 			}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return severityRank(out[i].Severity) < severityRank(out[j].Severity) })
+	sort.SliceStable(out, func(i, j int) bool {
+		return report.SeverityRank(out[i].Severity) < report.SeverityRank(out[j].Severity)
+	})
 	return out
 }
 
@@ -69,18 +71,6 @@ func newFinding(rep *report.Report, cfg Config, toolName string, c report.Case, 
 		Message:    msg,
 		Reproducer: reproduce(rep, cfg, toolName, c),
 	}
-}
-
-func severityRank(s string) int {
-	switch s {
-	case "critical":
-		return 0
-	case "error":
-		return 1
-	case "warning":
-		return 2
-	}
-	return 3
 }
 
 // hintFor gives the fix hint of a schema problem code.

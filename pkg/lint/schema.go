@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/jsontype"
 )
 
 // schemaBase is the URL the schema under test is compiled at. Any other URL
@@ -114,25 +116,12 @@ func analyzeSchema(raw json.RawMessage) *schemaInfo {
 	return s
 }
 
-// jsonKind names the kind of a JSON value, or "invalid".
+// jsonKind names the JSON type of raw, or "invalid".
 func jsonKind(raw []byte) string {
 	if !json.Valid(raw) {
 		return "invalid"
 	}
-	switch raw[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	default:
-		return "number"
-	}
+	return jsontype.Of(raw)
 }
 
 func newProperty(name string, raw json.RawMessage) property {

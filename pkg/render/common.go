@@ -39,28 +39,13 @@ func dimensions(rep *report.Report) []dimensionInfo {
 	return append(out, extra...)
 }
 
-// severityRank orders severities worst first.
-func severityRank(s string) int {
-	switch s {
-	case "critical":
-		return 0
-	case "error":
-		return 1
-	case "warning":
-		return 2
-	case "info":
-		return 3
-	}
-	return 4
-}
-
 // sortedFindings returns the findings worst first, then by tool, case and
 // code, without changing rep.
 func sortedFindings(fs []report.Finding) []report.Finding {
 	out := slices.Clone(fs)
 	slices.SortStableFunc(out, func(a, b report.Finding) int {
 		return cmp.Or(
-			cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)),
+			cmp.Compare(report.SeverityRank(a.Severity), report.SeverityRank(b.Severity)),
 			cmp.Compare(codeRank(a.Code), codeRank(b.Code)),
 			cmp.Compare(a.Tool, b.Tool),
 			cmp.Compare(a.CaseID, b.CaseID),
@@ -92,7 +77,7 @@ func groupByTool(fs []report.Finding) []toolGroup {
 	}
 	slices.SortStableFunc(groups, func(a, b toolGroup) int {
 		return cmp.Or(
-			cmp.Compare(severityRank(a.Findings[0].Severity), severityRank(b.Findings[0].Severity)),
+			cmp.Compare(report.SeverityRank(a.Findings[0].Severity), report.SeverityRank(b.Findings[0].Severity)),
 			-cmp.Compare(len(a.Findings), len(b.Findings)),
 			cmp.Compare(a.Tool, b.Tool),
 		)
@@ -122,7 +107,7 @@ func countCodes(fs []report.Finding) []codeCount {
 		}
 		out[i].Count++
 		tools[f.Code][f.Tool] = true
-		if severityRank(f.Severity) < severityRank(out[i].Severity) {
+		if report.SeverityRank(f.Severity) < report.SeverityRank(out[i].Severity) {
 			out[i].Severity = f.Severity
 		}
 	}
@@ -131,7 +116,7 @@ func countCodes(fs []report.Finding) []codeCount {
 	}
 	slices.SortStableFunc(out, func(a, b codeCount) int {
 		return cmp.Or(
-			cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)),
+			cmp.Compare(report.SeverityRank(a.Severity), report.SeverityRank(b.Severity)),
 			cmp.Compare(codeRank(a.Code), codeRank(b.Code)),
 			-cmp.Compare(a.Count, b.Count),
 			cmp.Compare(a.Code, b.Code),

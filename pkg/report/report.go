@@ -179,3 +179,19 @@ func (r *Report) Normalize() {
 		r.Dimensions = map[string]Dimension{}
 	}
 }
+
+// SeverityRank orders finding and lint severities worst first: critical,
+// error, warning, info, then anything else.
+func SeverityRank(s string) int {
+	switch s {
+	case "critical":
+		return 0
+	case "error":
+		return 1
+	case "warning":
+		return 2
+	case "info":
+		return 3
+	}
+	return 4
+}
