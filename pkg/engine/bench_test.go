@@ -78,3 +78,19 @@ func BenchmarkEngineCall(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFullRun is a whole audit of the clean fixture (2 tools, 33 cases):
+// spawn, initialize, list, lint, generate, call, judge, score.
+func BenchmarkFullRun(b *testing.B) {
+	cfg := Config{Command: []string{fixture.Build(b, "clean")}, Timeout: 5 * time.Second}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rep, err := Run(context.Background(), cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if rep.Summary.Cases == 0 {
+			b.Fatal("no cases ran")
+		}
+	}
+}
