@@ -112,7 +112,7 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s %s %s; sleep 2; } | %s%s",
 			cd, shellQuote(init), shellQuote(initialized), shellQuote(call), prefix, shellJoin(cfg.Command))
 	case cfg.URL != "":
-		u := shellQuote(cfg.URL)
+		u := shellQuote(redactURL(cfg.URL))
 		h := `-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream'`
 		for _, hd := range cfg.Headers {
 			n, _, _ := parseHeader(hd)

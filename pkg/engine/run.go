@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
@@ -396,7 +398,7 @@ func (c Config) settings() report.Settings {
 }
 
 func (c Config) target(transport string) report.Target {
-	t := report.Target{Transport: transport, URL: c.URL, Cwd: c.Cwd}
+	t := report.Target{Transport: transport, URL: redactURL(c.URL), Cwd: c.Cwd}
 	if len(c.Command) > 0 {
 		t.Command = shellJoin(c.Command)
 		t.Args = c.Command
@@ -425,4 +427,29 @@ func staticLint(s *session, tools []tool) []report.Lint {
 		lt[i] = lint.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Annotations: t.Annotations}
 	}
 	return lint.Check(srv, lt)
+}
+
+// redactURL hides credentials in a URL (user:password@, token-like query
+// values) before it is recorded in a report.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || raw == "" {
+		return raw
+	}
+	if u.User != nil {
+		u.User = url.User("***")
+	}
+	q := u.Query()
+	changed := false
+	for k := range q {
+		switch strings.ToLower(k) {
+		case "token", "access_token", "api_key", "apikey", "key", "secret", "password", "auth":
+			q.Set(k, "***")
+			changed = true
+		}
+	}
+	if changed {
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
 }

@@ -1,0 +1,16 @@
+package engine
+
+import "testing"
+
+func TestRedactURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://127.0.0.1:3000/mcp":                   "http://127.0.0.1:3000/mcp",
+		"https://alice:pw@example.com/mcp":            "https://%2A%2A%2A@example.com/mcp",
+		"https://example.com/mcp?token=abc&region=eu": "https://example.com/mcp?region=eu&token=%2A%2A%2A",
+		"https://example.com/mcp?API_KEY=abc":         "https://example.com/mcp?API_KEY=%2A%2A%2A",
+	} {
+		if got := redactURL(in); got != want {
+			t.Errorf("redactURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
