@@ -45,6 +45,13 @@ func Depth(data []byte) int {
 // anything was cut. Valid JSON stays valid; data within the limit is returned
 // unchanged.
 func Clip(data []byte, maxDepth int) ([]byte, bool) {
+	return ClipWith(data, maxDepth, replacement)
+}
+
+// ClipWith is [Clip] with another replacement value, which must be a JSON
+// scalar (such as `true`, a schema that allows anything) so the depth limit
+// holds.
+func ClipWith(data []byte, maxDepth int, replacement []byte) ([]byte, bool) {
 	if Depth(data) <= maxDepth {
 		return data, false
 	}

@@ -64,3 +64,10 @@ func FuzzClip(f *testing.F) {
 		}
 	})
 }
+
+func TestClipWithScalar(t *testing.T) {
+	out, clipped := ClipWith([]byte(`{"a":{"b":{"c":[1]}},"d":"{[x"}`), 2, []byte("true"))
+	if !clipped || string(out) != `{"a":{"b":true},"d":"{[x"}` {
+		t.Fatalf("ClipWith = %s, %v", out, clipped)
+	}
+}
