@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -197,7 +198,7 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: %v\n", err)
 		return ExitConnect
 	}
-	fmt.Fprintf(a.Stdout, "case  %s\nwas   %s  %s\nnow   %s  %s\n", safe(caseID, 120), old.Verdict, safe(old.Detail, 200), now.Verdict, safe(now.Detail, 200))
+	fmt.Fprintf(a.Stdout, "case  %s\nwas   %s  %s\nnow   %s  %s\n", escape.Terminal(caseID, 120), old.Verdict, escape.Terminal(old.Detail, 200), now.Verdict, escape.Terminal(now.Detail, 200))
 	if now.Verdict == old.Verdict {
 		fmt.Fprintln(a.Stdout, "same verdict")
 	} else {

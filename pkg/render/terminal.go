@@ -20,7 +20,12 @@ const (
 )
 
 // Lengths, in runes, of server text in the terminal summary.
-const terminalReproMax = 400
+const (
+	terminalReproMax = 400
+	// terminalShellMax: longer shell reproducers (oversize arguments) are
+	// left to the JSON report.
+	terminalShellMax = 4096
+)
 
 // Terminal renders the end-of-run summary of rep for a terminal: score and
 // grade, coverage, the critical callout, dimensions, caps, findings grouped
@@ -101,6 +106,7 @@ func Terminal(rep *report.Report, colour bool) string {
 				tool = "tool " + escape.Terminal(g.Tool, nameMax)
 			}
 			fmt.Fprintf(&b, "    %s\n", st(ansiCyan+ansiBold, tool))
+			shellShown := map[string]bool{} // the shell reproducer once per code
 			for _, f := range g.Findings {
 				sev := fmt.Sprintf("%-8s", escape.Terminal(f.Severity, 20))
 				line := fmt.Sprintf("      %s %s", st(severityStyle(f.Severity), sev), st(ansiBold, escape.Terminal(f.Code, 40)))
@@ -110,6 +116,10 @@ func Terminal(rep *report.Report, colour bool) string {
 				fmt.Fprintf(&b, "%s: %s\n", line, escape.Terminal(f.Message, textMax))
 				if f.Reproducer.JSONRPC != "" {
 					fmt.Fprintf(&b, "        %s\n", st(ansiDim, escape.Terminal(f.Reproducer.JSONRPC, terminalReproMax)))
+				}
+				if sh := f.Reproducer.Shell; sh != "" && !shellShown[f.Code] && len(sh) <= terminalShellMax {
+					shellShown[f.Code] = true
+					fmt.Fprintf(&b, "        reproduce: %s\n", escape.Terminal(sh, terminalShellMax))
 				}
 			}
 		}
