@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
