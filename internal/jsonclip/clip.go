@@ -8,29 +8,40 @@ const Marker = "x-mcp-fuzz-clipped: nested too deep"
 
 var replacement = []byte(`"` + Marker + `"`)
 
+// stringState tracks whether a byte stream is inside a JSON string.
+type stringState struct{ in, escaped bool }
+
+// consume reports whether c belongs to a string (its quotes included), and
+// so is no bracket.
+func (s *stringState) consume(c byte) bool {
+	switch {
+	case s.in && s.escaped:
+		s.escaped = false
+	case s.in && c == '\\':
+		s.escaped = true
+	case s.in && c == '"':
+		s.in = false
+	case s.in:
+	case c == '"':
+		s.in = true
+	default:
+		return false
+	}
+	return true
+}
+
 // Depth reports the maximum nesting depth of arrays and objects in data,
 // ignoring brackets inside strings. It does not validate data.
 func Depth(data []byte) int {
+	var str stringState
 	depth, max := 0, 0
-	inString, escaped := false, false
 	for _, c := range data {
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
+		if str.consume(c) {
 			continue
 		}
 		switch c {
-		case '"':
-			inString = true
 		case '{', '[':
-			depth++
-			if depth > max {
+			if depth++; depth > max {
 				max = depth
 			}
 		case '}', ']':
@@ -55,42 +66,28 @@ func ClipWith(data []byte, maxDepth int, replacement []byte) ([]byte, bool) {
 	if Depth(data) <= maxDepth {
 		return data, false
 	}
+	var str stringState
 	out := make([]byte, 0, len(data))
 	depth := 0
-	inString, escaped := false, false
 	skipping := 0 // depth at which the value being skipped opened, 0 when not skipping
 	for _, c := range data {
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			if skipping == 0 {
-				out = append(out, c)
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '{', '[':
-			depth++
-			if depth > maxDepth && skipping == 0 {
-				skipping = depth
-				out = append(out, replacement...)
-				continue
-			}
-		case '}', ']':
-			depth--
-			if skipping != 0 {
-				if depth < skipping {
-					skipping = 0
+		if !str.consume(c) {
+			switch c {
+			case '{', '[':
+				depth++
+				if depth > maxDepth && skipping == 0 {
+					skipping = depth
+					out = append(out, replacement...)
+					continue
 				}
-				continue
+			case '}', ']':
+				depth--
+				if skipping != 0 {
+					if depth < skipping {
+						skipping = 0
+					}
+					continue
+				}
 			}
 		}
 		if skipping == 0 {
