@@ -125,12 +125,17 @@ const maxDepth = 256
 // classify decodes one stdout line. It returns either a message or the reason the
 // line is not one.
 func classify(line []byte) (jsonrpc.Message, *Violation) {
-	line, _ = jsonclip.Clip(line, maxDepth)
 	bad := func(kind, reason string) (jsonrpc.Message, *Violation) {
 		return nil, &Violation{Kind: kind, Excerpt: excerpt(line), Reason: reason}
 	}
 	if !json.Valid(line) {
-		return bad(KindNonJSONRPC, "not JSON")
+		// Decoders refuse documents nested beyond their limit; clip only
+		// then, so ordinary messages are not scanned once more.
+		clipped, cut := jsonclip.Clip(line, maxDepth)
+		if !cut || !json.Valid(clipped) {
+			return bad(KindNonJSONRPC, "not JSON")
+		}
+		line = clipped
 	}
 	m, kind, reason := checkEnvelope(line)
 	if kind != "" {
