@@ -146,16 +146,19 @@ func (r rule) finding(tool string, h hit) report.Lint {
 
 // short truncates a server-supplied name to maxNameLen runes for quoting in
 // a message. Escaping is left to the renderers.
-func short(s string) string {
-	if utf8.RuneCountInString(s) <= maxNameLen {
+func short(s string) string { return truncate(s, maxNameLen) }
+
+// truncate cuts s to at most n runes, marking a cut with "…".
+func truncate(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
-	n := 0
-	for i := range s {
-		if n == maxNameLen {
-			return s[:i] + "…"
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j] + "…"
 		}
-		n++
+		i++
 	}
 	return s
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -274,20 +273,7 @@ func escapeToken(t string) string {
 }
 
 // clip flattens a compiler message to one line of bounded length.
-func clip(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= maxDetailLen {
-		return s
-	}
-	n := 0
-	for i := range s {
-		if n == maxDetailLen {
-			return s[:i] + "…"
-		}
-		n++
-	}
-	return s
-}
+func clip(s string) string { return truncate(strings.Join(strings.Fields(s), " "), maxDetailLen) }
 
 // rootType returns the root "type" as a string, and the raw JSON of it.
 func (s *schemaInfo) rootType() (string, json.RawMessage) {
