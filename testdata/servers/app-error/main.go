@@ -3,10 +3,6 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
-
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-fuzz/mcp-fuzz/testdata/servers/internal/sdkserver"
@@ -14,11 +10,6 @@ import (
 
 func main() {
 	sdkserver.Main("app-error", "Fixture: application error code 4001 on bad input.", func(s *mcp.Server) {
-		sdkserver.AddNameTool(s, "lookup", func(_ context.Context, valid bool, _ json.RawMessage) (*mcp.CallToolResult, error) {
-			if !valid {
-				return nil, &jsonrpc.Error{Code: 4001, Message: "lookup needs one name of at most 20 characters"}
-			}
-			return sdkserver.Text("found"), nil
-		})
+		sdkserver.AddErrorCodeTool(s, "lookup", 4001, "lookup needs one name of at most 20 characters")
 	})
 }

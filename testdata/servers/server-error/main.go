@@ -4,10 +4,6 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
-
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-fuzz/mcp-fuzz/testdata/servers/internal/sdkserver"
@@ -15,11 +11,6 @@ import (
 
 func main() {
 	sdkserver.Main("server-error", "Fixture: -32001 on bad input.", func(s *mcp.Server) {
-		sdkserver.AddNameTool(s, "lookup", func(_ context.Context, valid bool, _ json.RawMessage) (*mcp.CallToolResult, error) {
-			if !valid {
-				return nil, &jsonrpc.Error{Code: -32001, Message: "unhandled exception in lookup"}
-			}
-			return sdkserver.Text("found"), nil
-		})
+		sdkserver.AddErrorCodeTool(s, "lookup", -32001, "unhandled exception in lookup")
 	})
 }

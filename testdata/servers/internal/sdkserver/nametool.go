@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -51,4 +52,15 @@ func Text(s string) *mcp.CallToolResult {
 // ToolError is an isError result.
 func ToolError(s string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+// AddErrorCodeTool registers a name tool that answers valid input with a
+// result and bad input with the JSON-RPC error code and message given.
+func AddErrorCodeTool(s *mcp.Server, tool string, code int64, message string) {
+	AddNameTool(s, tool, func(_ context.Context, valid bool, _ json.RawMessage) (*mcp.CallToolResult, error) {
+		if !valid {
+			return nil, &jsonrpc.Error{Code: code, Message: message}
+		}
+		return Text("found"), nil
+	})
 }
