@@ -14,11 +14,11 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-// progress prints one line when a tool starts and one when it is done.
+// progress prints a line when a tool starts or is skipped, and one per
+// failing case.
 type progress struct {
-	mu     sync.Mutex
-	w      io.Writer
-	counts map[report.Verdict]int
+	mu sync.Mutex
+	w  io.Writer
 }
 
 func newProgress(w io.Writer) *progress { return &progress{w: w} }
@@ -30,10 +30,8 @@ func (p *progress) event(e engine.Event) {
 	case "skip":
 		fmt.Fprintf(p.w, "- %s: skipped (%s)\n", escape.Terminal(e.Tool, 80), e.Reason)
 	case "tool":
-		p.counts = map[report.Verdict]int{}
 		fmt.Fprintf(p.w, "> %s: %d cases\n", escape.Terminal(e.Tool, 80), e.Total)
 	case "case":
-		p.counts[e.Case.Verdict]++
 		if e.Case.Verdict.Failure() {
 			fmt.Fprintf(p.w, "  ! %s: %s\n", escape.Terminal(e.Case.ID, 120), e.Case.Verdict)
 		}

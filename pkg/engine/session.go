@@ -53,10 +53,6 @@ type initializeResult struct {
 	Instructions string `json:"instructions"`
 }
 
-func newSession() *session {
-	return &session{}
-}
-
 // violationGrace is how long a call may still be answered properly after the
 // server put garbage on the wire (a log line before a good answer is common).
 const violationGrace = 250 * time.Millisecond
@@ -187,7 +183,7 @@ func (cn *connector) connect(ctx context.Context) (*session, error) {
 }
 
 func (cn *connector) connectStdio(ctx context.Context) (*session, error) {
-	s := newSession()
+	s := &session{}
 	proc, err := stdio.Start(stdio.Config{
 		Path: cn.cfg.Command[0],
 		Args: cn.cfg.Command[1:],
@@ -246,7 +242,7 @@ func (cn *connector) connectHTTP(ctx context.Context, transport string) (*sessio
 		cancelConn()
 		return nil, err
 	}
-	s := newSession()
+	s := &session{}
 	s.cancel = cancelConn
 	if err := s.start(ctx, conn, cn.cfg.Version); err != nil {
 		s.close()
