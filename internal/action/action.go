@@ -2,7 +2,6 @@ package action
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -113,10 +112,7 @@ func (r *runner) run(ctx context.Context) int {
 		return r.connectFailed(err)
 	}
 
-	reportPath := r.write("report", s.report, func() ([]byte, error) {
-		b, err := json.MarshalIndent(rep, "", "  ")
-		return append(b, '\n'), err
-	})
+	reportPath := r.write("report", s.report, func() ([]byte, error) { return render.JSON(rep) })
 	sarifPath := r.write("sarif", s.sarif, func() ([]byte, error) {
 		return render.SARIF(rep, render.SARIFOptions{})
 	})

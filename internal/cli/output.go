@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,10 +13,7 @@ import (
 
 // formats maps a format name to its renderer.
 var formats = map[string]func(*report.Report) ([]byte, error){
-	"json": func(r *report.Report) ([]byte, error) {
-		b, err := json.MarshalIndent(r, "", "  ")
-		return append(b, '\n'), err
-	},
+	"json":     render.JSON,
 	"markdown": func(r *report.Report) ([]byte, error) { return []byte(render.Markdown(r)), nil },
 	"sarif":    func(r *report.Report) ([]byte, error) { return render.SARIF(r, render.SARIFOptions{}) },
 	"junit":    render.JUnit,

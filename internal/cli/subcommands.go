@@ -133,8 +133,8 @@ func (a *App) runMerge(args []string) int {
 	}
 	render1 := func(f string) []byte {
 		if f == "json" {
-			b, _ := json.MarshalIndent(reps, "", "  ")
-			return append(b, '\n')
+			b, _ := render.MergedJSON(reps)
+			return b
 		}
 		return []byte(render.MergedMarkdown(reps))
 	}

@@ -150,6 +150,7 @@ func renderSection(s SectionData) string {
 	s.Key = strings.ToValidUTF8(s.Key, "\uFFFD")
 	enc := encodeKey(s.Key)
 	data, _ := json.Marshal(s) // plain fields; cannot fail. HTML-escapes "<" and ">".
+	data = escape.JSON(data)
 	return sectionPrefix + enc + markerSuffix + "\n" +
 		dataPrefix + string(data) + markerSuffix + "\n" +
 		sanitize(s.Markdown) + "\n" +

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -90,7 +91,8 @@ func hintFor(code string) string {
 
 // reproduce builds the JSON-RPC line and a shell one-liner for a case.
 func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) report.Reproducer {
-	call := fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":%s}`, callParams(toolName, c.Arguments))
+	// Escaped so the line survives every report format unchanged.
+	call := string(escape.JSON(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":%s}`, callParams(toolName, c.Arguments))))
 	init := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcp-fuzz-repro","version":"0"}}}`, protocolVersion)
 	initialized := `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 	r := report.Reproducer{JSONRPC: call}

@@ -17,6 +17,7 @@ var liveMention = regexp.MustCompile(`@[\p{L}\p{N}]`)
 func FuzzRenderers(f *testing.F) {
 	f.Add(hostile, "<!-- mcp-fuzz -->", "@everyone\x1b[2J", "```\n<!--")
 	f.Add("a|b", "line1\nline2", "\x1b]0;t\x07", "\r\n|")
+	f.Add(controls, "\u202e\x7f", "\u009b[31m\x00", "\u2066\u061c\u200f")
 	f.Fuzz(func(t *testing.T, name, desc, detail, stderr string) {
 		rep := gradedReport()
 		rep.Server.Name = name
@@ -62,6 +63,23 @@ func FuzzRenderers(f *testing.F) {
 		}
 		if out, err := SARIF(rep, SARIFOptions{}); err != nil || !json.Valid(out) {
 			t.Fatalf("SARIF: %v", err)
+		} else {
+			checkNoHidden(t, "SARIF", out, true)
+		}
+		if out, err := JSON(rep); err != nil {
+			t.Fatal(err)
+		} else {
+			checkNoHidden(t, "JSON", out, true)
+			var back report.Report
+			if err := json.Unmarshal(out, &back); err != nil {
+				t.Fatalf("JSON report does not decode: %v", err)
+			}
+			var want string // name as encoding/json stores it (invalid UTF-8 replaced)
+			plain, _ := json.Marshal(name)
+			_ = json.Unmarshal(plain, &want)
+			if back.Server.Name != want {
+				t.Fatalf("JSON round trip: server name %q, want %q", back.Server.Name, want)
+			}
 		}
 		term := ourANSI.ReplaceAllString(Terminal(rep, true), "")
 		if strings.ContainsAny(term, "\x1b\x07\r") {

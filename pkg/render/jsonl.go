@@ -1,11 +1,13 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -45,9 +47,20 @@ type JSONLToolLine struct {
 // arguments, startedAt, durationMs, response excerpt), then a
 // "skipped_tool" line per tool that was not tested. startedAt is the start
 // of the run: the report does not record when each case started. Text is
-// JSON-escaped, not otherwise cleaned: this is the raw trace.
+// JSON-escaped (control characters included, see [escape.JSON]), not
+// otherwise cleaned: this is the raw trace.
 func JSONL(rep *report.Report, w io.Writer) error {
-	enc := json.NewEncoder(w)
+	// Each line is encoded into buf, escaped, then written whole.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	write := func(v any) error {
+		buf.Reset()
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		_, err := w.Write(escape.JSON(buf.Bytes()))
+		return err
+	}
 	started := rep.StartedAt
 	for _, t := range rep.Tools {
 		if !t.Tested {
@@ -71,7 +84,7 @@ func JSONL(rep *report.Report, w io.Writer) error {
 				Verdict: c.Verdict, Flags: flags, Arguments: args, StartedAt: started, DurationMs: c.DurationMs,
 				Detail: c.Detail, ErrorCode: c.ErrorCode, Response: c.Response,
 			}
-			if err := enc.Encode(line); err != nil {
+			if err := write(line); err != nil {
 				return fmt.Errorf("writing case %s: %w", c.ID, err)
 			}
 		}
@@ -80,7 +93,7 @@ func JSONL(rep *report.Report, w io.Writer) error {
 		if t.Tested {
 			continue
 		}
-		if err := enc.Encode(JSONLToolLine{Type: JSONLSkippedTool, Tool: t.Name, SkipReason: t.SkipReason}); err != nil {
+		if err := write(JSONLToolLine{Type: JSONLSkippedTool, Tool: t.Name, SkipReason: t.SkipReason}); err != nil {
 			return fmt.Errorf("writing skipped tool %s: %w", t.Name, err)
 		}
 	}

@@ -81,9 +81,9 @@ func JUnit(rep *report.Report) ([]byte, error) {
 			reproducers[key] = f.Reproducer
 		}
 	}
-	// Attributes are one line; bodies keep their lines.
-	line := func(s string, max int) string { return escape.XMLClean(escape.Terminal(s, max), 0) }
-	clean := func(s string, max int) string { return escape.XMLClean(s, max) }
+	// Attributes are one line; bodies keep their lines. Control characters
+	// are shown as \uXXXX.
+	line, clean := escape.XMLLine, escape.XMLClean
 	root := junitSuites{Name: "mcp-fuzz", Time: seconds(float64(rep.DurationMs))}
 	for _, t := range rep.Tools {
 		tool := line(t.Name, nameMax)

@@ -190,5 +190,5 @@ func SARIF(rep *report.Report, opts SARIFOptions) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encoding sarif: %w", err)
 	}
-	return append(out, '\n'), nil
+	return append(escape.JSON(out), '\n'), nil
 }

@@ -1,8 +1,9 @@
-// Package escape makes server-supplied text safe to embed in Markdown, XML and
-// terminal output. Every function strips terminal escape sequences and control
-// characters and truncates to a number of runes, so no tool name, description,
-// error text or stderr tail can break a table, forge a hidden comment marker,
-// ping people or repaint a terminal.
+// Package escape makes server-supplied text safe to embed in Markdown, XML,
+// JSON and terminal output. The text functions strip terminal escape
+// sequences and control characters (XML shows them as \uXXXX) and truncate to
+// a number of runes, so no tool name, description, error text or stderr tail
+// can break a table, forge a hidden comment marker, ping people or repaint a
+// terminal; [JSON] escapes the controls encoding/json leaves raw.
 package escape
 
 import (
@@ -87,8 +88,8 @@ func Terminal(s string, max int) string {
 }
 
 // XMLText escapes s as XML character data (also valid in attribute values),
-// after removing escape sequences and characters that XML 1.0 forbids. At most
-// max runes of s are kept (max <= 0 means no limit).
+// after cleaning it as [XMLClean] does. At most max runes of s are kept
+// (max <= 0 means no limit).
 func XMLText(s string, max int) string {
 	var b strings.Builder
 	// EscapeText writes to a strings.Builder, which never fails.
@@ -96,17 +97,82 @@ func XMLText(s string, max int) string {
 	return b.String()
 }
 
-// XMLClean returns s without escape sequences and characters that XML 1.0
-// forbids, cut to max runes, but not yet escaped: use it for values that
+// XMLClean returns s without terminal escape sequences, and with the other
+// control characters (which XML 1.0 forbids or which hide text: C0 and C1
+// controls, DEL, bidirectional controls, U+FFFE, U+FFFF) written visibly as
+// \uXXXX, cut to max runes, but not yet escaped: use it for values that
 // encoding/xml will escape. Newlines and tabs are kept.
 func XMLClean(s string, max int) string {
-	return truncate(clean(s, true), max)
+	return truncate(cleanMode(s, true, true), max)
+}
+
+// XMLLine is [XMLClean] for one line of text, such as an attribute value:
+// newlines and tabs become spaces.
+func XMLLine(s string, max int) string {
+	return truncate(cleanMode(s, false, true), max)
+}
+
+// JSON rewrites encoded JSON so that the characters encoding/json leaves raw
+// but which hide or reorder text — DEL, C1 controls (U+0080–U+009F) and
+// bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E,
+// U+2066–U+2069), plus U+2028 and U+2029 — appear as \uXXXX escapes. Such
+// characters can only occur inside JSON strings, where the escape stands for
+// the same character, so b decodes to the same values before and after. Use
+// it on every JSON file or line written from server text. b is returned
+// as is when there is nothing to escape.
+func JSON(b []byte) []byte {
+	var out []byte
+	last := 0
+	for i := 0; i < len(b); {
+		if b[i] < 0x7f {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if hidden(r) || r == 0x2028 || r == 0x2029 {
+			if out == nil {
+				out = make([]byte, 0, len(b)+64)
+			}
+			out = appendU(append(out, b[last:i]...), r)
+			last = i + size
+		}
+		i += size
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[last:]...)
+}
+
+// hidden reports whether r is DEL, a C1 control or a bidirectional control
+// ("trojan source"): characters that are invisible or reorder the text
+// around them.
+func hidden(r rune) bool {
+	switch {
+	case r >= 0x7f && r <= 0x9f:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
+		return true
+	}
+	return false
+}
+
+// appendU appends r, which must be in the Basic Multilingual Plane, as a
+// \uXXXX escape with lower-case hex digits, as encoding/json writes them.
+func appendU(b []byte, r rune) []byte {
+	const hex = "0123456789abcdef"
+	return append(b, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 }
 
 // clean removes terminal escape sequences, control characters, bidirectional
 // overrides and invalid UTF-8. With keepLines, newline and tab survive (CR LF
 // becomes LF); otherwise they become spaces.
-func clean(s string, keepLines bool) string {
+func clean(s string, keepLines bool) string { return cleanMode(s, keepLines, false) }
+
+// cleanMode is clean; with visible, control characters other than line
+// breaks and tabs, bidirectional controls and the non-characters U+FFFE and
+// U+FFFF are written as \uXXXX instead of removed.
+func cleanMode(s string, keepLines, visible bool) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
@@ -134,12 +200,13 @@ func clean(s string, keepLines bool) string {
 			} else {
 				b.WriteByte(' ')
 			}
-		case r < 0x20 || r >= 0x7f && r <= 0x9f:
-			// C0 and C1 controls, DEL.
-		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
-			// Bidirectional controls ("trojan source").
-		case r == 0xfffe || r == 0xffff || r >= 0xd800 && r <= 0xdfff:
-			// Not characters; invalid in XML.
+		case r < 0x20 || hidden(r) || r == 0xfffe || r == 0xffff:
+			// C0 and C1 controls, DEL, bidirectional controls ("trojan
+			// source"), and non-characters that XML forbids.
+			if visible {
+				var u [6]byte
+				b.Write(appendU(u[:0], r))
+			}
 		default:
 			b.WriteRune(r)
 		}

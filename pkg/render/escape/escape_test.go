@@ -160,7 +160,7 @@ func TestExamples(t *testing.T) {
 		{"fence", MarkdownCode("a ``` b", 0), "````\na ``` b\n````"},
 		{"code marker", MarkdownCode("<!-- x -->", 0), "```\n<!-\u200b- x --\u200b>\n```"},
 		{"lang", MarkdownCodeLang("{}", "json", 0), "```json\n{}\n```"},
-		{"xml", XMLText("a<b>&\x00\"c\"", 0), "a&lt;b&gt;&amp;&#34;c&#34;"},
+		{"xml", XMLText("a<b>&\x00\"c\"", 0), `a&lt;b&gt;&amp;\u0000&#34;c&#34;`},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {
