@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -144,15 +143,11 @@ func newConnector(cfg Config) (*connector, error) {
 		cn.transport = "stdio"
 		return cn, nil
 	}
-	cn.header = &headerTransport{base: http.DefaultTransport, headers: http.Header{}}
-	for _, h := range cfg.Headers {
-		n, v, _ := parseHeader(h)
-		cn.header.headers.Add(n, v)
+	header, err := newHeaderTransport(cfg.URL, cfg.Headers, cfg.Bearer)
+	if err != nil {
+		return nil, err
 	}
-	if cfg.Bearer != "" {
-		cn.header.headers.Set("Authorization", "Bearer "+cfg.Bearer)
-	}
-	cn.http = &http.Client{Transport: cn.header}
+	cn.header, cn.http = header, header.client()
 	return cn, nil
 }
 
@@ -272,28 +267,4 @@ func (s *session) start(ctx context.Context, conn mcp.Connection, version string
 		return fmt.Errorf("initialize: result has no protocolVersion")
 	}
 	return s.client.Notify(ctx, "notifications/initialized", map[string]any{})
-}
-
-// headerTransport adds the user's headers and the negotiated protocol version
-// to every request, and remembers the status of the last POST.
-type headerTransport struct {
-	base            http.RoundTripper
-	headers         http.Header
-	protocolVersion atomic.Value // string
-	lastPostStatus  atomic.Int64
-}
-
-func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	req = req.Clone(req.Context())
-	for k, vs := range h.headers {
-		req.Header[k] = vs
-	}
-	if pv, _ := h.protocolVersion.Load().(string); pv != "" && req.Header.Get("Mcp-Protocol-Version") == "" {
-		req.Header.Set("Mcp-Protocol-Version", pv)
-	}
-	resp, err := h.base.RoundTrip(req)
-	if err == nil && req.Method == http.MethodPost {
-		h.lastPostStatus.Store(int64(resp.StatusCode))
-	}
-	return resp, err
 }
