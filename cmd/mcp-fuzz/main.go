@@ -4,8 +4,6 @@ package main
 import (
 	"context"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/cli"
 )
@@ -14,7 +12,7 @@ import (
 var version = "dev"
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := cli.NotifyContext(context.Background())
 	app := &cli.App{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, LookupEnv: os.LookupEnv, Version: version, Executable: os.Executable}
 	code := app.Run(ctx, os.Args[1:])
 	stop()

@@ -150,10 +150,19 @@ func TestBadInputs(t *testing.T) {
 }
 
 func TestSecretsOf(t *testing.T) {
-	in := map[string]string{"headers": "Authorization: Bearer abc\nbroken", "env": "K=v1\nEMPTY=", "pass-env": "P", "github-token": "ght"}
-	env := map[string]string{"P": "pv", "MCP_FUZZ_BEARER": "bt"}
+	// The secret set of SPEC §3, not every value: DEBUG=1, the short X-Tenant
+	// and the plain PATH-like value are not secrets, so they are not masked
+	// (masking "1" would hide every 1 in the log and drop outputs).
+	in := map[string]string{
+		"headers":      "Authorization: Bearer abc-header-token\nX-Tenant: test\nbroken",
+		"env":          "API_TOKEN=env-canary-value\nDEBUG=1\nFEATURE=true\nDATA=/srv/data\nEMPTY=",
+		"pass-env":     "P",
+		"secrets":      "VENDOR_ID",
+		"github-token": "ghs_actionTokenValue",
+	}
+	env := map[string]string{"P": "pv", "MCP_FUZZ_BEARER": "bearer-canary-value", "VENDOR_ID": "vendor-0042"}
 	got := secretsOf(func(n string) string { return in[n] }, func(n string) string { return env[n] })
-	want := []string{"Bearer abc", "v1", "pv", "bt", "ght"}
+	want := []string{"bearer-canary-value", "env-canary-value", "Bearer abc-header-token", "abc-header-token", "vendor-0042", "ghs_actionTokenValue"}
 	if !slices.Equal(got, want) {
 		t.Errorf("secrets %q, want %q", got, want)
 	}

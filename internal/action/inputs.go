@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/config"
 )
 
@@ -15,7 +16,7 @@ import (
 var Inputs = []string{
 	"command", "url", "headers", "env", "pass-env", "working-directory",
 	"include-destructive", "tools", "skip-tools", "cases", "seed", "timeout",
-	"startup-timeout", "concurrency", "sequential", "protocol", "config",
+	"startup-timeout", "concurrency", "sequential", "protocol", "config", "secrets",
 	"fail-under", "fail-on", "baseline", "comment", "comment-key",
 	"github-token", "sarif", "report",
 }
@@ -48,30 +49,26 @@ type settings struct {
 	warnings   []string
 }
 
-// secretsOf returns every secret value the inputs carry, before anything is
-// validated, so they are masked before anything else is printed.
+// secretsOf returns the secret set of SPEC §3 as the inputs give it, before
+// anything is validated, so it is masked before anything else is printed:
+// the same set the engine redacts ([secret.Collect] over the same values),
+// plus the Action's own github-token.
 func secretsOf(get, getenv func(string) string) []string {
-	var out []string
-	add := func(v string) {
-		if v = strings.TrimSpace(v); v != "" {
-			out = append(out, v)
-		}
+	out := secret.Values(secret.Collect(secret.Inputs{
+		Bearer:  getenv("MCP_FUZZ_BEARER"),
+		Headers: lines(get("headers")),
+		URL:     get("url"),
+		Env:     lines(get("env")),
+		PassEnv: list(get("pass-env")),
+		Named:   list(get("secrets")),
+		LookupEnv: func(name string) (string, bool) {
+			v := getenv(name)
+			return v, v != ""
+		},
+	}))
+	if t := get("github-token"); t != "" {
+		out = append(out, t)
 	}
-	for _, l := range lines(get("headers")) {
-		if _, v, ok := strings.Cut(l, ":"); ok {
-			add(v)
-		}
-	}
-	for _, l := range lines(get("env")) {
-		if _, v, ok := strings.Cut(l, "="); ok {
-			add(v)
-		}
-	}
-	for _, name := range list(get("pass-env")) {
-		add(getenv(name))
-	}
-	add(getenv("MCP_FUZZ_BEARER"))
-	add(get("github-token"))
 	return out
 }
 
@@ -119,6 +116,9 @@ func readInputs(get func(string) string, workspace string) (settings, error) {
 	}
 	for _, n := range list(get("pass-env")) {
 		flag("pass-env", n)
+	}
+	for _, n := range list(get("secrets")) {
+		flag("secret", n)
 	}
 	if v := get("include-destructive"); v != "" {
 		b, err := strconv.ParseBool(v)

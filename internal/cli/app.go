@@ -119,6 +119,14 @@ func (a *App) fuzz(ctx context.Context, o options) int {
 	o.cfg.Progress = newProgress(a.Stderr).event
 	rep, err := engine.Run(ctx, o.cfg)
 	switch {
+	case errors.Is(err, engine.ErrInterrupted) && rep != nil:
+		// Write what the run has: a partial report is still evidence.
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: %s; writing the partial report\n", rep.EndedEarly)
+		a.emit(rep, o.format, o.outputs)
+		return interruptedCode(ctx)
+	case ctx.Err() != nil:
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: interrupted (%v) before the server was ready; nothing to report\n", context.Cause(ctx))
+		return interruptedCode(ctx)
 	case errors.Is(err, engine.ErrConfig):
 		return a.usageError(err)
 	case errors.Is(err, engine.ErrConnect):

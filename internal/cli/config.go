@@ -70,6 +70,7 @@ func applyConfig(o *options, f *config.File, set map[string]bool, failUnder *int
 	// Lists add up: the file's and the command line's.
 	c.SkipTools = append(c.SkipTools, f.SkipTools...)
 	c.PassEnv = append(c.PassEnv, f.PassEnv...)
+	c.Secrets = append(c.Secrets, f.Secrets...)
 	keys := make([]string, 0, len(f.Env))
 	for k := range f.Env {
 		keys = append(keys, k)

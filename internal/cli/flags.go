@@ -92,8 +92,13 @@ Target:
   --url URL               HTTP endpoint (Streamable HTTP, falling back to legacy SSE on a 4xx)
   --header 'Name: value'  HTTP header for every request (repeatable; a secret)
   --bearer TOKEN          bearer token (default $MCP_FUZZ_BEARER; a secret)
-  --env KEY=VALUE         environment variable for the server process (repeatable; a secret)
+  --env KEY=VALUE         environment variable for the server process (repeatable; a secret
+                          when KEY names one, TOKEN, KEY, SECRET, PASS, AUTH, ..., or VALUE
+                          looks like a credential; never true/false, numbers, paths, URLs or
+                          values under 8 characters)
   --pass-env NAME         copy NAME from this environment to the server (repeatable)
+  --secret NAME           treat the value of variable NAME as a secret (repeatable): redact
+                          it everywhere, flag its echo as a leak
   --cwd DIR               working directory of the server process
   --startup-timeout T     spawn + initialize + discovery deadline (default 60s)
   --timeout T             per-call deadline (default 15s); T is seconds or a duration
@@ -143,7 +148,7 @@ func parseArgs(args []string, lookup func(string) (string, bool), stderr io.Writ
 	var o options
 	fs := flag.NewFlagSet("mcp-fuzz", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var env, passEnv, headers, outputs listFlag
+	var env, passEnv, headers, outputs, secrets listFlag
 	var tools, skip csvFlag
 	cases := engine.DefaultCases
 	o.cfg.Timeout, o.cfg.StartupTimeout = engine.DefaultTimeout, engine.DefaultStartupTimeout
@@ -152,6 +157,7 @@ func parseArgs(args []string, lookup func(string) (string, bool), stderr io.Writ
 	fs.StringVar(&o.cfg.Bearer, "bearer", "", "")
 	fs.Var(&env, "env", "")
 	fs.Var(&passEnv, "pass-env", "")
+	fs.Var(&secrets, "secret", "")
 	fs.StringVar(&o.cfg.Cwd, "cwd", "", "")
 	fs.Var(secondsFlag{&o.cfg.StartupTimeout}, "startup-timeout", "")
 	fs.Var(secondsFlag{&o.cfg.Timeout}, "timeout", "")
@@ -206,7 +212,7 @@ func parseArgs(args []string, lookup func(string) (string, bool), stderr io.Writ
 	}
 	o.cfg.Cases = cases
 	o.cfg.Command = command
-	o.cfg.Env, o.cfg.PassEnv, o.cfg.Headers = env, passEnv, headers
+	o.cfg.Env, o.cfg.PassEnv, o.cfg.Headers, o.cfg.Secrets = env, passEnv, headers, secrets
 	o.cfg.Tools, o.cfg.SkipTools = tools, skip
 	o.outputs = outputs
 	for _, f := range outputs {

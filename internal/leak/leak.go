@@ -35,6 +35,9 @@ type Match struct {
 	// Excerpt is the text around the first occurrence, at most 120 characters, on
 	// one line, with every secret (given or token-shaped) replaced by "***".
 	Excerpt string
+	// Text is the matched text itself, for telling an echo of the input from a
+	// leak. It may be a secret: never store or print it.
+	Text string
 }
 
 // A Detector finds leaks in text and redacts secrets. It is safe for concurrent
@@ -44,6 +47,7 @@ type Detector struct {
 	replacer  *strings.Replacer
 	variants  []string // every form of every secret, longest first
 	starry    bool     // some variant contains '*', so redaction must be repeated
+	quoted    bool     // some variant contains '"', so JSON is redacted string by string
 	maxVarLen int
 }
 
@@ -84,6 +88,7 @@ func NewDetector(secrets map[string]string) *Detector {
 	for _, v := range d.variants {
 		pairs = append(pairs, v, redacted)
 		d.starry = d.starry || strings.Contains(v, "*")
+		d.quoted = d.quoted || strings.Contains(v, `"`)
 		d.maxVarLen = max(d.maxVarLen, len(v))
 	}
 	if len(pairs) > 0 {
@@ -248,6 +253,7 @@ func (d *Detector) Find(text string) []Match {
 		}
 		seen[key] = true
 		h.Excerpt = d.excerpt(wide, spans, h.start, h.end)
+		h.Text = wide[h.start:h.end]
 		out = append(out, h.Match)
 	}
 	return out

@@ -35,7 +35,9 @@ type File struct {
 	FailOn             []string          `yaml:"fail-on"`
 	Env                map[string]string `yaml:"env"`
 	PassEnv            []string          `yaml:"pass-env"`
-	Cwd                string            `yaml:"cwd"`
+	// Secrets names further environment variables whose values are secrets.
+	Secrets []string `yaml:"secrets"`
+	Cwd     string   `yaml:"cwd"`
 
 	// PerTool settings, by tool name.
 	PerTool map[string]Tool `yaml:"per-tool"`

@@ -7,6 +7,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
 )
 
 // Config says what to fuzz and how. The zero value is not usable: set Command
@@ -20,6 +22,10 @@ type Config struct {
 	URL     string   // HTTP server endpoint
 	Headers []string // "Name: value" added to every HTTP request (secrets)
 	Bearer  string   // bearer token for HTTP (a secret)
+	// Secrets names further environment variables whose values are secrets
+	// (--secret, secrets: in the config), looked up in Env, PassEnv and then
+	// LookupEnv. See [Config.SecretValues] for the whole secret set.
+	Secrets []string
 
 	StartupTimeout time.Duration // spawn + initialize + discovery (default 60s)
 	Timeout        time.Duration // per call (default 15s)
@@ -135,6 +141,11 @@ func (c Config) Validate() error {
 			return bad("--env %q: want KEY=VALUE", redactValue(kv))
 		}
 	}
+	for _, n := range c.Secrets {
+		if n == "" || strings.ContainsAny(n, "= \t\r\n\x00") {
+			return bad("--secret %q: want the name of an environment variable", n)
+		}
+	}
 	for _, g := range append(append([]string{}, c.Tools...), c.SkipTools...) {
 		if _, err := path.Match(g, ""); err != nil {
 			return bad("tool pattern %q: %v", g, err)
@@ -169,26 +180,31 @@ func redactValue(s string) string {
 	return s
 }
 
-// secrets returns every secret value the run must never print, by name.
+// secretSet is every secret of the run (SPEC §3): see [secret.Collect].
+func (c Config) secretSet() []secret.Entry {
+	return secret.Collect(secret.Inputs{
+		Bearer:    c.Bearer,
+		Headers:   c.Headers,
+		URL:       c.URL,
+		Env:       c.Env,
+		PassEnv:   c.PassEnv,
+		Named:     c.Secrets,
+		LookupEnv: c.LookupEnv,
+	})
+}
+
+// SecretValues returns the values the run treats as secrets: redacted from
+// everything the server sends and from every report, and the only values
+// whose echo raises the leak flag. Masking logs (the Action's ::add-mask::)
+// should use exactly this set.
+func (c Config) SecretValues() []string { return secret.Values(c.secretSet()) }
+
+// secrets returns the secret set by where each value came from, for
+// [leak.NewDetector].
 func (c Config) secrets() map[string]string {
 	out := map[string]string{}
-	for _, kv := range c.Env {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			out["--env "+k] = v
-		}
-	}
-	for _, name := range c.PassEnv {
-		if v, ok := c.LookupEnv(name); ok {
-			out["--pass-env "+name] = v
-		}
-	}
-	for _, h := range c.Headers {
-		if n, v, err := parseHeader(h); err == nil {
-			out["--header "+n] = v
-		}
-	}
-	if c.Bearer != "" {
-		out["--bearer"] = c.Bearer
+	for _, e := range c.secretSet() {
+		out[e.Source] = e.Value
 	}
 	return out
 }

@@ -70,7 +70,7 @@ func listAll(ctx context.Context, s *session, method, key string) (items []json.
 		if cursor != "" {
 			params = map[string]any{"cursor": cursor}
 		}
-		raw, err := s.client.Call(ctx, method, params)
+		raw, _, err := s.call(ctx, method, params)
 		if err != nil {
 			return items, pages, notes, fmt.Errorf("%s: %w", method, err)
 		}
@@ -115,6 +115,32 @@ func parsePage(raw json.RawMessage, key string) (page, error) {
 	return p, nil
 }
 
+// decodeTools reads the entries of a tools/list answer. Entries that are not
+// objects, have no name or repeat an earlier name are left out, each with a
+// lint.
+func decodeTools(raws []json.RawMessage) ([]tool, []report.Lint) {
+	var tools []tool
+	var lint []report.Lint
+	seen := map[string]bool{}
+	for i, raw := range raws {
+		t, err := parseTool(raw)
+		switch {
+		case err != nil:
+			lint = append(lint, report.Lint{Code: "tool_not_object", Severity: "error", Pointer: fmt.Sprintf("/tools/%d", i), Message: err.Error(), Hint: "every tools/list entry must be a Tool object"})
+			continue
+		case t.Name == "":
+			lint = append(lint, report.Lint{Code: "tool_without_name", Severity: "error", Pointer: fmt.Sprintf("/tools/%d", i), Message: "tool has no name; it cannot be called", Hint: "give every tool a unique name"})
+			continue
+		case seen[t.Name]:
+			lint = append(lint, report.Lint{Code: "duplicate_tool_name", Severity: "error", Tool: t.Name, Message: fmt.Sprintf("tool name %q is listed more than once; only the first is tested", t.Name), Hint: "tool names must be unique within a server"})
+			continue
+		}
+		seen[t.Name] = true
+		tools = append(tools, t)
+	}
+	return tools, lint
+}
+
 // discover lists tools (and counts resources, templates and prompts when the
 // server advertises them). Duplicate and nameless tools are reported and
 // dropped from the returned list.
@@ -131,23 +157,7 @@ func discover(ctx context.Context, s *session) ([]tool, report.Discovery, []repo
 		if err != nil {
 			return nil, d, nil, err
 		}
-		seen := map[string]bool{}
-		for i, raw := range raws {
-			t, err := parseTool(raw)
-			switch {
-			case err != nil:
-				lint = append(lint, report.Lint{Code: "tool_not_object", Severity: "error", Pointer: fmt.Sprintf("/tools/%d", i), Message: err.Error(), Hint: "every tools/list entry must be a Tool object"})
-				continue
-			case t.Name == "":
-				lint = append(lint, report.Lint{Code: "tool_without_name", Severity: "error", Pointer: fmt.Sprintf("/tools/%d", i), Message: "tool has no name; it cannot be called", Hint: "give every tool a unique name"})
-				continue
-			case seen[t.Name]:
-				lint = append(lint, report.Lint{Code: "duplicate_tool_name", Severity: "error", Tool: t.Name, Message: fmt.Sprintf("tool name %q is listed more than once; only the first is tested", t.Name), Hint: "tool names must be unique within a server"})
-				continue
-			}
-			seen[t.Name] = true
-			tools = append(tools, t)
-		}
+		tools, lint = decodeTools(raws)
 		d.Tools = len(tools)
 		for _, n := range notes {
 			lint = append(lint, report.Lint{Code: "pagination", Severity: "error", Message: n, Hint: "nextCursor must lead to the next page and be absent on the last one"})

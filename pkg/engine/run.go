@@ -1,17 +1,21 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/lint"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
@@ -27,10 +31,17 @@ type Event struct {
 	Case   *report.Case // for "case"
 }
 
+// ErrInterrupted is returned, with the partial report, when ctx ends during
+// the run (SIGINT in the CLI): the cases run so far are in the report, and
+// the server was stopped.
+var ErrInterrupted = errors.New("interrupted")
+
 // Run audits the target described by cfg. It returns an error wrapping
 // [ErrConfig] for an unusable configuration and [ErrConnect] when the target
 // could not be started, initialized or listed; every other problem is a
-// finding in the report.
+// finding in the report. When ctx ends after the target was listed, Run stops
+// the server and returns what it has: the partial report and an error
+// wrapping [ErrInterrupted] and ctx's error.
 func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -49,7 +60,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 		Seed:      cfg.Seed,
 		StartedAt: started.UTC(),
 		Config:    cfg.settings(),
-		Target:    cfg.target(cn.transport),
+		Target:    cfg.target(cn.transport, detector),
 		Server: report.Server{
 			Name:            s.init.ServerInfo.Name,
 			Version:         s.init.ServerInfo.Version,
@@ -58,20 +69,32 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 			Instructions:    detector.Redact(s.init.Instructions),
 		},
 		Discovery:  disc,
-		Lint:       append(discLint, staticLint(s, tools)...),
+		Lint:       append(append(versionLint(s.init.ProtocolVersion), discLint...), staticLint(s, tools)...),
 		Dimensions: map[string]report.Dimension{},
 	}
 
 	r := &runner{cfg: cfg, cn: cn, s: s, leak: detector}
 	defer r.closeSession()
-	for _, t := range tools {
+	for i, t := range tools {
 		rt := r.runTool(ctx, t)
 		rep.Tools = append(rep.Tools, rt)
 		rep.Lint = append(rep.Lint, r.lint...)
 		r.lint = nil
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			r.endedEarly = fmt.Sprintf("interrupted (%v) during tool %q; %d later tools were not run", context.Cause(ctx), t.Name, len(tools)-i-1)
+			break
 		}
+	}
+	// Stop the server before scoring: an interrupted run must not wait for
+	// anything else.
+	r.closeSession()
+	if o := cn.refusedOrigin(); o != "" {
+		rep.Lint = append(rep.Lint, report.Lint{
+			Code:     "cross_origin_redirect",
+			Severity: "error",
+			Message:  fmt.Sprintf("the server sent mcp-fuzz to another origin, %s (a redirect or an SSE endpoint); the request was not sent, so no header or token left the origin of --url", detector.Redact(o)),
+			Hint:     "serve MCP on one origin; clients do not follow a server to another host with their credentials",
+		})
 	}
 	rep.EndedEarly = r.endedEarly
 	flagPerformance(rep.Tools, float64(cfg.SlowMs), cfg.BloatChars)
@@ -81,6 +104,9 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	rep.Normalize()
 	score.Apply(rep)
 	rep.DurationMs = time.Since(started).Milliseconds()
+	if ctx.Err() != nil {
+		return rep, fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx))
+	}
 	return rep, nil
 }
 
@@ -101,7 +127,7 @@ func start(ctx context.Context, cfg Config) (*started, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &started{cn: cn, leak: leak.NewDetector(cfg.secrets())}
+	st := &started{cn: cn, leak: cn.leak}
 	sctx, cancel := context.WithTimeout(ctx, cfg.StartupTimeout)
 	defer cancel()
 	if st.s, err = cn.connect(sctx); err != nil {
@@ -253,7 +279,7 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 	cctx, cancel := context.WithTimeout(ctx, r.cfg.callTimeout(t.Name, c.Kind))
 	s.inCall(cancel)
 	start := time.Now()
-	raw, err := s.client.Call(cctx, "tools/call", params)
+	raw, secretsSeen, err := s.call(cctx, "tools/call", params)
 	rc.DurationMs = float64(time.Since(start).Microseconds()) / 1000
 	s.inCall(nil)
 	cancel()
@@ -299,11 +325,13 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 	case o.rpcErr != nil:
 		text = o.rpcErr.Message + " " + string(o.rpcErr.Data)
 	}
-	rc.Response = r.leak.Redact(excerpt(text, 300))
-	if matches := r.leak.Find(text); len(matches) > 0 {
+	// Redacted before the final cut, so that a token straddling it is hidden
+	// whole rather than shown in part.
+	rc.Response = excerpt(r.leak.Redact(excerpt(text, 600)), 300)
+	if leaks := r.leaks(c.Arguments, text, secretsSeen); len(leaks) > 0 {
 		rc.Flags = append(rc.Flags, report.FlagLeak)
-		for _, m := range matches {
-			rc.Detail += "; leak: " + m.Detail
+		for _, l := range leaks {
+			rc.Detail += "; leak: " + l
 		}
 	}
 	if _, panics := s.marks(); panics > panicsBefore {
@@ -321,9 +349,42 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 		r.closeSession()
 		if s.proc != nil {
 			rc.Crash.ExitStatus = s.proc.ExitStatus()
-			rc.Crash.Stderr = r.leak.Redact(tail(s.proc.Stderr(), 2048))
+			rc.Crash.Stderr = r.stderrTail(s.proc.Stderr())
 		}
 	}
+}
+
+// leaks describes what an answer leaked: the secrets it carried (already
+// redacted from text; their names are in secretsSeen) and the stack traces,
+// source paths and secret-shaped tokens in text. What the arguments of the
+// call also carry is an echo of mcp-fuzz's own input, not a leak.
+func (r *runner) leaks(args json.RawMessage, text string, secretsSeen []string) []string {
+	var out []string
+	echoed := r.leak.Sources(string(args))
+	for _, name := range secretsSeen {
+		if !slices.Contains(echoed, name) {
+			out = append(out, "value of "+name)
+		}
+	}
+	for _, m := range r.leak.Find(text) {
+		if !echoes(args, m.Text) {
+			out = append(out, m.Detail)
+		}
+	}
+	return out
+}
+
+// echoes reports whether the arguments of a call contain text, as is or
+// JSON-escaped.
+func echoes(args json.RawMessage, text string) bool {
+	if text == "" || len(args) == 0 {
+		return false
+	}
+	if bytes.Contains(args, []byte(text)) {
+		return true
+	}
+	quoted, err := json.Marshal(text)
+	return err == nil && bytes.Contains(args, quoted[1:len(quoted)-1])
 }
 
 func callParams(name string, args json.RawMessage) json.RawMessage {
@@ -370,6 +431,19 @@ func (s *session) waitExit(d time.Duration) string {
 	return s.proc.ExitStatus()
 }
 
+// stderrTail is the end of a server's stderr for a report: redacted before
+// it is cut (so the cut cannot leave part of a secret), starting at a line
+// start when the ring buffer dropped older output (whose first line may be
+// the rest of a secret that began in the dropped part).
+func (r *runner) stderrTail(stderr string) string {
+	if len(stderr) >= stdio.DefaultStderrLimit-utf8.UTFMax {
+		if i := strings.IndexByte(stderr, '\n'); i >= 0 {
+			stderr = stderr[i+1:]
+		}
+	}
+	return tail(r.leak.Redact(stderr), 2048)
+}
+
 func tail(s string, n int) string {
 	if len(s) <= n {
 		return s
@@ -397,11 +471,14 @@ func (c Config) settings() report.Settings {
 	}
 }
 
-func (c Config) target(transport string) report.Target {
-	t := report.Target{Transport: transport, URL: redactURL(c.URL), Cwd: c.Cwd}
+func (c Config) target(transport string, d *leak.Detector) report.Target {
+	t := report.Target{Transport: transport, URL: d.Redact(redactURL(c.URL)), Cwd: c.Cwd}
 	if len(c.Command) > 0 {
-		t.Command = shellJoin(c.Command)
-		t.Args = c.Command
+		// A secret written into the command line stays out of the report too.
+		t.Command = d.Redact(shellJoin(c.Command))
+		for _, a := range c.Command {
+			t.Args = append(t.Args, d.Redact(a))
+		}
 	}
 	for _, kv := range c.Env {
 		k, _, _ := cutEnv(kv)

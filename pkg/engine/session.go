@@ -6,14 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
 // ErrConnect marks a target that could not be started or connected at all
@@ -32,6 +35,7 @@ type session struct {
 	client *rpc.Client
 	proc   *stdio.Process // nil over HTTP
 	init   initializeResult
+	leak   *leak.Detector // redacts the secrets from everything the server sends
 
 	mu           sync.Mutex
 	violations   []string
@@ -57,6 +61,7 @@ type initializeResult struct {
 const violationGrace = 250 * time.Millisecond
 
 func (s *session) violate(desc string) {
+	desc = s.leak.Redact(desc)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.violations = append(s.violations, desc)
@@ -126,6 +131,7 @@ func (s *session) close() {
 // worked so reconnects do not probe again.
 type connector struct {
 	cfg       Config
+	leak      *leak.Detector // the run's secrets, for every session
 	env       []string
 	transport string // "stdio", "streamable-http", "sse"
 	http      *http.Client
@@ -133,7 +139,7 @@ type connector struct {
 }
 
 func newConnector(cfg Config) (*connector, error) {
-	cn := &connector{cfg: cfg}
+	cn := &connector{cfg: cfg, leak: leak.NewDetector(cfg.secrets())}
 	if len(cfg.Command) > 0 {
 		env, err := stdio.MinimalEnv(cfg.LookupEnv, cfg.Env, cfg.PassEnv)
 		if err != nil {
@@ -178,7 +184,7 @@ func (cn *connector) connect(ctx context.Context) (*session, error) {
 }
 
 func (cn *connector) connectStdio(ctx context.Context) (*session, error) {
-	s := &session{}
+	s := &session{leak: cn.leak}
 	proc, err := stdio.Start(stdio.Config{
 		Path: cn.cfg.Command[0],
 		Args: cn.cfg.Command[1:],
@@ -198,8 +204,12 @@ func (cn *connector) connectStdio(ctx context.Context) (*session, error) {
 	s.proc = proc
 	if err := s.start(ctx, proc.Connection(), cn.cfg.Version); err != nil {
 		s.close()
-		if st := proc.ExitStatus(); st != "" {
-			err = fmt.Errorf("server exited (%s) before answering initialize%s", st, stderrHint(proc.Stderr()))
+		if errors.Is(err, rpc.ErrClosed) {
+			// It died (or closed stdout) without answering; the stderr tail
+			// usually says why.
+			err = fmt.Errorf("server exited (%s) before answering initialize%s", proc.ExitStatus(), stderrHint(s.leak.Redact(proc.Stderr())))
+		} else if hint := stderrHint(s.leak.Redact(proc.Stderr())); hint != "" {
+			err = fmt.Errorf("%w%s", err, hint)
 		}
 		return nil, err
 	}
@@ -237,7 +247,7 @@ func (cn *connector) connectHTTP(ctx context.Context, transport string) (*sessio
 		cancelConn()
 		return nil, err
 	}
-	s := &session{}
+	s := &session{leak: cn.leak}
 	s.cancel = cancelConn
 	if err := s.start(ctx, conn, cn.cfg.Version); err != nil {
 		s.close()
@@ -256,15 +266,98 @@ func (s *session) start(ctx context.Context, conn mcp.Connection, version string
 		"capabilities":    map[string]any{},
 		"clientInfo":      map[string]any{"name": "mcp-fuzz", "version": version},
 	}
-	raw, err := s.client.Call(ctx, "initialize", params)
-	if err != nil {
+	raw, _, err := s.call(ctx, "initialize", params)
+	var rpcErr *rpc.Error
+	switch {
+	case errors.As(err, &rpcErr):
+		return fmt.Errorf("the server answered initialize with JSON-RPC error %d: %s", rpcErr.Code, excerpt(rpcErr.Message, 200))
+	case err != nil:
 		return fmt.Errorf("initialize: %w", err)
 	}
-	if err := json.Unmarshal(raw, &s.init); err != nil {
-		return fmt.Errorf("initialize: result is not an InitializeResult: %v", err)
-	}
-	if s.init.ProtocolVersion == "" {
-		return fmt.Errorf("initialize: result has no protocolVersion")
+	if s.init, err = parseInitialize(raw); err != nil {
+		return fmt.Errorf("the server's answer to initialize is malformed: %v (answer: %s)", err, excerpt(string(raw), 200))
 	}
 	return s.client.Notify(ctx, "notifications/initialized", map[string]any{})
+}
+
+// parseInitialize reads an InitializeResult, saying which member is wrong
+// when it is not one.
+func parseInitialize(raw json.RawMessage) (initializeResult, error) {
+	var r initializeResult
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+		return r, errors.New("the result is not a JSON object")
+	}
+	pv, ok := fields["protocolVersion"]
+	if !ok {
+		return r, errors.New("protocolVersion is missing")
+	}
+	if err := json.Unmarshal(pv, &r.ProtocolVersion); err != nil || r.ProtocolVersion == "" {
+		return r, errors.New("protocolVersion is not a non-empty string")
+	}
+	if c, ok := fields["capabilities"]; ok {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(c, &m) != nil || m == nil {
+			return r, errors.New("capabilities is not an object")
+		}
+		r.Capabilities = c
+	}
+	if si, ok := fields["serverInfo"]; ok && string(si) != "null" {
+		var info map[string]json.RawMessage
+		if json.Unmarshal(si, &info) != nil {
+			return r, errors.New("serverInfo is not an object")
+		}
+		if json.Unmarshal(info["name"], &r.ServerInfo.Name) != nil && info["name"] != nil {
+			return r, errors.New("serverInfo.name is not a string")
+		}
+		if json.Unmarshal(info["version"], &r.ServerInfo.Version) != nil && info["version"] != nil {
+			return r, errors.New("serverInfo.version is not a string")
+		}
+	}
+	if in, ok := fields["instructions"]; ok && string(in) != "null" {
+		if json.Unmarshal(in, &r.Instructions) != nil {
+			return r, errors.New("instructions is not a string")
+		}
+	}
+	return r, nil
+}
+
+// knownVersions are the protocol revisions whose initialize handshake
+// mcp-fuzz speaks. It offers [protocolVersion]; a server may answer with
+// another version it supports, and any of these is accepted.
+var knownVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// versionLint reports a protocolVersion in the initialize answer that
+// mcp-fuzz did not offer and does not know. The spec lets the client
+// disconnect then; mcp-fuzz goes on auditing under the rules of the version
+// it offered, so the rest of the report stays useful, and says so.
+func versionLint(answered string) []report.Lint {
+	if slices.Contains(knownVersions, answered) {
+		return nil
+	}
+	return []report.Lint{{
+		Code:     "unknown_protocol_version",
+		Severity: "error",
+		Message:  fmt.Sprintf("initialize was answered with protocolVersion %q, which mcp-fuzz did not offer (it asked for %s) and does not know; the audit went on under %s's rules", excerpt(answered, 40), protocolVersion, protocolVersion),
+		Hint:     "answer initialize with the version the client asked for when you support it, else with the latest version you support",
+	}}
+}
+
+// call sends one request and returns its answer with every secret redacted
+// (an error answer's message and data too), and the names of the secrets the
+// answer carried. Nothing the server sends reaches the report unredacted:
+// every request goes through here.
+func (s *session) call(ctx context.Context, method string, params any) (json.RawMessage, []string, error) {
+	raw, err := s.client.Call(ctx, method, params)
+	var rpcErr *rpc.Error
+	switch {
+	case err == nil:
+		raw, found := s.leak.RedactJSON(raw)
+		return raw, found, nil
+	case errors.As(err, &rpcErr):
+		msg, found := s.leak.RedactText(rpcErr.Message)
+		data, inData := s.leak.RedactJSON(rpcErr.Data)
+		return nil, append(found, inData...), &rpc.Error{Code: rpcErr.Code, Message: msg, Data: data}
+	}
+	return nil, nil, err
 }

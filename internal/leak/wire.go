@@ -1,0 +1,95 @@
+package leak
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
+
+// Sources returns the names of the given secrets that occur in text, in any of
+// their forms, in the order they were given to [NewDetector] (sorted by name).
+// Unlike [Detector.Find] it looks at the whole text.
+func (d *Detector) Sources(text string) []string {
+	var out []string
+	for _, s := range d.secrets {
+		for _, v := range s.variants {
+			if strings.Contains(text, v) {
+				out = append(out, s.name)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Empty reports whether the detector was given no secret to redact.
+func (d *Detector) Empty() bool { return d.replacer == nil }
+
+// RedactJSON returns raw, a JSON value as a server sent it, with every given
+// secret replaced by "***" in every string and key, and the names of the
+// secrets it carried. The result is valid JSON whenever raw is: when replacing
+// in the text would break its structure (a secret spanning a quote, say), the
+// value is decoded, redacted string by string and encoded again. Invalid JSON
+// is redacted as text. Secret-shaped tokens are left alone: they are the
+// server's, not mcp-fuzz's (see [Detector.Redact] for report text).
+func (d *Detector) RedactJSON(raw json.RawMessage) (json.RawMessage, []string) {
+	if d.replacer == nil || len(raw) == 0 {
+		return raw, nil
+	}
+	text := string(raw)
+	found := d.Sources(text)
+	if len(found) == 0 {
+		return raw, nil
+	}
+	// A form without a quote matches inside one string or outside all of
+	// them, where "***" cannot form valid JSON: the text replacement is
+	// safe exactly when its result is valid and no form has a quote.
+	out := d.redactValues(text)
+	if !json.Valid(raw) || json.Valid([]byte(out)) && !d.quoted {
+		return json.RawMessage(out), found
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return json.RawMessage(out), found
+	}
+	b, err := json.Marshal(d.redactTree(v))
+	if err != nil {
+		return json.RawMessage(`"***"`), found
+	}
+	return b, found
+}
+
+// redactTree redacts every string and key of a decoded JSON value.
+func (d *Detector) redactTree(v any) any {
+	switch x := v.(type) {
+	case string:
+		return d.redactValues(x)
+	case []any:
+		for i := range x {
+			x[i] = d.redactTree(x[i])
+		}
+		return x
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[d.redactValues(k)] = d.redactTree(e)
+		}
+		return out
+	}
+	return v
+}
+
+// RedactText is [Detector.RedactJSON] for plain text: the given secrets
+// replaced by "***", and the names of those it carried.
+func (d *Detector) RedactText(text string) (string, []string) {
+	if d.replacer == nil {
+		return text, nil
+	}
+	found := d.Sources(text)
+	if len(found) == 0 {
+		return text, nil
+	}
+	return d.redactValues(text), found
+}

@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
+)
+
+// Cancelling the run (SIGINT in the CLI) while a call hangs stops the server
+// and returns the cases run so far, not nothing.
+func TestInterruptedRunReturnsPartialReport(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	cases := 0
+	cfg := Config{
+		Command:        []string{fixture.Build(t, "hang")},
+		Timeout:        time.Minute, // the bad cases hang for good: only the cancel ends them
+		StartupTimeout: 20 * time.Second,
+		Progress: func(e Event) {
+			if e.Kind == "case" {
+				cases++
+				if cases == 1 { // the valid call answered; the next one hangs
+					time.AfterFunc(300*time.Millisecond, func() { cancel(errors.New("test interrupt")) })
+				}
+			}
+		},
+	}
+	done := make(chan struct{})
+	var err error
+	var ranCases int
+	var endedEarly string
+	go func() {
+		defer close(done)
+		rep, e := Run(ctx, cfg)
+		err = e
+		if rep != nil {
+			ranCases, endedEarly = rep.Summary.Cases, rep.EndedEarly
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run did not return after the cancel")
+	}
+	if !errors.Is(err, ErrInterrupted) || !strings.Contains(err.Error(), "test interrupt") {
+		t.Fatalf("err = %v, want ErrInterrupted with the cause", err)
+	}
+	if ranCases == 0 || !strings.Contains(endedEarly, "interrupted") {
+		t.Errorf("partial report: %d cases, endedEarly %q", ranCases, endedEarly)
+	}
+	assertNoChildren(t)
+}
