@@ -31,7 +31,7 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	// Fixture servers the scripts start; built once for all of them.
 	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", bin, "./testdata/servers/needs-example")
+	build := exec.Command("go", "build", "-o", bin, "./testdata/servers/needs-example", "./testdata/servers/leak-env")
 	build.Dir = filepath.Join("..", "..")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building fixtures: %v\n%s", err, out)
