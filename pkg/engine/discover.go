@@ -26,7 +26,7 @@ type tool struct {
 
 func parseTool(raw json.RawMessage) (tool, error) {
 	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
+	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil { // null decodes to a nil map
 		return tool{}, fmt.Errorf("tool entry is not an object")
 	}
 	var t tool
@@ -98,7 +98,7 @@ func listAll(ctx context.Context, s *session, method, key string) (items []json.
 
 func parsePage(raw json.RawMessage, key string) (page, error) {
 	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
+	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil { // null decodes to a nil map
 		return page{}, fmt.Errorf("result is not an object")
 	}
 	var p page
