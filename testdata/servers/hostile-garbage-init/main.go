@@ -1,0 +1,66 @@
+// Command hostile-garbage-init is a raw fixture server that answers
+// initialize with a result that is not an InitializeResult, chosen by
+// -result:
+//   - number (default): {"protocolVersion": 5}
+//   - string: "ready"
+//   - array: [1, 2, 3]
+//   - null: null
+//   - fields: {"protocolVersion": "2025-06-18", "capabilities": "all", "serverInfo": 7}
+//   - secret: {"protocolVersion": 5, "serverInfo": {"name": API_TOKEN's value}},
+//     for a client that quotes the answer in its error message
+//
+// It stays alive and answers tools/list and tools/call, so mcp-fuzz must
+// say that the answer was malformed, not that the server went away.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/mcp-fuzz/mcp-fuzz/testdata/servers/internal/rawserver"
+	"github.com/mcp-fuzz/mcp-fuzz/testdata/servers/internal/spawn"
+)
+
+var results = map[string]string{
+	"number": `{"protocolVersion": 5}`,
+	"string": `"ready"`,
+	"array":  `[1, 2, 3]`,
+	"null":   `null`,
+	"fields": `{"protocolVersion": "2025-06-18", "capabilities": "all", "serverInfo": 7}`,
+	"secret": `{"protocolVersion": 5, "serverInfo": {"name": ` + strconv.Quote(os.Getenv("API_TOKEN")) + `}}`,
+}
+
+func main() {
+	which := flag.String("result", "number", "the initialize result: number, string, array, null or fields")
+	flag.Parse()
+	result, ok := results[*which]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "hostile-garbage-init: unknown -result %q\n", *which)
+		os.Exit(2)
+	}
+	spawn.Record("server")
+	rawserver.Main(&rawserver.Server{
+		Name:    "hostile-garbage-init",
+		Version: "1.0.0",
+		Methods: map[string]rawserver.Handler{
+			"initialize": func(s *rawserver.Server, req *rawserver.Request) (any, error) {
+				if err := s.RespondRaw(req.ID, []byte(result)); err != nil {
+					return nil, err
+				}
+				return nil, rawserver.ErrAnswered
+			},
+			"tools/list": func(*rawserver.Server, *rawserver.Request) (any, error) {
+				return map[string]any{"tools": []any{rawserver.PoliteTool("echo")}}, nil
+			},
+			"tools/call": func(_ *rawserver.Server, req *rawserver.Request) (any, error) {
+				p, err := rawserver.DecodeCall(req)
+				if err != nil {
+					return nil, err
+				}
+				return rawserver.PoliteAnswer(p), nil
+			},
+		},
+	})
+}

@@ -1,0 +1,24 @@
+package rawserver
+
+import "encoding/json"
+
+// PoliteTool is a read-only tool with the [OneString] schema whose answers
+// (see [PoliteAnswer]) are beyond reproach: fixtures that misbehave on the
+// wire around a call use it, so the call itself is not what is judged.
+func PoliteTool(name string) map[string]any {
+	return Tool(name, "Answer the text q back; a well-behaved tool.", OneString())
+}
+
+// PoliteAnswer is the answer of a [PoliteTool]: a text result when the
+// arguments are an object whose q is a string, an isError result otherwise.
+func PoliteAnswer(p *CallParams) map[string]any {
+	var args struct {
+		Q *string `json:"q"`
+	}
+	if json.Unmarshal(p.Arguments, &args) != nil || args.Q == nil {
+		r := Text(`"q" is required and must be a string`)
+		r["isError"] = true
+		return r
+	}
+	return Text("answered " + p.Name)
+}
