@@ -32,6 +32,9 @@ const (
 	// process that escaped the group may hold the pipes open; after drainWait they are
 	// closed anyway.
 	drainWait = 500 * time.Millisecond
+	// readerWait is how long Stop waits for the readers once the pipes are closed.
+	// Only a Config.OnViolation or Config.OnStderr that blocks makes it run out.
+	readerWait = time.Second
 	// pollInterval is how often Stop checks whether the group is gone.
 	pollInterval = 20 * time.Millisecond
 )
@@ -68,11 +71,12 @@ type Config struct {
 	MaxLine int
 	// OnViolation, if set, is called from the stdout reader goroutine for every
 	// stdout line that is not a JSON-RPC message. It must not block for long: the
-	// reader waits for it.
+	// reader waits for it. If it blocks past the end of [Process.Stop], Stop
+	// returns anyway and the call may return after Stop.
 	OnViolation func(v Violation)
 	// OnStderr, if set, is called from the stderr reader goroutine with each line
 	// the server writes to stderr, without its line terminator. Lines longer than
-	// StderrLimit are passed in pieces.
+	// StderrLimit are passed in pieces. Like OnViolation, it must not block.
 	OnStderr func(line string)
 }
 
@@ -294,21 +298,46 @@ func (p *Process) terminate() {
 		}
 		t.Stop()
 
-		// Let the readers pick up what was written before the end, then make sure
-		// they return even if an escaped process still holds the pipes.
-		t = time.NewTimer(drainWait)
-		for _, ch := range []chan struct{}{p.readerDone, p.stderrDone} {
-			select {
-			case <-ch:
-			case <-t.C:
-			}
-		}
-		t.Stop()
-		p.stdout.Close()
-		p.stderr.Close()
-		<-p.readerDone
-		<-p.stderrDone
+		p.drain()
 	})
+}
+
+// drain lets the output readers pick up what was written before the end, then
+// closes the pipes so that they return even if some process still holds the other
+// ends, and waits a little for them.
+func (p *Process) drain() {
+	end := time.Now().Add(drainWait)
+	waitUntil(p.readerDone, end)
+	waitUntil(p.stderrDone, end)
+	p.stdout.Close()
+	p.stderr.Close()
+	// Both readers return once their pipe is closed, unless a callback blocks
+	// (readStdout's send on p.msgs gives up when p.closed is closed).
+	end = time.Now().Add(readerWait)
+	waitUntil(p.readerDone, end)
+	waitUntil(p.stderrDone, end)
+}
+
+// waitUntil waits for ch to be closed, or for deadline. It reports whether ch was
+// closed.
+func waitUntil(ch <-chan struct{}, deadline time.Time) bool {
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	select {
+	case <-ch:
+		return true
+	case <-t.C:
+		return isClosed(ch)
+	}
+}
+
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
 
 // alive reports whether the leader is unreaped or any other member of its process
