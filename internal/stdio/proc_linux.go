@@ -7,6 +7,11 @@ import (
 	"syscall"
 )
 
+// beforeStart prepares to start a server: it marks every descriptor above stderr
+// close-on-exec, so that descriptors mcp-fuzz inherited from its own parent do
+// not reach the server.
+func beforeStart() { closeOnExec("/proc/self/fd") }
+
 func sysProcAttr() *syscall.SysProcAttr {
 	// Pdeathsig kills the server if mcp-fuzz dies without stopping it (it fires
 	// when the thread that started the child exits; the Go runtime keeps its

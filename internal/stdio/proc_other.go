@@ -16,6 +16,8 @@ var (
 	sigKill os.Signal = os.Kill
 )
 
+func beforeStart() {}
+
 func sysProcAttr() *syscall.SysProcAttr { return nil }
 
 func groupAlive(int) bool { return false }

@@ -5,6 +5,7 @@ package stdio
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"syscall"
 )
 
@@ -12,6 +13,36 @@ var (
 	sigTerm os.Signal = syscall.SIGTERM
 	sigKill os.Signal = syscall.SIGKILL
 )
+
+// closeOnExec marks every descriptor above stderr close-on-exec, so that the
+// descriptors mcp-fuzz inherited from its own parent (Go opens its own with
+// O_CLOEXEC) do not reach a server. It lists the descriptors in dir, or, when dir
+// is empty or cannot be read, tries every number below the descriptor limit
+// (at most 65536).
+func closeOnExec(dir string) {
+	if dir != "" {
+		if d, err := os.Open(dir); err == nil {
+			names, err := d.Readdirnames(-1)
+			d.Close()
+			if err == nil {
+				for _, name := range names {
+					if fd, err := strconv.Atoi(name); err == nil && fd > 2 {
+						syscall.CloseOnExec(fd)
+					}
+				}
+				return
+			}
+		}
+	}
+	n := uint64(1 << 16)
+	var lim syscall.Rlimit
+	if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim) == nil && uint64(lim.Cur) < n {
+		n = uint64(lim.Cur)
+	}
+	for fd := 3; uint64(fd) < n; fd++ {
+		syscall.CloseOnExec(fd) // EBADF for numbers not in use
+	}
+}
 
 // signalGroup sends sig to every process in the group pgid.
 func signalGroup(pgid int, sig os.Signal) {

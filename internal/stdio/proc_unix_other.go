@@ -4,6 +4,8 @@ package stdio
 
 import "syscall"
 
+func beforeStart() { closeOnExec("") } // /dev/fd may list only 0-2
+
 func sysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true}
 }

@@ -169,6 +169,7 @@ func Start(cfg Config) (*Process, error) {
 		Stderr:      errW,
 		SysProcAttr: sysProcAttr(),
 	}
+	beforeStart()
 	if err := cmd.Start(); err != nil {
 		closeAll()
 		return nil, fmt.Errorf("starting %s: %w", cfg.Path, err)
