@@ -9,7 +9,7 @@ import (
 )
 
 // Without process groups only the server itself is stopped; its children are not
-// tracked.
+// tracked, and descriptors are left as the operating system passes them.
 
 var (
 	sigTerm os.Signal = os.Interrupt // not deliverable on Windows: SIGKILL follows after the grace
@@ -18,11 +18,36 @@ var (
 
 func beforeStart() {}
 
+func serverEnv(env []string) ([]string, string) { return env, "" }
+
 func sysProcAttr() *syscall.SysProcAttr { return nil }
 
-func groupAlive(int) bool { return false }
+// A tracker finds the processes of one server: here only the leader.
+type tracker struct {
+	leader *os.Process
+	reaped <-chan struct{}
+}
 
-func signalGroup(int, os.Signal) {}
+func newTracker(leader *os.Process, _ string, reaped <-chan struct{}) *tracker {
+	return &tracker{leader: leader, reaped: reaped}
+}
+
+func (t *tracker) sweep(bool) (live, dead int) {
+	if isClosed(t.reaped) {
+		return 0, 0
+	}
+	return 1, 0
+}
+
+func (t *tracker) signal(sig os.Signal) {
+	if sig == os.Kill {
+		_ = t.leader.Kill()
+		return
+	}
+	_ = t.leader.Signal(sig) // fails harmlessly where unsupported
+}
+
+func (t *tracker) freeze(bool) {}
 
 func describeExit(ps *os.ProcessState, err error) string {
 	if ps == nil {

@@ -44,10 +44,33 @@ func closeOnExec(dir string) {
 	}
 }
 
-// signalGroup sends sig to every process in the group pgid.
-func signalGroup(pgid int, sig os.Signal) {
+// groupTracker finds a server's processes by its process group alone: one that
+// left the group is not found.
+type groupTracker struct {
+	pgid   int
+	leader *os.Process
+	reaped <-chan struct{} // closed once exec.Cmd has reaped the leader
+}
+
+// sweep reports one live process while the leader is unreaped or the group has a
+// member (zombies included), else none.
+func (g *groupTracker) sweep(bool) (live, dead int) {
+	if !isClosed(g.reaped) {
+		return 1, 0
+	}
+	if err := syscall.Kill(-g.pgid, 0); err == nil || err == syscall.EPERM {
+		return 1, 0
+	}
+	return 0, 0
+}
+
+// signal sends sig to the group and to the leader, which may have left it.
+func (g *groupTracker) signal(sig os.Signal) {
 	if s, ok := sig.(syscall.Signal); ok {
-		_ = syscall.Kill(-pgid, s) // ESRCH: nobody left
+		_ = syscall.Kill(-g.pgid, s) // ESRCH: nobody left
+	}
+	if !isClosed(g.reaped) {
+		_ = g.leader.Signal(sig)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -21,22 +22,27 @@ const (
 	DefaultMaxLine     = 16 << 20
 )
 
+// Stop takes at most exitWait + Config.KillGrace + killWait + drainWait +
+// readerWait, whatever the server and its descendants do.
 const (
 	// exitWait is how long Stop waits, after closing stdin, for the server to exit by
-	// itself before it signals the process group.
+	// itself before it signals its processes.
 	exitWait = 200 * time.Millisecond
-	// reapWait bounds the wait for the leader after SIGKILL.
-	reapWait = 5 * time.Second
-	// drainWait is how long Stop lets the output readers run after the process group
-	// is gone, so that output written just before the exit is still delivered. A
-	// process that escaped the group may hold the pipes open; after drainWait they are
-	// closed anyway.
+	// killWait bounds the SIGKILL sweeps and the wait for the leader to be reaped.
+	killWait = 5 * time.Second
+	// drainWait is how long Stop lets the output readers run once the server's
+	// processes are gone, so that output written just before the end is still
+	// delivered. A process that could not be killed may hold the pipes open; after
+	// drainWait they are closed anyway.
 	drainWait = 500 * time.Millisecond
 	// readerWait is how long Stop waits for the readers once the pipes are closed.
 	// Only a Config.OnViolation or Config.OnStderr that blocks makes it run out.
 	readerWait = time.Second
-	// pollInterval is how often Stop checks whether the group is gone.
+	// pollInterval is how often Stop looks for the server's processes.
 	pollInterval = 20 * time.Millisecond
+	// quietSweeps is how many sweeps in a row must find nothing before Stop
+	// believes the server's processes are gone.
+	quietSweeps = 2
 )
 
 // ErrNotFound is returned by [Start] when the executable does not exist. It is
@@ -55,8 +61,10 @@ type Config struct {
 	// with a separator is relative to Dir.
 	Path string
 	Args []string
-	// Env is the complete environment of the server; nil means an empty one, never
-	// the caller's. See [MinimalEnv].
+	// Env is the environment of the server; nil means an empty one, never the
+	// caller's. See [MinimalEnv]. On Linux one variable is added:
+	// MCP_FUZZ_SERVER_ID, a random value by which the server's processes are
+	// found when they are stopped.
 	Env []string
 	// Dir is the server's working directory; empty means the caller's.
 	Dir string
@@ -82,10 +90,11 @@ type Config struct {
 
 // A Process is a running (or finished) MCP server.
 type Process struct {
-	cfg  Config
-	cmd  *exec.Cmd
-	pid  int
-	conn *conn
+	cfg   Config
+	cmd   *exec.Cmd
+	pid   int
+	conn  *conn
+	track *tracker // finds the server's processes
 
 	stdin  *os.File // our end of the server's stdin
 	stdout *os.File // our end of the server's stdout
@@ -102,7 +111,8 @@ type Process struct {
 
 	closeOnce   sync.Once
 	termOnce    sync.Once
-	connectOnce sync.Once // for Transport
+	stopping    atomic.Bool // the termination sequence has begun
+	connectOnce sync.Once   // for Transport
 
 	mu         sync.Mutex
 	exitStatus string
@@ -126,7 +136,7 @@ func Start(cfg Config) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	env := cfg.Env
+	env, marker := serverEnv(cfg.Env)
 	if env == nil {
 		env = []string{} // nil would give the child our whole environment
 	}
@@ -195,6 +205,8 @@ func Start(cfg Config) (*Process, error) {
 		stopped:    make(chan struct{}),
 	}
 	p.conn = &conn{p: p}
+	p.track = newTracker(cmd.Process, marker, p.done) // before wait can reap the leader
+	register(p)
 	go p.wait()
 	go p.readStdout()
 	go p.readStderr()
@@ -240,9 +252,13 @@ func (p *Process) Signalled() string {
 }
 
 // Stop ends the server and everything it started: it closes the server's stdin,
-// gives the server a moment to exit by itself, then sends SIGTERM to the process
-// group, waits Config.KillGrace, and sends SIGKILL to whatever is left. It returns
-// after the server has been reaped. Stop is idempotent and safe for concurrent use;
+// gives the server a moment to exit by itself, then sends SIGTERM to all the
+// server's processes, waits Config.KillGrace, and kills whatever is left, again
+// and again until nothing is left. On Linux that includes descendants that left
+// the process group (see the package documentation); elsewhere only the group.
+// It returns after the server has been reaped, within Config.KillGrace plus about
+// 7 seconds whatever the server does; it returns an error if some process could
+// not be killed in that time. Stop is idempotent and safe for concurrent use;
 // every call waits for the first to finish.
 func (p *Process) Stop() error {
 	p.closeOnce.Do(func() { close(p.closed) })
@@ -270,37 +286,69 @@ func (p *Process) wait() {
 func (p *Process) terminate() {
 	p.termOnce.Do(func() {
 		defer close(p.stopped)
+		defer unregister(p)
+		p.stopping.Store(true)
 		p.stdin.Close() // end of input: the polite way to ask a stdio server to exit
+		waitUntil(p.done, time.Now().Add(exitWait))
 
-		t := time.NewTimer(exitWait)
-		select {
-		case <-p.done:
-		case <-t.C:
+		deadline := time.Now().Add(p.cfg.KillGrace + killWait)
+		err := p.kill(deadline)
+		if err == nil && !waitUntil(p.done, deadline) {
+			err = fmt.Errorf("process %d was not reaped after SIGKILL", p.pid)
 		}
-		t.Stop()
-
-		if p.alive() {
-			p.signal(sigTerm)
-			deadline := time.Now().Add(p.cfg.KillGrace)
-			for p.alive() && time.Now().Before(deadline) {
-				time.Sleep(pollInterval)
-			}
-			if p.alive() {
-				p.signal(sigKill)
-			}
-		}
-		t = time.NewTimer(reapWait)
-		select {
-		case <-p.done:
-		case <-t.C:
+		if err != nil {
 			p.mu.Lock()
-			p.stopErr = fmt.Errorf("process %d did not exit after SIGKILL", p.pid)
+			p.stopErr = err
 			p.mu.Unlock()
 		}
-		t.Stop()
-
 		p.drain()
 	})
+}
+
+// kill ends every process of the server: SIGTERM, then, after Config.KillGrace,
+// SIGKILL to the members of each sweep until none is left. Before each SIGKILL the
+// members are stopped, so that none can fork a new one unseen. It gives up at
+// deadline.
+func (p *Process) kill(deadline time.Time) error {
+	if p.empty() {
+		return nil
+	}
+	p.signal(sigTerm)
+	graceEnd := time.Now().Add(p.cfg.KillGrace)
+	for time.Now().Before(graceEnd) {
+		time.Sleep(pollInterval)
+		if p.empty() {
+			return nil
+		}
+	}
+	for {
+		p.track.freeze(alone(p))
+		p.signal(sigKill)
+		time.Sleep(pollInterval)
+		if p.empty() {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			live, _ := p.track.sweep(alone(p))
+			return fmt.Errorf("%d processes of server %d survived SIGKILL", live, p.pid)
+		}
+	}
+}
+
+// empty reports whether the server has no process left: quietSweeps sweeps in a
+// row, pollInterval apart, found none alive and none that had died since the
+// sweep before. Reading /proc is not atomic, so one sweep can miss a child born
+// while its parent dies; but that death leaves a zombie, which the sweep sees.
+func (p *Process) empty() bool {
+	for i := 1; ; i++ {
+		if live, dead := p.track.sweep(alone(p)); live > 0 || dead > 0 {
+			return false
+		}
+		if i >= quietSweeps {
+			return true
+		}
+		time.Sleep(pollInterval)
+	}
 }
 
 // drain lets the output readers pick up what was written before the end, then
@@ -317,6 +365,14 @@ func (p *Process) drain() {
 	end = time.Now().Add(readerWait)
 	waitUntil(p.readerDone, end)
 	waitUntil(p.stderrDone, end)
+}
+
+// signal sends sig to the server's processes and records it.
+func (p *Process) signal(sig os.Signal) {
+	p.track.signal(sig)
+	p.mu.Lock()
+	p.signalled = signalName(sig)
+	p.mu.Unlock()
 }
 
 // waitUntil waits for ch to be closed, or for deadline. It reports whether ch was
@@ -341,29 +397,29 @@ func isClosed(ch <-chan struct{}) bool {
 	}
 }
 
-// alive reports whether the leader is unreaped or any other member of its process
-// group is still running.
-func (p *Process) alive() bool {
-	select {
-	case <-p.done:
-		return groupAlive(p.pid)
-	default:
-		return true
-	}
+// active holds the servers started and not yet stopped.
+var active = struct {
+	sync.Mutex
+	m map[*Process]bool
+}{m: map[*Process]bool{}}
+
+func register(p *Process) {
+	active.Lock()
+	active.m[p] = true
+	active.Unlock()
 }
 
-// signal sends sig to the process group and to the leader (which may have moved to
-// another group) and records it.
-func (p *Process) signal(sig os.Signal) {
-	signalGroup(p.pid, sig)
-	select {
-	case <-p.done:
-	default:
-		_ = p.cmd.Process.Signal(sig) // fails harmlessly once the leader has exited
-	}
-	p.mu.Lock()
-	p.signalled = signalName(sig)
-	p.mu.Unlock()
+func unregister(p *Process) {
+	active.Lock()
+	delete(active.m, p)
+	active.Unlock()
+}
+
+// alone reports whether p is the only server not yet stopped.
+func alone(p *Process) bool {
+	active.Lock()
+	defer active.Unlock()
+	return len(active.m) == 1 && active.m[p]
 }
 
 // transport adapts a Process to [mcp.Transport].

@@ -145,7 +145,7 @@ func TestRelativePathIsRelativeToDir(t *testing.T) {
 	}
 }
 
-func TestEnvIsExactlyConfigEnv(t *testing.T) {
+func TestEnvIsConfigEnvAndMarker(t *testing.T) {
 	t.Setenv("SECRET_X", "hunter2")
 	for _, tc := range []struct {
 		env  []string
@@ -153,6 +153,8 @@ func TestEnvIsExactlyConfigEnv(t *testing.T) {
 	}{
 		{nil, nil}, // nil means empty, never the caller's environment
 		{[]string{"A=1", "B=2"}, []string{"A=1", "B=2"}},
+		// A marker in Env (say, of an enclosing run) is replaced, not kept.
+		{[]string{markerName + "=outer", "B=2"}, []string{"B=2"}},
 	} {
 		var v violations
 		p, err := Start(Config{Path: "/usr/bin/env", Env: tc.env, OnViolation: v.add, KillGrace: testGrace})
@@ -162,8 +164,16 @@ func TestEnvIsExactlyConfigEnv(t *testing.T) {
 		waitDone(t, p)
 		p.Stop()
 		var got []string
+		markers := 0
 		for _, x := range v.get() {
+			if strings.HasPrefix(x.Excerpt, markerName+"=") && x.Excerpt != markerName+"=outer" {
+				markers++ // the one variable Start adds
+				continue
+			}
 			got = append(got, x.Excerpt)
+		}
+		if markers != 1 {
+			t.Errorf("Env %q: server saw %d markers, want 1", tc.env, markers)
 		}
 		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
 			t.Errorf("Env %q: server saw %q, want %q", tc.env, got, tc.want)
