@@ -145,6 +145,51 @@ func TestStopKillsDaemonThatClearsItsEnvironment(t *testing.T) {
 	assertGone(t, "daemon without environment", daemon)
 }
 
+func init() {
+	helpers["orphan"] = runOrphanMaker
+	helpers["sleep"] = func() {
+		fmt.Fprintf(os.Stderr, "daemon=%d\n", os.Getpid())
+		os.Stderr.Close()
+		os.Stdout.Close()
+		time.Sleep(300 * time.Second)
+	}
+}
+
+// runOrphanMaker starts the test binary as a sleeper in a process group of its
+// own, with nothing in its environment but what makes it sleep, and exits: the
+// sleeper is an orphan that kept none of the server's marks.
+func runOrphanMaker() {
+	exe, err := os.Executable()
+	if err == nil {
+		cmd := exec.Command(exe)
+		cmd.Env = []string{helperEnv + "=sleep"}
+		cmd.Stderr = os.Stderr
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		err = cmd.Start()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "orphan:", err)
+		os.Exit(1)
+	}
+}
+
+func TestOwnChildrenKillsOrphanInItsOwnGroup(t *testing.T) {
+	// This orphan stayed in mcp-fuzz's session, in a group of its own, without
+	// the marker: only OwnChildren lets Stop take it for the server's.
+	ownChildren.Store(true)
+	t.Cleanup(func() { ownChildren.Store(false) })
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sh(helperEnv + `=orphan "$0"; sleep 300`)
+	cfg.Args = append(cfg.Args, exe)
+	p := start(t, cfg)
+	daemon := reported(t, p, "daemon")
+	stopWithin(t, p)
+	assertGone(t, "orphan in its own group", daemon)
+}
+
 func TestStopKillsDaemonAfterLeaderExits(t *testing.T) {
 	// The leader exits by itself; its daemon must not outlive the process.
 	p := start(t, sh(`setsid sh -c 'echo daemon=$$ >&2; exec >/dev/null 2>&1 </dev/null; exec sleep 300' & sleep 0.2`))

@@ -27,12 +27,14 @@
 // starts other children whose own children orphan themselves must reap those. When
 // no other server is running, a stopping server also kills every orphan
 // reparented to the program that is in a session of its own, so a program must not
-// start children with Setsid by other means while it runs servers.
+// start children with Setsid by other means while it runs servers. [OwnChildren]
+// widens that to every child.
 //
 // Limits: elsewhere than on Linux only the process group is stopped, so a
-// descendant that calls setsid survives. On Linux, a descendant that moves to a
-// new process group within the program's session (setpgid, not setsid), clears
-// its environment, and loses its parent before a sweep sees it, is not found. A process the program may not signal
-// (a setuid one) survives, and Stop reports it. If the program is killed
-// without Stop, only the server's first process dies with it.
+// descendant that calls setsid survives. On Linux, unless [OwnChildren] was
+// called, a descendant that moves to a new process group within the program's
+// session (setpgid, not setsid), clears its environment, and loses its parent
+// before a sweep sees it, is not found. A process the program may not signal (a
+// setuid one) survives, and Stop reports it. If the program is killed without
+// Stop, only the server's first process dies with it.
 package stdio

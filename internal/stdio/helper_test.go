@@ -13,9 +13,12 @@ import (
 // so that the tests can launch a real go-sdk server without building anything.
 const helperEnv = "STDIO_TEST_HELPER"
 
+// helpers are the roles the test binary can play, by the value of helperEnv.
+var helpers = map[string]func(){"mcp": runHelperServer}
+
 func TestMain(m *testing.M) {
-	if os.Getenv(helperEnv) == "mcp" {
-		runHelperServer()
+	if run := helpers[os.Getenv(helperEnv)]; run != nil {
+		run()
 		return
 	}
 	os.Exit(m.Run())

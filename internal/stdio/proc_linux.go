@@ -24,7 +24,8 @@ import (
 //     started after the leader with the marker, those found by the sweep before,
 //     and every descendant of a member; and, when no other server is running,
 //     every orphan reparented to mcp-fuzz that is in a session of its own (a
-//     daemon that emptied its environment too).
+//     daemon that emptied its environment too), or, after [OwnChildren], every
+//     child of mcp-fuzz.
 //
 // Signals go to each member, to the leader's group while it exists, and to every
 // other group that has only members in it: a signal to a group also reaches a
@@ -176,9 +177,10 @@ func (t *tracker) members(list []procStat, reaped, alone bool) []procStat {
 		switch {
 		// An orphan in a session of its own: with subreaping, only a
 		// descendant of a server that left its session and lost its parent
-		// looks like this (see the package documentation). It may be older
-		// than this server's leader when several servers run.
-		case alone && s.ppid == self && s.sid != selfSid && selfSid >= 0:
+		// looks like this (see the package documentation); with OwnChildren,
+		// any child but the leader. It may be older than this server's
+		// leader when several servers run.
+		case alone && s.ppid == self && ((s.sid != selfSid && selfSid >= 0) || ownChildren.Load()):
 		case s.start < t.leaderStart:
 			continue // older than the leader: not one of its processes, but by descent
 		case s.pid == t.leaderPID && s.start == t.leaderStart,

@@ -180,7 +180,9 @@ func Start(cfg Config) (*Process, error) {
 		SysProcAttr: sysProcAttr(),
 	}
 	beforeStart()
+	starting() // until register: a sweep must not take the new leader for an orphan
 	if err := cmd.Start(); err != nil {
+		register(nil)
 		closeAll()
 		return nil, fmt.Errorf("starting %s: %w", cfg.Path, err)
 	}
@@ -400,12 +402,23 @@ func isClosed(ch <-chan struct{}) bool {
 // active holds the servers started and not yet stopped.
 var active = struct {
 	sync.Mutex
-	m map[*Process]bool
+	m        map[*Process]bool
+	starting int // Starts between fork and register
 }{m: map[*Process]bool{}}
 
+func starting() {
+	active.Lock()
+	active.starting++
+	active.Unlock()
+}
+
+// register adds p, whose Start has ended, or (nil) ends a failed Start.
 func register(p *Process) {
 	active.Lock()
-	active.m[p] = true
+	active.starting--
+	if p != nil {
+		active.m[p] = true
+	}
 	active.Unlock()
 }
 
@@ -415,12 +428,26 @@ func unregister(p *Process) {
 	active.Unlock()
 }
 
-// alone reports whether p is the only server not yet stopped.
+// alone reports whether p is the only server not yet stopped, and no other is
+// being started.
 func alone(p *Process) bool {
 	active.Lock()
 	defer active.Unlock()
-	return len(active.m) == 1 && active.m[p]
+	return len(active.m) == 1 && active.m[p] && active.starting == 0
 }
+
+// ownChildren is set by [OwnChildren].
+var ownChildren atomic.Bool
+
+// OwnChildren declares that this program starts child processes only through
+// [Start]. On Linux, a stopping server then takes every child of the program that
+// is not a server it started, that is every orphan reparented to the program as
+// subreaper, for one of its own escaped processes when no other server is running,
+// and kills it: even one that moved to a process group of its own in the
+// program's session and emptied its environment. Without it, only orphans in a
+// session of their own are. Call it before the first Start, and only in a program
+// that starts no other children: they would be killed. Elsewhere it has no effect.
+func OwnChildren() { ownChildren.Store(true) }
 
 // transport adapts a Process to [mcp.Transport].
 type transport struct{ p *Process }
