@@ -7,12 +7,16 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/action"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/cli"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
 func main() {
+	// This program starts no children but servers: any orphan it adopts is
+	// one of theirs, and is killed with them.
+	stdio.OwnChildren()
 	ctx, stop := cli.NotifyContext(context.Background())
 	code := action.Run(ctx, action.Env{Getenv: os.Getenv, Stdout: os.Stdout, Stderr: os.Stderr, HTTPClient: http.DefaultClient, Version: version})
 	stop()

@@ -6,12 +6,16 @@ import (
 	"os"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/cli"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
 func main() {
+	// This program starts no children but servers: any orphan it adopts is
+	// one of theirs, and is killed with them.
+	stdio.OwnChildren()
 	ctx, stop := cli.NotifyContext(context.Background())
 	app := &cli.App{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, LookupEnv: os.LookupEnv, Version: version, Executable: os.Executable}
 	code := app.Run(ctx, os.Args[1:])

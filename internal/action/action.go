@@ -27,6 +27,8 @@ const (
 	ExitGate    = cli.ExitGate
 	ExitUsage   = cli.ExitUsage
 	ExitConnect = cli.ExitConnect
+	// ExitInterrupted: the run was cancelled (the partial report is written).
+	ExitInterrupted = cli.ExitInterrupted
 )
 
 // MaxAnnotations is how many findings become ::error / ::warning annotations.
@@ -60,17 +62,26 @@ func Run(ctx context.Context, env Env) int {
 	}
 	gh := githubactions.New(githubactions.WithGetenv(env.Getenv), githubactions.WithWriter(env.Stdout))
 	// Secrets are masked before anything else is printed.
-	for _, s := range secretsOf(gh.GetInput, env.Getenv) {
-		gh.AddMask(s)
-	}
-	r := &runner{env: env, gh: gh}
+	r := &runner{env: env, gh: gh, masked: map[string]bool{}}
+	r.mask(secretsOf(gh.GetInput, env.Getenv))
 	return r.run(ctx)
 }
 
 type runner struct {
-	env Env
-	gh  *githubactions.Action
-	s   settings
+	env    Env
+	gh     *githubactions.Action
+	s      settings
+	masked map[string]bool
+}
+
+// mask hides each value in the job log, once.
+func (r *runner) mask(values []string) {
+	for _, v := range values {
+		if !r.masked[v] {
+			r.masked[v] = true
+			r.gh.AddMask(v)
+		}
+	}
 }
 
 func (r *runner) lookup(name string) (string, bool) {
@@ -99,15 +110,24 @@ func (r *runner) run(ctx context.Context) int {
 		return r.usage(err)
 	}
 	cfg.LookupEnv = r.lookup
+	r.mask(cfg.SecretValues()) // what the config file added (env:, secrets:)
 	cfg.Version = r.env.Version
 	cfg.Progress = progress(r.env.Stderr)
 
 	r.gh.Group("mcp-fuzz: fuzzing " + targetOf(cfg))
 	rep, err := engine.Run(ctx, cfg)
 	r.gh.EndGroup()
+	interrupted := errors.Is(err, engine.ErrInterrupted) && rep != nil
 	switch {
+	case interrupted:
+		// Cancelled (SIGTERM from the runner): still leave the partial
+		// report, summary and outputs behind; no comment, no gate.
+		r.gh.Warningf("mcp-fuzz: %s", rep.EndedEarly)
 	case errors.Is(err, engine.ErrConfig):
 		return r.usage(err)
+	case err != nil && ctx.Err() != nil:
+		r.gh.Warningf("mcp-fuzz: interrupted before the server was ready")
+		return ExitInterrupted
 	case err != nil:
 		return r.connectFailed(err)
 	}
@@ -128,6 +148,9 @@ func (r *runner) run(ctx context.Context) int {
 		"sarif-path":  sarifPath,
 		"badge-url":   render.BadgeURL(rep),
 	})
+	if interrupted {
+		return ExitInterrupted
+	}
 	r.annotate(rep)
 	r.comment(ctx, rep)
 	fmt.Fprintf(r.env.Stdout, "mcp-fuzz: %s\n", verdictLine(rep))
