@@ -137,7 +137,8 @@ Configuration:
                           defaults for the flags above (a flag given here wins)
 
 Exit codes: 0 done (and every gate passed), 1 a gate missed, 2 usage or configuration
-error, 3 could not start or connect to the target.
+error, 3 could not start or connect to the target, 130 interrupted by SIGINT (143 by
+SIGTERM; the partial report is written to every -o file).
 The server's environment is a minimal allowlist (PATH, HOME, USER, LOGNAME, SHELL, TERM, LANG,
 LC_ALL, TMPDIR, TZ) plus --env and --pass-env; never your whole environment.
 `
