@@ -330,9 +330,15 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 	rc.Response = excerpt(r.leak.Redact(excerpt(text, 600)), 300)
 	if leaks := r.leaks(c.Arguments, text, secretsSeen); len(leaks) > 0 {
 		rc.Flags = append(rc.Flags, report.FlagLeak)
+		// One line per kind of leak, after the verdict's own detail if any
+		// (an empty detail used to leave "; leak: …").
+		var seen []string
 		for _, l := range leaks {
-			rc.Detail += "; leak: " + l
+			if !slices.Contains(seen, l) {
+				seen = append(seen, l)
+			}
 		}
+		rc.Detail = strings.TrimPrefix(rc.Detail+"; leak: "+strings.Join(seen, ", "), "; ")
 	}
 	if _, panics := s.marks(); panics > panicsBefore {
 		rc.Flags = append(rc.Flags, report.FlagStderrPanic)
