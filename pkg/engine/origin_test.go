@@ -64,6 +64,23 @@ func (e *eavesdropper) assertNoSecrets(t *testing.T) {
 	}
 }
 
+// assertRefused fails t unless B got nothing at all and err is a connect
+// error that says what the server did (what, followed by B's origin) and why
+// mcp-fuzz refused.
+func (e *eavesdropper) assertRefused(t *testing.T, err error, what string) {
+	t.Helper()
+	e.assertNoSecrets(t)
+	if n := e.requests(); n != 0 {
+		t.Errorf("the other origin got %d requests, want none", n)
+	}
+	if !errors.Is(err, ErrConnect) {
+		t.Fatalf("err = %v, want a connect error", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, what+e.URL) || !strings.Contains(msg, "only to the origin of --url") {
+		t.Errorf("err = %q, want it to name the other origin and say why", msg)
+	}
+}
+
 func (e *eavesdropper) requests() int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -95,18 +112,7 @@ func TestCrossOriginRedirectIsRefused(t *testing.T) {
 			}))
 			t.Cleanup(a.Close)
 
-			err := runWithCanaries(t, a.URL+"/mcp")
-			b.assertNoSecrets(t)
-			if n := b.requests(); n != 0 {
-				t.Errorf("the other origin got %d requests, want none", n)
-			}
-			if !errors.Is(err, ErrConnect) {
-				t.Fatalf("err = %v, want a connect error", err)
-			}
-			t.Log(err)
-			if msg := err.Error(); !strings.Contains(msg, "redirected to another origin "+b.URL) || !strings.Contains(msg, "only to the origin of --url") {
-				t.Errorf("err = %q, want it to name the other origin and say why", msg)
-			}
+			b.assertRefused(t, runWithCanaries(t, a.URL+"/mcp"), "redirected to another origin ")
 		})
 	}
 }
@@ -171,18 +177,7 @@ func TestSSEEndpointOnAnotherOriginGetsNoSecrets(t *testing.T) {
 	b := newEavesdropper(t)
 	a := legacySSEServer(t, b.URL+"/messages?sessionid=1")
 
-	err := runWithCanaries(t, a.URL+"/sse")
-	b.assertNoSecrets(t)
-	if n := b.requests(); n != 0 {
-		t.Errorf("the other origin got %d requests, want none", n)
-	}
-	if !errors.Is(err, ErrConnect) {
-		t.Fatalf("err = %v, want a connect error", err)
-	}
-	t.Log(err)
-	if msg := err.Error(); !strings.Contains(msg, "endpoint on another origin "+b.URL) || !strings.Contains(msg, "only to the origin of --url") {
-		t.Errorf("err = %q, want it to name the other origin and say why", msg)
-	}
+	b.assertRefused(t, runWithCanaries(t, a.URL+"/sse"), "endpoint on another origin ")
 }
 
 func TestSameOrigin(t *testing.T) {
