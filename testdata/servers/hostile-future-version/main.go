@@ -16,7 +16,7 @@ func main() {
 	rawserver.Main(&rawserver.Server{
 		Name:    "hostile-future-version",
 		Version: "1.0.0",
-		Methods: map[string]rawserver.Handler{
+		Methods: rawserver.PoliteMethods("echo", map[string]rawserver.Handler{
 			"initialize": func(*rawserver.Server, *rawserver.Request) (any, error) {
 				return map[string]any{
 					"protocolVersion": Version,
@@ -24,16 +24,6 @@ func main() {
 					"serverInfo":      map[string]any{"name": "hostile-future-version", "version": "1.0.0"},
 				}, nil
 			},
-			"tools/list": func(*rawserver.Server, *rawserver.Request) (any, error) {
-				return map[string]any{"tools": []any{rawserver.PoliteTool("echo")}}, nil
-			},
-			"tools/call": func(_ *rawserver.Server, req *rawserver.Request) (any, error) {
-				p, err := rawserver.DecodeCall(req)
-				if err != nil {
-					return nil, err
-				}
-				return rawserver.PoliteAnswer(p), nil
-			},
-		},
+		}),
 	})
 }

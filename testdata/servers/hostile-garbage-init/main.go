@@ -44,23 +44,13 @@ func main() {
 	rawserver.Main(&rawserver.Server{
 		Name:    "hostile-garbage-init",
 		Version: "1.0.0",
-		Methods: map[string]rawserver.Handler{
+		Methods: rawserver.PoliteMethods("echo", map[string]rawserver.Handler{
 			"initialize": func(s *rawserver.Server, req *rawserver.Request) (any, error) {
 				if err := s.RespondRaw(req.ID, []byte(result)); err != nil {
 					return nil, err
 				}
 				return nil, rawserver.ErrAnswered
 			},
-			"tools/list": func(*rawserver.Server, *rawserver.Request) (any, error) {
-				return map[string]any{"tools": []any{rawserver.PoliteTool("echo")}}, nil
-			},
-			"tools/call": func(_ *rawserver.Server, req *rawserver.Request) (any, error) {
-				p, err := rawserver.DecodeCall(req)
-				if err != nil {
-					return nil, err
-				}
-				return rawserver.PoliteAnswer(p), nil
-			},
-		},
+		}),
 	})
 }

@@ -22,3 +22,25 @@ func PoliteAnswer(p *CallParams) map[string]any {
 	}
 	return Text("answered " + p.Name)
 }
+
+// PoliteMethods returns the handlers of a server whose one tool, name, is a
+// [PoliteTool] (tools/list and tools/call), plus extra: the handlers of a
+// fixture that misbehaves elsewhere (the handshake, say).
+func PoliteMethods(name string, extra map[string]Handler) map[string]Handler {
+	m := map[string]Handler{
+		"tools/list": func(*Server, *Request) (any, error) {
+			return map[string]any{"tools": []any{PoliteTool(name)}}, nil
+		},
+		"tools/call": func(_ *Server, req *Request) (any, error) {
+			p, err := DecodeCall(req)
+			if err != nil {
+				return nil, err
+			}
+			return PoliteAnswer(p), nil
+		},
+	}
+	for k, h := range extra {
+		m[k] = h
+	}
+	return m
+}
