@@ -58,6 +58,12 @@ func applyConfig(o *options, f *config.File, set map[string]bool, failUnder *int
 	if f.BloatChars != nil && !set["bloat-chars"] {
 		c.BloatChars = *f.BloatChars
 	}
+	if f.Parallel != nil && !set["parallel"] {
+		c.Parallel = *f.Parallel
+	}
+	if f.MaxHangs != nil && !set["max-hangs"] {
+		c.MaxHangs = maxHangs(*f.MaxHangs)
+	}
 	if f.FailUnder != nil && !set["fail-under"] {
 		*failUnder = *f.FailUnder
 	}

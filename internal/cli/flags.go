@@ -104,6 +104,10 @@ Target:
   --timeout T             per-call deadline (default 15s); T is seconds or a duration
   --slow-ms N             flag a valid call slower than N ms (default 5000), or 3x the median
   --bloat-chars N         flag a valid answer over N characters (default 20000), or 3x the median
+  --max-hangs N           after N hangs of one tool, its remaining cases are not run and the
+                          report says so (default 2; 0 never cuts a tool short)
+  --parallel N            run N tools at once, each on its own session (its own server process
+                          over stdio; default 1: tools that share state on disk would race)
 
 Selection:
   --include-destructive   call every tool, not only those annotated readOnlyHint: true
@@ -170,6 +174,8 @@ func parseArgs(args []string, lookup func(string) (string, bool), stderr io.Writ
 	fs.Int64Var(&o.cfg.Seed, "seed", engine.DefaultSeed, "")
 	fs.IntVar(&cases, "cases", engine.DefaultCases, "")
 	fs.StringVar(&o.cfg.Profile, "profile", "default", "")
+	fs.IntVar(&o.cfg.Parallel, "parallel", 1, "")
+	hangs := fs.Int("max-hangs", engine.DefaultMaxHangs, "")
 	jsonOut := fs.Bool("json", false, "")
 	fs.StringVar(&o.format, "format", "text", "")
 	failUnder := fs.Int("fail-under", -1, "")
@@ -212,6 +218,13 @@ func parseArgs(args []string, lookup func(string) (string, bool), stderr io.Writ
 		cases = -1 // the engine's "unlimited"
 	}
 	o.cfg.Cases = cases
+	if *hangs < 0 {
+		return o, fmt.Errorf("--max-hangs %d: must be 0 (never cut a tool short) or more", *hangs)
+	}
+	o.cfg.MaxHangs = maxHangs(*hangs)
+	if o.cfg.Parallel < 1 || o.cfg.Parallel > engine.MaxParallel {
+		return o, fmt.Errorf("--parallel %d: want 1 to %d", o.cfg.Parallel, engine.MaxParallel)
+	}
 	o.cfg.Command = command
 	o.cfg.Env, o.cfg.PassEnv, o.cfg.Headers, o.cfg.Secrets = env, passEnv, headers, secrets
 	o.cfg.Tools, o.cfg.SkipTools = tools, skip
@@ -253,6 +266,15 @@ func parseArgs(args []string, lookup func(string) (string, bool), stderr io.Writ
 		}
 	}
 	return o, nil
+}
+
+// maxHangs maps the documented "--max-hangs 0 never cuts a tool short" onto
+// the engine's negative value for it.
+func maxHangs(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }
 
 // dimensionFlags are the dimensions with a --fail-under-DIM flag.

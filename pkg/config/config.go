@@ -30,6 +30,8 @@ type File struct {
 	SkipTools          []string          `yaml:"skip-tools"`
 	SlowMs             *int              `yaml:"slow-ms"`
 	BloatChars         *int              `yaml:"bloat-chars"`
+	Parallel           *int              `yaml:"parallel"`
+	MaxHangs           *int              `yaml:"max-hangs"`
 	FailUnder          *int              `yaml:"fail-under"`
 	FailUnderDim       map[string]int    `yaml:"fail-under-dimensions"`
 	FailOn             []string          `yaml:"fail-on"`

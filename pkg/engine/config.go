@@ -62,6 +62,14 @@ type Config struct {
 
 	// MaxReconnects is how many failed reconnects in a row end the run (default 3).
 	MaxReconnects int
+
+	// Parallel is how many tools run at once, each on its own session (its
+	// own server process over stdio). Default 1: tools of one server may
+	// share state on disk, and N processes of it would race.
+	Parallel int
+	// MaxHangs is how many hangs a tool may have before its remaining cases
+	// are not run (default 2; negative: never cut a tool short).
+	MaxHangs int
 }
 
 // Defaults of the documented flags.
@@ -70,6 +78,9 @@ const (
 	DefaultTimeout        = 15 * time.Second
 	DefaultCases          = 40
 	DefaultSeed           = 1
+	DefaultMaxHangs       = 2
+	// MaxParallel bounds --parallel: each session may be a server process.
+	MaxParallel = 64
 )
 
 // ErrConfig marks an invalid configuration (exit code 2).
@@ -96,6 +107,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Profile == "" {
 		c.Profile = "default"
+	}
+	if c.Parallel <= 0 {
+		c.Parallel = 1
+	}
+	if c.MaxHangs == 0 {
+		c.MaxHangs = DefaultMaxHangs
 	}
 	if c.MaxReconnects <= 0 {
 		c.MaxReconnects = 3
@@ -156,6 +173,9 @@ func (c Config) Validate() error {
 	}
 	if c.Timeout < 0 || c.StartupTimeout < 0 {
 		return bad("timeouts must be positive")
+	}
+	if c.Parallel < 0 || c.Parallel > MaxParallel {
+		return bad("--parallel %d: want 1 to %d", c.Parallel, MaxParallel)
 	}
 	if c.SlowMs < 0 || c.BloatChars < 0 {
 		return bad("--slow-ms and --bloat-chars must be positive")

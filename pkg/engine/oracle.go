@@ -45,6 +45,7 @@ type outcome struct {
 	rpcErr     *rpc.Error
 	hung       bool     // no answer within the call timeout
 	closed     bool     // the connection ended before an answer
+	cutShort   bool     // a protocol violation ended the wait for an answer
 	exitStatus string   // how the process ended, when it did
 	violations []string // protocol violations seen during the call
 }

@@ -73,21 +73,11 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 		Dimensions: map[string]report.Dimension{},
 	}
 
-	r := &runner{cfg: cfg, cn: cn, s: s, leak: detector}
-	defer r.closeSession()
-	for i, t := range tools {
-		rt := r.runTool(ctx, t)
-		rep.Tools = append(rep.Tools, rt)
-		rep.Lint = append(rep.Lint, r.lint...)
-		r.lint = nil
-		if ctx.Err() != nil {
-			r.endedEarly = fmt.Sprintf("interrupted (%v) during tool %q; %d later tools were not run", context.Cause(ctx), t.Name, len(tools)-i-1)
-			break
-		}
+	p := newPool(cfg, cn, s, detector)
+	rep.Tools, rep.EndedEarly = p.run(ctx, tools)
+	for _, l := range p.lint {
+		rep.Lint = append(rep.Lint, l...)
 	}
-	// Stop the server before scoring: an interrupted run must not wait for
-	// anything else.
-	r.closeSession()
 	if o := cn.refusedOrigin(); o != "" {
 		rep.Lint = append(rep.Lint, report.Lint{
 			Code:     "cross_origin_redirect",
@@ -96,7 +86,6 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 			Hint:     "serve MCP on one origin; clients do not follow a server to another host with their credentials",
 		})
 	}
-	rep.EndedEarly = r.endedEarly
 	flagPerformance(rep.Tools, float64(cfg.SlowMs), cfg.BloatChars)
 	rep.Summary = report.Summarize(rep.Tools)
 	rep.Graded = rep.Summary.ToolsTested > 0 && rep.Summary.Cases > rep.Summary.NotRun
@@ -231,12 +220,19 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 	rt.Dropped = plan.Dropped
 	validateOutput := t.outputValidator()
 	r.progress(Event{Kind: "tool", Tool: t.Name, Total: len(plan.Cases)})
+	// After MaxHangs hangs a tool's remaining cases are not run: each would
+	// cost a whole --timeout, and the finding is already made.
+	hangs, cutOff, lastHang := 0, 0, -1
 	for _, c := range plan.Cases {
 		rc := report.Case{
 			ID: c.ID, Kind: string(c.Kind), Pointer: c.Pointer, Nested: c.Nested,
 			Forbidden: c.Forbidden, Arguments: c.Arguments, Flags: []string{},
 		}
 		switch {
+		case r.cfg.MaxHangs > 0 && hangs >= r.cfg.MaxHangs:
+			rc.Verdict = report.NotRun
+			rc.Detail = fmt.Sprintf("not run: the tool hung on %d earlier cases (--max-hangs %d)", hangs, r.cfg.MaxHangs)
+			cutOff++
 		case c.Kind == casegen.Valid && plan.GeneratorGap != "":
 			rc.Verdict = report.GeneratorGap
 			rc.Detail = "generated arguments do not validate against the tool's own schema (not sent; not the server's fault): " + plan.GeneratorGap
@@ -252,11 +248,19 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 				rt.Confirmed = true
 			}
 		}
+		if rc.Verdict == report.Hang {
+			hangs++
+			lastHang = len(rt.Cases)
+		}
 		rt.Cases = append(rt.Cases, rc)
 		r.progress(Event{Kind: "case", Tool: t.Name, Case: &rt.Cases[len(rt.Cases)-1]})
 		if ctx.Err() != nil {
 			break
 		}
+	}
+	if cutOff > 0 {
+		c := &rt.Cases[lastHang]
+		c.Detail += fmt.Sprintf("; after %d hangs the tool's remaining %d cases were not run (--max-hangs %d)", hangs, cutOff, r.cfg.MaxHangs)
 	}
 	return rt
 }
@@ -276,7 +280,7 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 	s := r.s
 	params := callParams(t.Name, c.Arguments)
 	violationsBefore, panicsBefore := s.marks()
-	cctx, cancel := context.WithTimeout(ctx, r.cfg.callTimeout(t.Name, c.Kind))
+	cctx, cancel := context.WithTimeout(ctx, r.cfg.callTimeout(t.Name))
 	s.inCall(cancel)
 	start := time.Now()
 	raw, secretsSeen, err := s.call(cctx, "tools/call", params)
@@ -298,6 +302,7 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 		o.hung = true
 	case errors.Is(err, context.Canceled):
 		// Cut short by a protocol violation: the answer, if any, was garbage.
+		o.cutShort = true
 	default:
 		o.closed = true
 		o.exitStatus = s.waitExit(2 * time.Second)
@@ -345,19 +350,45 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 	}
 
 	if rc.Verdict.Failure() {
+		rc.Crash = &report.CrashInfo{}
 		if rc.Verdict == report.Crash {
-			rc.Crash = &report.CrashInfo{How: j.crash}
-		} else {
-			rc.Crash = &report.CrashInfo{}
-		}
-		// End the broken session first, so the exit status and the stderr
-		// tail are complete.
-		r.closeSession()
-		if s.proc != nil {
-			rc.Crash.ExitStatus = s.proc.ExitStatus()
-			rc.Crash.Stderr = r.stderrTail(s.proc.Stderr())
+			rc.Crash.How = j.crash
 		}
 	}
+	// The verdict does not decide restarts (SPEC §6): an answer, any
+	// JSON-RPC error included, means the session is alive. Only a closed
+	// connection, or no answer followed by a failed ping, ends it.
+	switch {
+	case o.closed:
+		r.closeSession()
+	case o.hung || o.cutShort:
+		if !r.alive(ctx, s) {
+			r.closeSession()
+		}
+	}
+	if rc.Crash != nil && s.proc != nil {
+		// After closeSession the exit status and the stderr tail are
+		// complete; for a live server they are what it said so far.
+		rc.Crash.ExitStatus = s.proc.ExitStatus()
+		rc.Crash.Stderr = r.stderrTail(s.proc.Stderr())
+	}
+}
+
+// pingTimeout bounds the liveness check after a call that got no answer.
+const pingTimeout = 2 * time.Second
+
+// alive reports whether s still answers: after a hung call (for which the
+// client has sent notifications/cancelled), a ping must get an answer, any
+// answer, -32601 from a server of an era without ping included.
+func (r *runner) alive(ctx context.Context, s *session) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	pctx, cancel := context.WithTimeout(ctx, min(pingTimeout, r.cfg.Timeout))
+	defer cancel()
+	_, _, err := s.call(pctx, "ping", nil)
+	var rpcErr *rpc.Error
+	return err == nil || errors.As(err, &rpcErr)
 }
 
 // leaks describes what an answer leaked: the secrets it carried (already
@@ -407,21 +438,14 @@ func callParams(name string, args json.RawMessage) json.RawMessage {
 	return b
 }
 
-// oversizeFactor stretches the call timeout of oversize cases: a 1 MiB
-// string or a 100,000-element array the schema allows can take real work
-// (server-filesystem reads 100,000 paths in about 12 s), and a server that
-// is slow on a huge legal input is not hung.
-const oversizeFactor = 4
-
-func (c Config) callTimeout(tool string, kind casegen.Kind) time.Duration {
-	d := c.Timeout
+// callTimeout is the deadline of one call to tool: --timeout, or the tool's
+// own timeout from the config file. Oversize cases get no more: their
+// payloads are sized to be cheap (SPEC §5.2).
+func (c Config) callTimeout(tool string) time.Duration {
 	if t, ok := c.ToolTimeouts[tool]; ok && t > 0 {
-		d = t
+		return t
 	}
-	if kind == casegen.Oversize {
-		return d * oversizeFactor
-	}
-	return d
+	return c.Timeout
 }
 
 // waitExit gives a dying process a moment to be reaped and returns how it

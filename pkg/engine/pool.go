@@ -1,0 +1,99 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// pool runs the tools of a target on cfg.Parallel independent sessions (one
+// server process each over stdio). Each tool runs whole on one session, and
+// the report lists the tools in discovery order whatever finished first, so
+// the verdicts and their order do not depend on Parallel for a server whose
+// tools do not share state.
+type pool struct {
+	cfg  Config
+	cn   *connector
+	leak *leak.Detector
+	// first is the session opened for discovery; the first worker uses it.
+	first *session
+	// lint holds each tool's lint from case generation, in tool order.
+	lint [][]report.Lint
+
+	progressMu sync.Mutex
+}
+
+func newPool(cfg Config, cn *connector, first *session, d *leak.Detector) *pool {
+	return &pool{cfg: cfg, cn: cn, leak: d, first: first}
+}
+
+// run calls every tool and returns them in order, with why the run ended
+// early ("" when it did not). A tool that never started (the run was
+// interrupted or every reconnect failed) is left out when interrupted and
+// reported with not-run cases otherwise.
+func (p *pool) run(ctx context.Context, tools []tool) ([]report.Tool, string) {
+	out := make([]report.Tool, len(tools))
+	done := make([]bool, len(tools))
+	p.lint = make([][]report.Lint, len(tools))
+	workers := max(1, min(p.cfg.Parallel, len(tools)))
+	runners := make([]*runner, workers)
+	progress := p.cfg.Progress
+	if progress != nil && workers > 1 {
+		progress = func(e Event) {
+			p.progressMu.Lock()
+			defer p.progressMu.Unlock()
+			p.cfg.Progress(e)
+		}
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range workers {
+		cfg := p.cfg
+		cfg.Progress = progress
+		r := &runner{cfg: cfg, cn: p.cn, leak: p.leak}
+		if w == 0 {
+			r.s = p.first
+		}
+		runners[w] = r
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer r.closeSession()
+			for ctx.Err() == nil {
+				i := int(next.Add(1)) - 1
+				if i >= len(tools) {
+					return
+				}
+				out[i] = r.runTool(ctx, tools[i])
+				p.lint[i], r.lint = r.lint, nil
+				done[i] = true
+			}
+		}()
+	}
+	wg.Wait()
+
+	var endedEarly string
+	for _, r := range runners {
+		if r.endedEarly != "" {
+			endedEarly = r.endedEarly
+			break
+		}
+	}
+	kept := out[:0]
+	skipped := 0
+	for i := range out {
+		if done[i] {
+			kept = append(kept, out[i])
+		} else {
+			skipped++
+		}
+	}
+	if ctx.Err() != nil {
+		endedEarly = fmt.Sprintf("interrupted (%v); %d tools were not run", context.Cause(ctx), skipped)
+	}
+	return kept, endedEarly
+}

@@ -1,0 +1,129 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// spawnCounting wraps a fixture in a shell that appends a line to a log on
+// every start, so a test can count the server processes a run started.
+func spawnCounting(t *testing.T, name string) (command []string, spawns func() int) {
+	t.Helper()
+	log := filepath.Join(t.TempDir(), "spawns")
+	bin := fixture.Build(t, name)
+	command = []string{"/bin/sh", "-c", `echo x >> "$1"; exec "$2"`, "sh", log, bin}
+	return command, func() int {
+		b, _ := os.ReadFile(log)
+		return strings.Count(string(b), "x")
+	}
+}
+
+// A -32603 answer comes from a live server: the session is kept. Before,
+// every internal_error verdict restarted the server (141 spawns for 180
+// calls on a server that fails every call).
+func TestInternalErrorsKeepTheSession(t *testing.T) {
+	cmd, spawns := spawnCounting(t, "internal-error")
+	rep := runFixture(t, "internal-error", func(c *Config) { c.Command = cmd })
+	crashes := withVerdict(rep, report.Crash)
+	if len(crashes) < 2 {
+		t.Fatalf("want several internal_error crashes, got %d", len(crashes))
+	}
+	for _, c := range crashes {
+		if c.Crash == nil || c.Crash.How != report.CrashInternalError {
+			t.Errorf("%s: crash %+v, want internal_error", c.ID, c.Crash)
+		}
+	}
+	if n := spawns(); n != 1 {
+		t.Errorf("%d server processes for %d internal errors, want 1", n, len(crashes))
+	}
+}
+
+// A server that exits on bad input is restarted once per exit, and no more.
+func TestProcessExitRestartsOncePerExit(t *testing.T) {
+	cmd, spawns := spawnCounting(t, "crash-exit")
+	rep := runFixture(t, "crash-exit", func(c *Config) { c.Command = cmd; c.Cases = 6 })
+	exits := 0
+	for _, c := range withVerdict(rep, report.Crash) {
+		if c.Crash != nil && c.Crash.How == report.CrashExit {
+			exits++
+			if c.Crash.ExitStatus == "" {
+				t.Errorf("%s: no exit status", c.ID)
+			}
+		}
+	}
+	if exits == 0 {
+		t.Fatal("no process exit")
+	}
+	// The first process, then one per exit (the last exit may end the run
+	// with no further case to need a new process).
+	if n := spawns(); n < exits || n > exits+1 {
+		t.Errorf("%d spawns for %d exits, want %d or %d", n, exits, exits, exits+1)
+	}
+}
+
+// A hung call followed by an answered ping keeps the session; after two
+// hangs the tool's remaining cases are not run, and the report says so.
+func TestHangCutoff(t *testing.T) {
+	cmd, spawns := spawnCounting(t, "hang")
+	rep := runFixture(t, "hang", func(c *Config) { c.Command = cmd; c.Timeout = 500 * time.Millisecond; c.Cases = 10 })
+	hangs := withVerdict(rep, report.Hang)
+	if len(hangs) != DefaultMaxHangs {
+		t.Fatalf("%d hangs, want %d (then the cutoff)", len(hangs), DefaultMaxHangs)
+	}
+	notRun := withVerdict(rep, report.NotRun)
+	if len(notRun) == 0 {
+		t.Fatal("no case was cut off after two hangs")
+	}
+	for _, c := range notRun {
+		if !strings.Contains(c.Detail, "hung on 2 earlier cases") {
+			t.Errorf("%s: detail %q does not say why it was not run", c.ID, c.Detail)
+		}
+	}
+	if last := hangs[len(hangs)-1]; !strings.Contains(last.Detail, "remaining") {
+		t.Errorf("the last hang does not say the rest was cut off: %q", last.Detail)
+	}
+	// The fixture ignores the cancelled call but answers ping: no restart.
+	if n := spawns(); n != 1 {
+		t.Errorf("%d spawns, want 1: the server stayed alive", n)
+	}
+}
+
+func TestHangCutoffCanBeTurnedOff(t *testing.T) {
+	rep := runFixture(t, "hang", func(c *Config) { c.Timeout = 300 * time.Millisecond; c.Cases = 6; c.MaxHangs = -1 })
+	if n := len(withVerdict(rep, report.NotRun)); n != 0 {
+		t.Errorf("%d cases not run with the cutoff off", n)
+	}
+	if n := len(withVerdict(rep, report.Hang)); n <= DefaultMaxHangs {
+		t.Errorf("%d hangs: every bad case should have run", n)
+	}
+}
+
+// --parallel changes how long a run takes, not what it finds: the same
+// tools in the same order with the same verdicts.
+func TestParallelGivesTheSameReport(t *testing.T) {
+	cmd := []string{fixture.Build(t, "clean")}
+	verdicts := func(parallel int) []string {
+		rep := runFixture(t, "clean", func(c *Config) { c.Command = cmd; c.Parallel = parallel; c.Cases = 12 })
+		var out []string
+		for _, tl := range rep.Tools {
+			for _, c := range tl.Cases {
+				out = append(out, tl.Name+" "+c.ID+" "+string(c.Verdict)+" "+strings.Join(c.Flags, ","))
+			}
+		}
+		return out
+	}
+	one, four := verdicts(1), verdicts(4)
+	if len(one) < 10 {
+		t.Fatalf("only %d cases: the fixture has too few tools to compare", len(one))
+	}
+	if !reflect.DeepEqual(one, four) {
+		t.Errorf("--parallel 1 and 4 differ:\n%s\nvs\n%s", strings.Join(one, "\n"), strings.Join(four, "\n"))
+	}
+}
