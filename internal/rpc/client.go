@@ -32,16 +32,31 @@ type Violation struct {
 	Excerpt string
 }
 
+// A Pusher is a connection that can hand each message it receives to a
+// function instead of keeping it for Read. [New] uses it when the connection
+// has it: the answer then goes from the connection's reader goroutine
+// straight to the caller, one goroutine hop fewer than through Read.
+type Pusher interface {
+	// Push makes the connection call deliver with every message it receives,
+	// in order, those already received first, and end once when it will
+	// deliver no more. deliver and end must not block for long. Read must not
+	// be called afterwards.
+	Push(deliver func(jsonrpc.Message), end func(error))
+}
+
 // Client issues calls over one connection. It is safe for concurrent use.
 type Client struct {
 	conn   mcp.Connection
+	pushed bool // conn is a [Pusher]: no read loop
 	nextID atomic.Int64
 
-	mu       sync.Mutex
-	pending  map[int64]chan *jsonrpc.Response
-	closed   bool
-	closeErr error
-	done     chan struct{}
+	mu        sync.Mutex
+	pending   map[int64]chan *jsonrpc.Response
+	abandoned recentIDs // calls given up on: their late answers are no violation
+	closed    bool
+	closeErr  error
+	done      chan struct{}
+	endOnce   sync.Once
 
 	onViolation func(Violation)
 }
@@ -52,10 +67,16 @@ func New(conn mcp.Connection, onViolation func(Violation)) *Client {
 	c := &Client{
 		conn:        conn,
 		pending:     make(map[int64]chan *jsonrpc.Response),
+		abandoned:   recentIDs{set: make(map[int64]bool)},
 		done:        make(chan struct{}),
 		onViolation: onViolation,
 	}
-	go c.readLoop()
+	if p, ok := conn.(Pusher); ok {
+		c.pushed = true
+		p.Push(c.dispatch, c.end)
+	} else {
+		go c.readLoop()
+	}
 	return c
 }
 
@@ -72,14 +93,34 @@ func (c *Client) Err() error {
 // Close closes the underlying connection.
 func (c *Client) Close() error {
 	err := c.conn.Close()
+	if c.pushed {
+		// The connection may still be draining; nothing it delivers now
+		// has a caller waiting.
+		c.end(errClientClosed)
+	}
 	<-c.done
 	return err
 }
 
+var errClientClosed = errors.New("closed by mcp-fuzz")
+
+// end marks the connection ended for the reason err.
+func (c *Client) end(err error) {
+	c.endOnce.Do(func() {
+		c.mu.Lock()
+		c.closed = true
+		c.closeErr = err
+		c.mu.Unlock()
+		close(c.done)
+	})
+}
+
 // Call sends method with params (marshalled as given; a json.RawMessage is sent
 // verbatim) and waits for the answer. It returns the raw result, an [*Error]
-// for an error answer, [ErrClosed] when the connection ended first, or the
-// context's error when ctx is done first.
+// for an error answer, an [*Oversize] for an answer over the response cap,
+// [ErrClosed] when the connection ended first, or the context's error when
+// ctx is done first. In that last case it tells the server, with
+// notifications/cancelled, and a late answer is dropped silently.
 func (c *Client) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	id := c.nextID.Add(1)
 	rid, err := jsonrpc.MakeID(float64(id))
@@ -122,8 +163,33 @@ func (c *Client) Call(ctx context.Context, method string, params any) (json.RawM
 		}
 		return nil, fmt.Errorf("%w: %v", ErrClosed, c.Err())
 	case <-ctx.Done():
+		select {
+		case resp := <-ch: // it came just in time
+			return decodeResponse(resp)
+		default:
+		}
+		c.abandon(id, method, ctx.Err())
 		return nil, ctx.Err()
 	}
+}
+
+// cancelWait bounds the notifications/cancelled that follows a call given up
+// on: it is a courtesy, and the caller is waiting.
+const cancelWait = 100 * time.Millisecond
+
+// abandon gives up on call id: a late answer to it will be dropped, and the
+// server is told, within cancelWait.
+func (c *Client) abandon(id int64, method string, why error) {
+	c.mu.Lock()
+	delete(c.pending, id)
+	c.abandoned.add(id)
+	c.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), cancelWait)
+	defer cancel()
+	_ = c.Notify(ctx, "notifications/cancelled", map[string]any{
+		"requestId": id,
+		"reason":    fmt.Sprintf("mcp-fuzz stopped waiting for %s: %v", method, why),
+	})
 }
 
 // Notify sends a notification.
@@ -154,6 +220,12 @@ func marshalParams(params any) (json.RawMessage, error) {
 
 func decodeResponse(resp *jsonrpc.Response) (json.RawMessage, error) {
 	if resp.Error != nil {
+		// Only the connection makes an Oversize; the decoder makes
+		// *jsonrpc.Error values only, so the server cannot forge one.
+		var o *Oversize
+		if errors.As(resp.Error, &o) {
+			return nil, o
+		}
 		var we *jsonrpc.Error
 		if errors.As(resp.Error, &we) {
 			return nil, &Error{Code: we.Code, Message: we.Message, Data: we.Data}
@@ -164,22 +236,23 @@ func decodeResponse(resp *jsonrpc.Response) (json.RawMessage, error) {
 }
 
 func (c *Client) readLoop() {
-	defer close(c.done)
 	for {
 		msg, err := c.conn.Read(context.Background())
 		if err != nil {
-			c.mu.Lock()
-			c.closed = true
-			c.closeErr = err
-			c.mu.Unlock()
+			c.end(err)
 			return
 		}
-		switch m := msg.(type) {
-		case *jsonrpc.Response:
-			c.deliver(m)
-		case *jsonrpc.Request:
-			c.answerServer(m)
-		}
+		c.dispatch(msg)
+	}
+}
+
+// dispatch handles one message from the server.
+func (c *Client) dispatch(msg jsonrpc.Message) {
+	switch m := msg.(type) {
+	case *jsonrpc.Response:
+		c.deliver(m)
+	case *jsonrpc.Request:
+		c.answerServer(m)
 	}
 }
 
@@ -190,7 +263,11 @@ func (c *Client) deliver(resp *jsonrpc.Response) {
 	if found {
 		delete(c.pending, id)
 	}
+	late := ok && !found && c.abandoned.take(id)
 	c.mu.Unlock()
+	if late {
+		return // the spec allows an answer after notifications/cancelled
+	}
 	if !ok || !found {
 		c.violate(Violation{Kind: "unknown_response_id", Excerpt: fmt.Sprintf("response to id %v, which no pending request has", resp.ID.Raw())})
 		return
@@ -232,6 +309,32 @@ func intID(id jsonrpc.ID) (int64, bool) {
 		return int64(v), v == float64(int64(v))
 	}
 	return 0, false
+}
+
+// abandonedLimit is how many abandoned calls are remembered.
+const abandonedLimit = 1024
+
+// recentIDs is a set of the last abandonedLimit ids added.
+type recentIDs struct {
+	ring [abandonedLimit]int64
+	next int
+	set  map[int64]bool
+}
+
+func (r *recentIDs) add(id int64) {
+	delete(r.set, r.ring[r.next])
+	r.ring[r.next] = id
+	r.next = (r.next + 1) % abandonedLimit
+	r.set[id] = true
+}
+
+// take removes id and reports whether it was there.
+func (r *recentIDs) take(id int64) bool {
+	if !r.set[id] {
+		return false
+	}
+	delete(r.set, id)
+	return true
 }
 
 // writeTimeout bounds the answer to a server-to-client request.
