@@ -115,11 +115,40 @@ func sameValue(a, b any) bool {
 	return equalJSON(a, b)
 }
 
-// bad is one out-of-range (or oversize) value.
+// bad is one out-of-range value. Long ones are made only when their case is
+// kept: size and show are known before.
 type bad struct {
 	variant string
-	value   any
+	make    func() any
+	size    int    // sizeOf the value
+	show    string // short(value), for the description
 	why     string
+}
+
+// eager wraps a value that already exists (it is small).
+func eager(variant string, v any, why string) bad {
+	return bad{variant, func() any { return v }, sizeOf(v), short(v), why}
+}
+
+// lengthened is fitLength(s, l, l) for a rune count l that may be large: s is cut
+// to at most l runes now, the "x" padding is added only by make.
+func lengthened(variant, s string, l int, why string) bad {
+	if utf8.RuneCountInString(s) > l {
+		s = string([]rune(s)[:l])
+	}
+	pad := l - utf8.RuneCountInString(s)
+	return bad{variant, func() any { return s + strings.Repeat("x", pad) },
+		stringSize(s) + pad, short(showPrefix(s, pad)), why}
+}
+
+// showPrefix is the first runes of s followed by pad "x": enough of them that
+// short gives the same as for the whole string.
+func showPrefix(s string, pad int) string {
+	const enough = 64 // short keeps 37 runes of the encoding
+	if r := []rune(s); len(r) > enough {
+		return string(r[:enough])
+	}
+	return s + strings.Repeat("x", min(pad, enough))
 }
 
 // ranges returns values just outside the bounds that apply to v's type.
@@ -137,14 +166,11 @@ func (g *generator) ranges(n *node, v any) []bad {
 
 func (g *generator) stringRanges(n *node, s string) []bad {
 	var out []bad
-	runes := []rune(s)
-	if n.minLen > 0 && n.minLen <= 1<<20 {
-		cut := fitLength(string(runes[:min(len(runes), n.minLen-1)]), n.minLen-1, n.minLen-1)
-		out = append(out, bad{"minLength", cut, fmt.Sprintf("%s, minLength %d", plural(n.minLen-1, "character"), n.minLen)})
+	if n.minLen > 0 && n.minLen <= maxFitLength {
+		out = append(out, lengthened("minLength", s, n.minLen-1, fmt.Sprintf("%s, minLength %d", plural(n.minLen-1, "character"), n.minLen)))
 	}
-	if n.maxLen >= 0 && n.maxLen < 1<<20 {
-		long := fitLength(s, n.maxLen+1, n.maxLen+1)
-		out = append(out, bad{"maxLength", long, fmt.Sprintf("%s, maxLength %d", plural(n.maxLen+1, "character"), n.maxLen)})
+	if n.maxLen >= 0 && n.maxLen < maxFitLength {
+		out = append(out, lengthened("maxLength", s, n.maxLen+1, fmt.Sprintf("%s, maxLength %d", plural(n.maxLen+1, "character"), n.maxLen)))
 	}
 	if re := g.regexp(n.pattern); re != nil {
 		var fallback string
@@ -162,11 +188,11 @@ func (g *generator) stringRanges(n *node, s string) []bad {
 			}
 		}
 		if found {
-			out = append(out, bad{"pattern", fallback, "does not match pattern " + n.pattern})
+			out = append(out, eager("pattern", fallback, "does not match pattern "+n.pattern))
 		}
 	}
 	if b, ok := badFormatValue(n.format); ok {
-		out = append(out, bad{"format", b, "not a valid " + n.format})
+		out = append(out, eager("format", b, "not a valid "+n.format))
 	}
 	return out
 }
@@ -181,14 +207,14 @@ func numberRanges(n *node, v json.Number) []bad {
 		if b.loEx {
 			x, why = new(big.Rat).Set(b.lo), "equal to exclusiveMinimum"
 		}
-		out = append(out, bad{"min", ratNumber(x), why})
+		out = append(out, eager("min", ratNumber(x), why))
 	}
 	if b.hi != nil {
 		x, why := new(big.Rat).Add(b.hi, one), "above maximum"
 		if b.hiEx {
 			x, why = new(big.Rat).Set(b.hi), "equal to exclusiveMaximum"
 		}
-		out = append(out, bad{"max", ratNumber(x), why})
+		out = append(out, eager("max", ratNumber(x), why))
 	}
 	if m := b.step; m != nil && !(isInt && m.Cmp(one) == 0) {
 		cur, ok := parseRat(string(v))
@@ -198,7 +224,7 @@ func numberRanges(n *node, v json.Number) []bad {
 				delta = one
 			}
 			x := new(big.Rat).Add(cur, delta)
-			out = append(out, bad{"multipleOf", ratNumber(x), "not a multiple of " + ratNumber(n.multipleOf).String()})
+			out = append(out, eager("multipleOf", ratNumber(x), "not a multiple of "+ratNumber(n.multipleOf).String()))
 		}
 	}
 	return out
@@ -222,18 +248,27 @@ func (n *node) isInteger(v any) bool {
 func (g *generator) arrayRanges(n *node, arr []any) []bad {
 	var out []bad
 	if n.minItems > 0 && n.minItems <= len(arr) {
-		out = append(out, bad{"minItems", append([]any{}, arr[:n.minItems-1]...), fmt.Sprintf("%s, minItems %d", plural(n.minItems-1, "item"), n.minItems)})
+		out = append(out, eager("minItems", append([]any{}, arr[:n.minItems-1]...), fmt.Sprintf("%s, minItems %d", plural(n.minItems-1, "item"), n.minItems)))
 	}
 	if n.maxItems >= 0 && n.maxItems < maxGenerated && len(arr) > 0 {
-		long := append([]any{}, arr...)
-		for len(long) <= n.maxItems {
-			long = append(long, arr[0])
+		l := max(len(arr), n.maxItems+1)
+		grow := func() []any {
+			long := append(make([]any, 0, l), arr...)
+			for len(long) < l {
+				long = append(long, arr[0])
+			}
+			return long
 		}
-		out = append(out, bad{"maxItems", long, fmt.Sprintf("%s, maxItems %d", plural(len(long), "item"), n.maxItems)})
+		show := append([]any{}, arr[:min(len(arr), 40)]...) // 40 items encode to more than short keeps
+		for len(show) < min(l, 40) {
+			show = append(show, arr[0])
+		}
+		out = append(out, bad{"maxItems", func() any { return grow() }, sizeOf(arr) + (l-len(arr))*(sizeOf(arr[0])+1),
+			short(show), fmt.Sprintf("%s, maxItems %d", plural(l, "item"), n.maxItems)})
 	}
 	if n.unique && len(arr) > 0 {
-		dup := append(append([]any{}, arr...), arr[0])
-		out = append(out, bad{"uniqueItems", dup, "a duplicate item, uniqueItems"})
+		out = append(out, bad{"uniqueItems", func() any { return append(append([]any{}, arr...), arr[0]) },
+			sizeOf(arr) + sizeOf(arr[0]) + 1, short(append(append([]any{}, arr...), arr[0])), "a duplicate item, uniqueItems"})
 	}
 	return out
 }
@@ -267,41 +302,79 @@ func constraints(n *node) int {
 	return c
 }
 
+// Oversize sizes (SPEC §5.2): well past any sane limit but cheap to send by
+// default, the 1 MiB / 100,000 versions only with Options.Aggressive.
+const (
+	oversizeString           = 64 << 10
+	oversizeItems            = 10000
+	oversizeStringAggressive = 1 << 20
+	oversizeItemsAggressive  = 100000
+)
+
 // huge is one oversize value, made only when its case is kept.
 type huge struct {
 	variant string
 	make    func() any
+	size    int // sizeOf the value
 	why     string
 }
 
 // oversizeValues returns the huge values for v's type.
-func oversizeValues(n *node, v any) []huge {
+func oversizeValues(n *node, v any, aggressive bool) []huge {
+	chars, items := oversizeString, oversizeItems
+	if aggressive {
+		chars, items = oversizeStringAggressive, oversizeItemsAggressive
+	}
 	switch oversizeKind(n, v) {
 	case "string":
-		return []huge{{"string", func() any { return strings.Repeat("A", 1<<20) }, "a 1 MiB string"}}
+		return []huge{{"string", func() any { return strings.Repeat("A", chars) }, chars + 2, "a " + humanBytes(chars) + " string"}}
 	case "array":
-		return []huge{{"array", func() any { return hugeArray(v.([]any), n.unique) }, "a 100,000-element array"}}
+		item := hugeItem(v.([]any), items)
+		size := 1 + items*(sizeOf(item)+1)
+		if n.unique {
+			size += items * len(strconv.Itoa(items))
+		}
+		return []huge{{"array", func() any { return hugeArray(item, items, n.unique) }, size,
+			fmt.Sprintf("a %s-element array", thousands(items))}}
 	case "integer", "number":
 		return []huge{
-			{"1e308", func() any { return json.Number("1e308") }, "1e308"},
-			{"min_int64", func() any { return json.Number("-9223372036854775808") }, "-9223372036854775808 (-2^63)"},
+			{"1e308", func() any { return json.Number("1e308") }, 5, "1e308"},
+			{"min_int64", func() any { return json.Number("-9223372036854775808") }, 20, "-9223372036854775808 (-2^63)"},
 		}
 	}
 	return nil
 }
 
-// hugeArray repeats the valid array's first item 100,000 times (varied when
-// items must be unique; a plain "x" when that item is big).
-func hugeArray(arr []any, unique bool) []any {
-	var item any = "x"
-	if len(arr) > 0 && len(encode(arr[0])) <= 256 {
-		item = arr[0]
+// hugeItem is the item a huge array repeats: the valid array's first item
+// when small enough that the array stays within half the argument cap of its
+// profile, else a plain "x".
+func hugeItem(arr []any, items int) any {
+	limit := MaxArgumentBytes / 2 / oversizeItems
+	if items > oversizeItems {
+		limit = MaxArgumentBytesAggressive / 2 / items
 	}
-	out := make([]any, 100000)
+	if len(arr) > 0 && sizeOf(arr[0]) < limit {
+		return arr[0]
+	}
+	return "x"
+}
+
+// hugeArray repeats item (varied when items must be unique).
+func hugeArray(item any, items int, unique bool) []any {
+	out := make([]any, items)
 	for i := range out {
 		out[i] = distinct(item, i, unique)
 	}
 	return out
+}
+
+// thousands renders n with comma separators: 100000 -> "100,000".
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // distinct varies item i of a huge array when items must be unique.

@@ -2,6 +2,7 @@ package casegen
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -89,7 +90,7 @@ func TestBudgetWindowIsContiguousWithWrap(t *testing.T) {
 	specs[0].kind = Valid
 	specs[3].kind = MissingRequired
 	for seed := int64(0); seed < 50; seed++ {
-		keep, dropped := applyBudget(specs, 5, seed)
+		keep, dropped, _ := applyBudget(specs, 5, seed)
 		if len(keep) != 5 || dropped != 5 || keep[0] != 0 {
 			t.Fatalf("seed %d: keep %v dropped %d", seed, keep, dropped)
 		}
@@ -111,13 +112,44 @@ func TestBudgetWindowIsContiguousWithWrap(t *testing.T) {
 			t.Errorf("seed %d: window %v is not contiguous", seed, keep)
 		}
 	}
-	if keep, dropped := applyBudget(specs, 0, 1); len(keep) != 10 || dropped != 0 {
+	if keep, dropped, _ := applyBudget(specs, 0, 1); len(keep) != 10 || dropped != 0 {
 		t.Errorf("budget 0 is not unlimited: %v", keep)
 	}
-	// more must-keep cases than the budget: all of them stay, nothing else
-	specs[1].kind, specs[2].kind = MissingRequired, MissingRequired
-	if keep, _ := applyBudget(specs, 2, 1); !reflect.DeepEqual(keep, []int{0, 1, 2, 3}) {
-		t.Errorf("keep %v", keep)
+}
+
+// When the missing_required cases alone exceed the budget, the budget still
+// holds: the valid case and a seed-dependent contiguous window of them.
+func TestBudgetWindowOverMissingRequired(t *testing.T) {
+	specs := make([]spec, 10)
+	specs[0].kind = Valid
+	for _, i := range []int{1, 2, 3, 5, 8} {
+		specs[i].kind = MissingRequired
+	}
+	ring := []int{1, 2, 3, 5, 8}
+	windows := map[string]bool{}
+	for seed := int64(0); seed < 50; seed++ {
+		keep, dropped, droppedRequired := applyBudget(specs, 3, seed)
+		if len(keep) != 3 || keep[0] != 0 || dropped != 7 || droppedRequired != 3 {
+			t.Fatalf("seed %d: keep %v dropped %d (%d missing_required)", seed, keep, dropped, droppedRequired)
+		}
+		a, b := keep[1], keep[2]
+		ok := false
+		for k := range ring {
+			x, y := ring[k], ring[(k+1)%len(ring)]
+			if (a == x && b == y) || (a == y && b == x) {
+				ok = true
+			}
+		}
+		if !ok {
+			t.Errorf("seed %d: %v is not a window of the missing_required cases", seed, keep)
+		}
+		windows[fmt.Sprint(keep)] = true
+	}
+	if len(windows) < 3 {
+		t.Errorf("50 seeds gave %d windows", len(windows))
+	}
+	if keep, _, _ := applyBudget(specs, 1, 1); !reflect.DeepEqual(keep, []int{0}) {
+		t.Errorf("budget 1 keeps %v", keep)
 	}
 }
 

@@ -25,6 +25,7 @@ type spec struct {
 	pre     []assign           // valid values added first (absent optional properties, a first array item)
 	apply   func(args any) any // changes the prepared copy, returns the arguments
 	hint    bool               // forbidden, as judged without a compiled schema
+	size    int                // upper bound of the encoded arguments, known before they are built
 }
 
 // assign stores a valid value at a path before a mutation is applied.
@@ -35,20 +36,22 @@ type assign struct {
 
 // site is one location being walked.
 type site struct {
-	pre   []assign
-	path  []string
-	label string // for humans: owner.id, tags[0].label
-	depth int
+	pre     []assign
+	preSize int // sizeOf the pre values, summed
+	path    []string
+	label   string // for humans: owner.id, tags[0].label
+	depth   int
 }
 
 func (s site) child(tok, label string) site {
-	return site{pre: s.pre, path: appendPath(s.path, tok), label: label, depth: s.depth + 1}
+	return site{pre: s.pre, preSize: s.preSize, path: appendPath(s.path, tok), label: label, depth: s.depth + 1}
 }
 
 func (s site) with(a assign) site {
 	pre := make([]assign, len(s.pre), len(s.pre)+1)
 	copy(pre, s.pre)
 	s.pre = append(pre, a)
+	s.preSize += sizeOf(a.value)
 	return s
 }
 
@@ -58,23 +61,48 @@ type walker struct {
 	g         *generator
 	opts      Options
 	base      any
+	baseSize  int // sizeOf(base)
+	cap       int // argumentCap(opts)
 	byKind    map[Kind][]spec
 	strings   int // string locations seen (rotates the probes)
 	locations int
 
 	candidates []oversizeCandidate // top-level properties, in walk order
+
+	tooLarge         int // specs not kept because their arguments would exceed cap
+	tooLargeRequired int // of which missing_required
 }
 
-func newWalker(g *generator, opts Options, base any) *walker {
-	return &walker{g: g, opts: opts, base: base, byKind: map[Kind][]spec{}}
+func newWalker(g *generator, opts Options, base any, baseSize int) *walker {
+	return &walker{g: g, opts: opts, base: base, baseSize: baseSize, cap: argumentCap(opts), byKind: map[Kind][]spec{}}
 }
 
-func (w *walker) add(s spec) { w.byKind[s.kind] = append(w.byKind[s.kind], s) }
+// add keeps s unless its arguments would exceed the cap: then it is only
+// counted, and never built.
+func (w *walker) add(s spec) {
+	if s.size > w.cap {
+		w.tooLarge++
+		if s.kind == MissingRequired {
+			w.tooLargeRequired++
+		}
+		return
+	}
+	w.byKind[s.kind] = append(w.byKind[s.kind], s)
+}
+
+// sizeAt bounds the arguments of a case at the site whose change adds extra
+// bytes to the valid arguments.
+func (w *walker) sizeAt(at site, extra int) int { return w.baseSize + at.preSize + extra }
 
 // set returns a spec change that stores v at path. v is shared, not copied:
 // nothing changes the arguments after this last step.
 func set(path []string, v any) func(any) any {
 	return func(args any) any { return setAt(args, path, v) }
+}
+
+// setMade is set for a value made only when the case is built.
+func setMade(path []string, make func() any) func(any) any {
+	return func(args any) any { return setAt(args, path, make()) }
 }
 
 func (w *walker) object(at site, n *node, obj map[string]any) {
@@ -87,7 +115,7 @@ func (w *walker) object(at site, n *node, obj map[string]any) {
 			where = strconv.Quote(at.label)
 		}
 		path := at.path
-		w.add(spec{kind: ExtraProperty, path: path, nested: len(path) >= 1, base: w.base, pre: at.pre,
+		w.add(spec{kind: ExtraProperty, path: path, nested: len(path) >= 1, base: w.base, pre: at.pre, size: w.sizeAt(at, len(extraKey)+7),
 			desc: fmt.Sprintf("add unknown property %q to %s", extraKey, where),
 			apply: func(args any) any {
 				if o, ok := mustGet(args, path).(map[string]any); ok {
@@ -97,6 +125,9 @@ func (w *walker) object(at site, n *node, obj map[string]any) {
 			}})
 	}
 	for _, name := range propertyOrder(n, obj) {
+		if w.locations >= maxLocations {
+			return
+		}
 		label := name
 		if at.label != "" {
 			label = at.label + "." + name
@@ -149,24 +180,27 @@ func (w *walker) location(at site, n *node, v any, required bool) {
 		return
 	}
 	path, label := at.path, strconv.Quote(at.label)
-	mk := func(k Kind, variant, desc string, apply func(any) any, hint bool) {
-		w.add(spec{kind: k, path: path, variant: variant, nested: len(path) >= 2, desc: desc, base: w.base, pre: at.pre, apply: apply, hint: hint})
+	// extra is how many bytes the change adds at most (the value it replaces
+	// is not subtracted).
+	mk := func(k Kind, variant, desc string, apply func(any) any, hint bool, extra int) {
+		w.add(spec{kind: k, path: path, variant: variant, nested: len(path) >= 2, desc: desc, base: w.base, pre: at.pre, apply: apply, hint: hint,
+			size: w.sizeAt(at, extra)})
 	}
 	if required {
 		mk(MissingRequired, "", "drop required property "+label,
-			func(args any) any { return deleteAt(args, path) }, true)
+			func(args any) any { return deleteAt(args, path) }, true, 0)
 	}
 	wrong := wrongValue(n, v)
 	mk(WrongType, "", fmt.Sprintf("set %s to %s (%s) instead of %s", label, short(wrong), jsonType(wrong), n.typeLabel(v)),
-		set(path, wrong), n.typed && !typeAllowed(n.types, wrong))
+		set(path, wrong), n.typed && !typeAllowed(n.types, wrong), sizeOf(wrong))
 	if v != nil {
-		mk(Null, "", "set "+label+" to null", set(path, nil), n.typed && !typeAllowed(n.types, nil))
+		mk(Null, "", "set "+label+" to null", set(path, nil), n.typed && !typeAllowed(n.types, nil), 4)
 	}
 	if bad, ok := outsideEnum(n, v); ok {
-		mk(OutOfEnum, "", fmt.Sprintf("set %s to %s, outside its enum/const", label, short(bad)), set(path, bad), false)
+		mk(OutOfEnum, "", fmt.Sprintf("set %s to %s, outside its enum/const", label, short(bad)), set(path, bad), false, sizeOf(bad))
 	}
 	for _, r := range w.g.ranges(n, v) {
-		mk(OutOfRange, r.variant, fmt.Sprintf("set %s to %s (%s)", label, short(r.value), r.why), set(path, r.value), false)
+		mk(OutOfRange, r.variant, fmt.Sprintf("set %s to %s (%s)", label, r.show, r.why), setMade(path, r.make), false, r.size)
 	}
 	if len(path) == 1 {
 		w.candidates = append(w.candidates, oversizeCandidate{at, n, v, required})
@@ -174,7 +208,8 @@ func (w *walker) location(at site, n *node, v any, required bool) {
 	if _, ok := v.(string); ok {
 		if w.opts.Aggressive {
 			for _, p := range pickProbes(w.opts.Seed, w.strings) {
-				mk(Probe, p.name, fmt.Sprintf("set %s to a %s probe string", label, p.desc), set(path, p.value()), false)
+				mk(Probe, p.name, fmt.Sprintf("set %s to a %s probe string", label, p.desc),
+					func(args any) any { return setAt(args, path, p.value()) }, false, p.size)
 			}
 		}
 		w.strings++
@@ -219,11 +254,10 @@ func (w *walker) oversize() {
 		if k := oversizeKind(c.n, c.v); k == "" || best[k] != i {
 			continue
 		}
-		for _, o := range oversizeValues(c.n, c.v) {
-			path, value := c.at.path, o.make
-			w.add(spec{kind: Oversize, path: path, variant: o.variant, base: w.base, pre: c.at.pre,
+		for _, o := range oversizeValues(c.n, c.v, w.opts.Aggressive) {
+			w.add(spec{kind: Oversize, path: c.at.path, variant: o.variant, base: w.base, pre: c.at.pre,
 				desc:  fmt.Sprintf("set %q to %s", c.at.label, o.why),
-				apply: func(args any) any { return setAt(args, path, value()) }})
+				apply: setMade(c.at.path, o.make), size: w.sizeAt(c.at, o.size)})
 		}
 	}
 }
@@ -232,7 +266,7 @@ func (w *walker) oversize() {
 func (w *walker) structural(root *node) {
 	add := func(variant, desc string, v any) {
 		w.add(spec{kind: Structural, variant: variant, desc: desc, hint: true,
-			apply: func(any) any { return v }})
+			apply: func(any) any { return v }, size: sizeOf(v)})
 	}
 	add("array", "send arguments as an array instead of an object", []any{})
 	add("string", "send arguments as a string instead of an object", "str")

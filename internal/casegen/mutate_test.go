@@ -100,14 +100,30 @@ func TestMutationKinds(t *testing.T) {
 
 func TestOversizeSizes(t *testing.T) {
 	s := mustCompile(t, `{"type":"object","required":["q","items","n"],"properties":{"q":{"type":"string"},"items":{"type":"array","items":{"type":"integer"}},"n":{"type":"integer"},"deep":{"type":"object","properties":{"s":{"type":"string"}}}}}`)
-	p := Generate("t", s, Options{})
-	str := decodeArgs(t, caseByID(t, p, "t/oversize/q#string").Arguments).(map[string]any)["q"].(string)
-	if len(str) != 1<<20 {
-		t.Errorf("oversize string is %d bytes", len(str))
+	for _, tt := range []struct {
+		aggressive   bool
+		chars, items int
+		cap          int
+	}{{false, 64 << 10, 10000, MaxArgumentBytes}, {true, 1 << 20, 100000, MaxArgumentBytesAggressive}} {
+		p := Generate("t", s, Options{Aggressive: tt.aggressive})
+		sc, ac := caseByID(t, p, "t/oversize/q#string"), caseByID(t, p, "t/oversize/items#array")
+		str := decodeArgs(t, sc.Arguments).(map[string]any)["q"].(string)
+		if len(str) != tt.chars {
+			t.Errorf("aggressive %v: oversize string is %d bytes", tt.aggressive, len(str))
+		}
+		arr := decodeArgs(t, ac.Arguments).(map[string]any)["items"].([]any)
+		if len(arr) != tt.items {
+			t.Errorf("aggressive %v: oversize array has %d items", tt.aggressive, len(arr))
+		}
+		for _, c := range []Case{sc, ac} {
+			if len(c.Arguments) > tt.cap {
+				t.Errorf("aggressive %v: %s takes %d bytes", tt.aggressive, c.ID, len(c.Arguments))
+			}
+		}
 	}
-	arr := decodeArgs(t, caseByID(t, p, "t/oversize/items#array").Arguments).(map[string]any)["items"].([]any)
-	if len(arr) != 100000 {
-		t.Errorf("oversize array has %d items", len(arr))
+	p := Generate("t", s, Options{})
+	if c := caseByID(t, p, "t/oversize/q#string"); c.Description != `set "q" to a 64 KiB string` {
+		t.Errorf("description %q", c.Description)
 	}
 	for _, c := range p.Cases {
 		if c.Kind == Oversize && (c.Nested || strings.Count(c.Pointer, "/") != 1) {

@@ -15,7 +15,7 @@ func TestPatternFallbackWhenReggenFails(t *testing.T) {
 	}
 	// Whatever reggen does with it, the generator's answer matches.
 	n := &node{pattern: p, minLen: -1, maxLen: -1}
-	g, ok := newGenerator(&Schema{}, 1).patternString(n, 0)
+	g, ok := newGenerator(&Schema{}, 1, MaxArgumentBytes).patternString(n, 0)
 	if !ok || !regexp.MustCompile(p).MatchString(g) {
 		t.Errorf("patternString = %q, %v", g, ok)
 	}
@@ -32,9 +32,9 @@ func TestShortestMatch(t *testing.T) {
 
 func TestPatternStringIsSeeded(t *testing.T) {
 	n := &node{pattern: `^[a-z]{12}$`, minLen: -1, maxLen: -1}
-	a, _ := newGenerator(&Schema{}, 1).patternString(n, 0)
-	b, _ := newGenerator(&Schema{}, 1).patternString(n, 0)
-	c, _ := newGenerator(&Schema{}, 2).patternString(n, 0)
+	a, _ := newGenerator(&Schema{}, 1, MaxArgumentBytes).patternString(n, 0)
+	b, _ := newGenerator(&Schema{}, 1, MaxArgumentBytes).patternString(n, 0)
+	c, _ := newGenerator(&Schema{}, 2, MaxArgumentBytes).patternString(n, 0)
 	if a != b || a == c {
 		t.Errorf("seed 1: %q, %q; seed 2: %q", a, b, c)
 	}

@@ -7,15 +7,22 @@ import "strings"
 type probe struct {
 	name, desc string
 	value      func() string
+	size       int // sizeOf(value()), filled in by init
 }
 
 var probes = []probe{
-	{"path_traversal", "path traversal", func() string { return "../../../../../../../../etc/passwd" }},
-	{"sql", "SQL metacharacter", func() string { return "' OR '1'='1' -- ;\"" }},
-	{"shell", "shell metacharacter", func() string { return "mcp_fuzz; echo $(id) `id` | cat && true" }},
-	{"template", "template expression", func() string { return "{{7*7}} ${7*7} <%= 7*7 %> #{7*7}" }},
-	{"nul", "NUL byte", func() string { return "mcp_fuzz\x00probe" }},
-	{"long_unicode", "long unicode", func() string { return strings.Repeat("Ωé漢字😀\u200b", 4096) }},
+	{"path_traversal", "path traversal", func() string { return "../../../../../../../../etc/passwd" }, 0},
+	{"sql", "SQL metacharacter", func() string { return "' OR '1'='1' -- ;\"" }, 0},
+	{"shell", "shell metacharacter", func() string { return "mcp_fuzz; echo $(id) `id` | cat && true" }, 0},
+	{"template", "template expression", func() string { return "{{7*7}} ${7*7} <%= 7*7 %> #{7*7}" }, 0},
+	{"nul", "NUL byte", func() string { return "mcp_fuzz\x00probe" }, 0},
+	{"long_unicode", "long unicode", func() string { return strings.Repeat("Ωé漢字😀\u200b", 4096) }, 0},
+}
+
+func init() {
+	for i := range probes {
+		probes[i].size = stringSize(probes[i].value())
+	}
 }
 
 // probesPerString is how many probes each string location gets.

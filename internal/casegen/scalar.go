@@ -34,7 +34,8 @@ func (g *generator) str(n *node, name string, variant int) string {
 		s += strconv.Itoa(variant)
 	}
 	minLen := n.minLen
-	if g.bytes+minLen > maxBytes {
+	if minLen > 0 && (g.bytes+minLen > g.maxBytes || minLen > maxFitLength) {
+		g.limit(fmt.Sprintf("minLength %d", n.minLen))
 		minLen = 0 // over budget: leave the string short (a generator gap)
 	}
 	s = fitLength(s, minLen, n.maxLen)
@@ -55,9 +56,12 @@ func (g *generator) patternOK(n *node, s string) bool {
 	return re == nil || re.MatchString(s)
 }
 
+// maxFitLength bounds the strings fitLength makes.
+const maxFitLength = MaxArgumentBytesAggressive
+
 // fitLength pads s with "x" or cuts it to honour the rune-length bounds.
 func fitLength(s string, minLen, maxLen int) string {
-	minLen = min(minLen, 1<<20)
+	minLen = min(minLen, maxFitLength)
 	if l := utf8.RuneCountInString(s); minLen > l {
 		s += strings.Repeat("x", minLen-l)
 	}

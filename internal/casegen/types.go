@@ -66,9 +66,9 @@ const (
 // Options tune [Generate].
 type Options struct {
 	Seed       int64          // default 1
-	Budget     int            // per-tool case budget; <= 0 means no limit
+	Budget     int            // per-tool case budget, a hard cap on len(Plan.Cases); <= 0 means no limit
 	Example    map[string]any // user-supplied valid arguments: the valid call and the base of all mutations
-	Aggressive bool           // add Probe cases for string properties
+	Aggressive bool           // add Probe cases for string properties; 1 MiB / 100,000-item oversize values; a 4 MiB argument cap
 }
 
 // Plan is the ordered list of cases for one tool.
@@ -78,5 +78,15 @@ type Plan struct {
 	// the schema: the validator's one-line message. The valid case is still the
 	// first of Cases.
 	GeneratorGap string
-	Dropped      int // how many cases the budget removed
+	// Dropped counts the enumerated cases that are not in Cases: the ones the
+	// budget removed and the TooLarge ones.
+	Dropped int
+	// TooLarge counts the cases (of Dropped) whose arguments would exceed
+	// [MaxArgumentBytes] ([MaxArgumentBytesAggressive] with
+	// Options.Aggressive); they are never built.
+	TooLarge int
+	// DroppedRequired counts the missing_required cases among Dropped. The
+	// budget keeps every missing_required case when they fit; when they alone
+	// exceed it, it keeps a seed-dependent window of them.
+	DroppedRequired int
 }

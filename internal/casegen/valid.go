@@ -1,6 +1,7 @@
 package casegen
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -16,36 +17,45 @@ const maxBranches = 16
 // maxGenerated bounds generated arrays (minItems) and objects (minProperties).
 const maxGenerated = 1000
 
-// maxValues and maxBytes bound everything one Generate call generates
-// (nested minItems, minProperties and minLength multiply otherwise).
-const (
-	maxValues = 10000
-	maxBytes  = 4 << 20
-)
+// maxValues bounds the values one Generate call generates; the byte bound is
+// the argument cap of the profile (nested minItems, minProperties and
+// minLength multiply otherwise).
+const maxValues = 10000
 
 // generator produces values for one Generate call.
 type generator struct {
-	s       *Schema
-	seed    int64
-	work    int // nodes built
-	values  int // values generated
-	bytes   int // string bytes generated
-	regexps map[string]*regexp.Regexp
+	s        *Schema
+	seed     int64
+	work     int // nodes built
+	values   int // values generated
+	bytes    int // string and key bytes generated
+	maxBytes int
+	regexps  map[string]*regexp.Regexp
+	// limited names the first requirement the generator left unmet because
+	// of its bounds, e.g. "minLength 1000000000"; "" when none.
+	limited string
 }
 
 // full reports that the generation budget is spent: arrays and objects stop
 // growing (the result may then miss minItems or minProperties: a gap).
 func (g *generator) full() bool {
-	return g.values >= maxValues || g.bytes >= maxBytes
+	return g.values >= maxValues || g.bytes >= g.maxBytes
 }
 
-func newGenerator(s *Schema, seed int64) *generator {
-	return &generator{s: s, seed: seed, regexps: map[string]*regexp.Regexp{}}
+// limit records that a requirement was left unmet because of the bounds.
+func (g *generator) limit(what string) {
+	if g.limited == "" {
+		g.limited = what
+	}
 }
 
-// root generates the valid arguments: always an object, whatever the schema says.
-func (g *generator) root() map[string]any {
-	n := g.build([]loc{{v: g.s.doc}}, nil)
+func newGenerator(s *Schema, seed int64, maxBytes int) *generator {
+	return &generator{s: s, seed: seed, maxBytes: maxBytes, regexps: map[string]*regexp.Regexp{}}
+}
+
+// root generates the valid arguments from the root node n: always an
+// object, whatever the schema says.
+func (g *generator) root(n *node) map[string]any {
 	if len(n.groups) > 0 {
 		if m, ok := g.branch(n, "", 0, 0).(map[string]any); ok {
 			return m
@@ -163,11 +173,12 @@ func (g *generator) object(n *node, depth int) map[string]any {
 		return obj
 	}
 	add := func(name string) {
+		g.bytes += len(name) + 4
 		obj[name] = g.value(g.propParts(n, name), nil, name, depth+1, 0)
 	}
 	for _, name := range n.propNames() {
 		if g.full() {
-			return obj // over budget: what is missing shows as a generator gap
+			break // over budget: what is missing shows as a generator gap
 		}
 		if n.reqSet[name] {
 			add(name)
@@ -192,7 +203,22 @@ func (g *generator) object(n *node, depth int) map[string]any {
 			}
 		}
 	}
+	g.checkObject(n, obj)
 	return obj
+}
+
+// checkObject records a limit when the bounds, not the schema, left obj
+// without a required property or short of minProperties.
+func (g *generator) checkObject(n *node, obj map[string]any) {
+	for _, name := range n.required {
+		if !has(obj, name) {
+			g.limit(thousands(len(n.required)) + " required properties")
+			return
+		}
+	}
+	if len(obj) < n.minProps && (g.full() || !n.addlFalse) {
+		g.limit(fmt.Sprintf("minProperties %d", n.minProps))
+	}
 }
 
 func (g *generator) array(n *node, name string, depth int) []any {
@@ -221,6 +247,9 @@ func (g *generator) array(n *node, name string, depth int) []any {
 		}
 		seen[string(encode(v))] = true
 		arr = append(arr, v)
+	}
+	if len(arr) < n.minItems && (n.maxItems < 0 || n.maxItems >= n.minItems) {
+		g.limit(fmt.Sprintf("minItems %d", n.minItems))
 	}
 	return arr
 }
