@@ -13,13 +13,15 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 )
 
 // Defaults for the zero values of [Config].
 const (
 	DefaultStderrLimit = 64 << 10
 	DefaultKillGrace   = 2 * time.Second
-	DefaultMaxLine     = 16 << 20
+	DefaultMaxLine     = rpc.DefaultMaxResponse
 )
 
 // Stop takes at most exitWait + Config.KillGrace + killWait + drainWait +
@@ -73,9 +75,11 @@ type Config struct {
 	StderrLimit int
 	// KillGrace is the time between SIGTERM and SIGKILL. Default [DefaultKillGrace].
 	KillGrace time.Duration
-	// MaxLine is the longest stdout line accepted, without its line terminator.
-	// A longer line is skipped and reported as a "line_too_long" violation. Default
-	// [DefaultMaxLine].
+	// MaxLine is the longest stdout line held, without its line terminator: the
+	// response cap. A longer line is read to its end in constant memory; if it
+	// is an answer with an id, the connection delivers a response for that id
+	// whose Error is an [*rpc.Oversize], else it is skipped and reported as a
+	// "line_too_long" violation. Default [DefaultMaxLine].
 	MaxLine int
 	// OnViolation, if set, is called from the stdout reader goroutine for every
 	// stdout line that is not a JSON-RPC message. It must not block for long: the
@@ -102,6 +106,12 @@ type Process struct {
 	tail   *ring
 
 	msgs chan jsonrpc.Message // decoded messages; closed when the stdout reader ends
+
+	sinkMu  sync.Mutex            // orders deliveries against Push
+	deliver func(jsonrpc.Message) // set by Push: messages go here, not to msgs
+	end     func(error)           // set by Push: called once after the last message
+	outRead atomic.Int64          // bytes read from stdout
+	outUsed atomic.Int64          // bytes of stdout in whole lines
 
 	done       chan struct{} // closed when the leader has been reaped
 	readerDone chan struct{} // closed when the stdout reader has returned

@@ -9,13 +9,16 @@ import (
 	"io"
 	"math"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/bigjson"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/jsonclip"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/jsontype"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 )
 
 // Kinds of [Violation].
@@ -27,7 +30,8 @@ const (
 	// a missing or wrong "jsonrpc" member, a response with both or neither of
 	// "result" and "error", an id that is not a string or an integer, and so on.
 	KindMalformedEnvelope = "malformed_envelope"
-	// KindLineTooLong is a line longer than Config.MaxLine. It is skipped.
+	// KindLineTooLong is a line longer than Config.MaxLine that is not an
+	// answer with an id (which is delivered as an [rpc.Oversize]). It is skipped.
 	KindLineTooLong = "line_too_long"
 	// KindNullIDError is an error response whose id is null. JSON-RPC 2.0 allows it
 	// for errors about a request whose id could not be read, so it is not malformed,
@@ -47,12 +51,25 @@ type Violation struct {
 
 func (p *Process) readStdout() {
 	defer close(p.readerDone)
-	defer close(p.msgs)
-	br := bufio.NewReaderSize(p.stdout, 64<<10)
+	defer p.endMessages()
+	lr := lineReader{
+		r:    bufio.NewReaderSize(countingReader{p.stdout, &p.outRead}, 64<<10),
+		max:  p.cfg.MaxLine,
+		used: &p.outUsed,
+	}
 	for {
-		line, tooLong, err := readLine(br, p.cfg.MaxLine)
+		line, tooLong, err := lr.next()
 		switch {
 		case tooLong:
+			// An answer too large to hold still answers its call: the
+			// caller gets an rpc.Oversize instead of waiting in vain.
+			ended := err == nil || errors.Is(err, io.EOF)
+			if resp, ok := rpc.OversizeResponse(lr.sc.Summary(), line); ok && ended {
+				if !p.send(resp) {
+					return
+				}
+				break
+			}
 			p.violation(Violation{
 				Kind:    KindLineTooLong,
 				Excerpt: excerpt(line),
@@ -64,9 +81,7 @@ func (p *Process) readStdout() {
 				p.violation(*v)
 				break
 			}
-			select {
-			case p.msgs <- msg:
-			case <-p.closed:
+			if !p.send(msg) {
 				return
 			}
 		}
@@ -74,6 +89,90 @@ func (p *Process) readStdout() {
 			return // io.EOF, or the pipe was closed by terminate
 		}
 	}
+}
+
+// send hands msg to the pusher, if there is one, or queues it for Read. It
+// reports false when the connection was closed first.
+func (p *Process) send(msg jsonrpc.Message) bool {
+	p.sinkMu.Lock()
+	if p.deliver != nil {
+		p.deliver(msg)
+		p.sinkMu.Unlock()
+		return true
+	}
+	select {
+	case p.msgs <- msg:
+		p.sinkMu.Unlock()
+		return true
+	default:
+	}
+	p.sinkMu.Unlock()
+	select {
+	case p.msgs <- msg:
+	case <-p.closed:
+		return false
+	}
+	// A Push may have come while this waited; it must get msg too.
+	p.sinkMu.Lock()
+	if p.deliver != nil {
+		p.drainMessages()
+	}
+	p.sinkMu.Unlock()
+	return true
+}
+
+// endMessages says that no message will follow.
+func (p *Process) endMessages() {
+	p.sinkMu.Lock()
+	defer p.sinkMu.Unlock()
+	close(p.msgs)
+	if p.end != nil {
+		p.end(ErrClosed)
+	}
+}
+
+// push implements [rpc.Pusher] for the process's connection.
+func (p *Process) push(deliver func(jsonrpc.Message), end func(error)) {
+	p.sinkMu.Lock()
+	defer p.sinkMu.Unlock()
+	p.deliver, p.end = deliver, end
+	p.drainMessages()
+}
+
+// drainMessages hands the queued messages to the pusher. p.sinkMu is held.
+func (p *Process) drainMessages() {
+	for {
+		select {
+		case msg, ok := <-p.msgs:
+			if !ok {
+				p.end(ErrClosed)
+				p.end = nil // called once
+				return
+			}
+			p.deliver(msg)
+		default:
+			return
+		}
+	}
+}
+
+// PendingLine returns how many bytes of a stdout line have been read with no
+// newline yet: 0 between lines. After a call timed out, a large value means
+// an answer was still coming (or will never end), not that the server hung.
+func (p *Process) PendingLine() int64 {
+	return max(p.outRead.Load()-p.outUsed.Load(), 0)
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n.Add(int64(n))
+	return n, err
 }
 
 func (p *Process) violation(v Violation) {
@@ -87,15 +186,43 @@ func (p *Process) violation(v Violation) {
 // its first excerptLen bytes with tooLong set. err is non-nil only at the end of
 // input, and then line holds whatever came after the last newline.
 func readLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	lr := lineReader{r: r, max: max}
+	return lr.next()
+}
+
+// lineReader reads stdout lines holding at most max bytes of one: the rest
+// of a longer line goes through a scanner, which keeps what identifies it.
+type lineReader struct {
+	r    *bufio.Reader
+	max  int
+	used *atomic.Int64 // if not nil, the bytes of the lines read so far
+	sc   bigjson.Scanner
+	n    int64
+}
+
+// next reads one line; see [readLine]. After a line that was too long, lr.sc
+// holds the summary of the whole line.
+func (lr *lineReader) next() (line []byte, tooLong bool, err error) {
+	lr.sc = bigjson.Scanner{}
 	for {
-		frag, e := r.ReadSlice('\n')
-		if !tooLong && len(line)+len(frag) > max+2 { // longer than max plus "\r\n"
+		frag, e := lr.r.ReadSlice('\n')
+		lr.n += int64(len(frag))
+		body := frag
+		if e == nil {
+			body = frag[:len(frag)-1]
+		}
+		if !tooLong && len(line)+len(frag) > lr.max+2 { // longer than max plus "\r\n"
 			tooLong = true
+			lr.sc.Write(line)
+			line = append([]byte(nil), line[:min(len(line), excerptLen)]...)
 		}
 		if !tooLong {
 			line = append(line, frag...)
-		} else if k := excerptLen - len(line); k > 0 {
-			line = append(line, frag[:min(k, len(frag))]...)
+		} else {
+			lr.sc.Write(body)
+			if k := excerptLen - len(line); k > 0 {
+				line = append(line, body[:min(k, len(body))]...)
+			}
 		}
 		if e == bufio.ErrBufferFull {
 			continue
@@ -103,10 +230,14 @@ func readLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
 		err = e
 		break
 	}
+	if lr.used != nil {
+		lr.used.Store(lr.n)
+	}
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	line = bytes.TrimSuffix(line, []byte("\r"))
-	if len(line) > max {
+	if len(line) > lr.max && !tooLong {
 		tooLong = true
+		lr.sc.Write(line)
 	}
 	if tooLong {
 		line = line[:min(len(line), excerptLen)]
