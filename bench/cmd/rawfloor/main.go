@@ -1,0 +1,179 @@
+// Command rawfloor is the floor a fuzzer's per-call cost is measured against:
+// the cheapest correct client of a stdio MCP server. It spawns the server,
+// sends initialize and notifications/initialized, lists the tools once, then
+// makes -n sequential tools/call requests of one tool, reading each answer
+// before sending the next, and prints one JSON line:
+//
+//	{"calls":N,"errors":E,"wall_s":...,"calls_s":...,"per_call_us":...}
+//
+// wall_s covers everything from spawn to the server's exit; calls_s only the
+// calls. An answer with a JSON-RPC error counts in errors (it is still an
+// answer). Requests from the server are answered with -32601; notifications
+// are skipped.
+//
+// Usage:
+//
+//	rawfloor -n 1000 -tool tool_00001 -args '{"q":"x"}' -- COMMAND [ARGS...]
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"time"
+)
+
+func main() {
+	n := flag.Int("n", 1000, "number of tools/call requests")
+	tool := flag.String("tool", "", "name of the tool to call (required)")
+	args := flag.String("args", `{"q":"x"}`, "arguments of every call, a JSON object")
+	list := flag.Bool("list", true, "list the tools once before the calls, as any client must")
+	flag.Parse()
+	if *tool == "" || flag.NArg() == 0 || !json.Valid([]byte(*args)) {
+		fmt.Fprintln(os.Stderr, "usage: rawfloor -n N -tool NAME [-args JSON] -- COMMAND [ARGS...]")
+		os.Exit(2)
+	}
+	res, err := run(flag.Args(), *n, *tool, json.RawMessage(*args), *list)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "rawfloor: %v\n", err)
+		os.Exit(1)
+	}
+	out, _ := json.Marshal(res)
+	fmt.Println(string(out))
+}
+
+// result is what rawfloor prints.
+type result struct {
+	Calls     int     `json:"calls"`
+	Errors    int     `json:"errors"`
+	WallS     float64 `json:"wall_s"`
+	CallsS    float64 `json:"calls_s"`
+	PerCallUs float64 `json:"per_call_us"`
+}
+
+// frame is the part of an incoming message rawfloor looks at.
+type frame struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Error  json.RawMessage `json:"error"`
+}
+
+type client struct {
+	w  io.Writer
+	r  *bufio.Reader
+	id int
+}
+
+func run(argv []string, n int, tool string, args json.RawMessage, list bool) (result, error) {
+	start := time.Now()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return result{}, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return result{}, err
+	}
+	if err := cmd.Start(); err != nil {
+		return result{}, fmt.Errorf("starting server: %w", err)
+	}
+	c := &client{w: stdin, r: bufio.NewReaderSize(stdout, 64<<10)}
+	res, err := c.session(n, tool, args, list)
+	stdin.Close()
+	if werr := cmd.Wait(); err == nil && werr != nil {
+		err = fmt.Errorf("server exit: %w", werr)
+	}
+	res.WallS = time.Since(start).Seconds()
+	return res, err
+}
+
+func (c *client) session(n int, tool string, args json.RawMessage, list bool) (result, error) {
+	var res result
+	if _, err := c.call("initialize", map[string]any{
+		"protocolVersion": "2025-06-18",
+		"capabilities":    map[string]any{},
+		"clientInfo":      map[string]any{"name": "rawfloor", "version": "1"},
+	}); err != nil {
+		return res, fmt.Errorf("initialize: %w", err)
+	}
+	if err := c.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"}); err != nil {
+		return res, err
+	}
+	if list {
+		if _, err := c.call("tools/list", map[string]any{}); err != nil {
+			return res, fmt.Errorf("tools/list: %w", err)
+		}
+	}
+	params := map[string]any{"name": tool, "arguments": args}
+	start := time.Now()
+	for range n {
+		f, err := c.call("tools/call", params)
+		if err != nil {
+			return res, fmt.Errorf("tools/call %d: %w", res.Calls+1, err)
+		}
+		res.Calls++
+		if len(f.Error) > 0 && !bytes.Equal(f.Error, []byte("null")) {
+			res.Errors++
+		}
+	}
+	res.CallsS = time.Since(start).Seconds()
+	if n > 0 {
+		res.PerCallUs = res.CallsS / float64(n) * 1e6
+	}
+	return res, nil
+}
+
+// call sends one request and reads until its answer arrives.
+func (c *client) call(method string, params any) (frame, error) {
+	c.id++
+	if err := c.send(map[string]any{"jsonrpc": "2.0", "id": c.id, "method": method, "params": params}); err != nil {
+		return frame{}, err
+	}
+	want := []byte(fmt.Sprint(c.id))
+	for {
+		line, err := c.r.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			var f frame
+			if jerr := json.Unmarshal(line, &f); jerr != nil {
+				return frame{}, fmt.Errorf("decoding %.200q: %w", line, jerr)
+			}
+			switch {
+			case f.Method != "" && len(f.ID) > 0:
+				// A request from the server: refuse it politely.
+				if err := c.send(map[string]any{"jsonrpc": "2.0", "id": f.ID,
+					"error": map[string]any{"code": -32601, "message": "method not found"}}); err != nil {
+					return frame{}, err
+				}
+			case f.Method != "":
+				// A notification: skip it.
+			case bytes.Equal(f.ID, want):
+				return f, nil
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			return frame{}, fmt.Errorf("reading answer: %w", err)
+		}
+	}
+}
+
+func (c *client) send(v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if _, err := c.w.Write(append(data, '\n')); err != nil {
+		return fmt.Errorf("writing request: %w", err)
+	}
+	return nil
+}
