@@ -172,7 +172,7 @@ func (g *generator) stringRanges(n *node, s string) []bad {
 	if n.maxLen >= 0 && n.maxLen < maxFitLength {
 		out = append(out, lengthened("maxLength", s, n.maxLen+1, fmt.Sprintf("%s, maxLength %d", plural(n.maxLen+1, "character"), n.maxLen)))
 	}
-	if re := g.regexp(n.pattern); re != nil {
+	if re := g.regexp(n.pattern); re != nil && n.pattern != "" { // "" matches every string
 		var fallback string
 		found := false
 		for _, c := range []string{s + "~#!", "~#!", "", " ", "0", "a", s + " ", " " + s} {

@@ -112,7 +112,7 @@ func enumerate(tool string, s *Schema, opts Options) *enumeration {
 	validSpec := spec{kind: Valid, desc: desc, base: valid}
 	baseSize := sizeOf(valid)
 	if baseSize > capBytes {
-		gap = fmt.Sprintf("the valid arguments would take %d bytes, more than the %s one call may carry: not built, and no case derived from them",
+		gap = fmt.Sprintf("the valid arguments would take %d bytes, more than the %s one call may carry: not built (only mutations that shrink them are)",
 			baseSize, humanBytes(capBytes))
 		validSpec = spec{kind: Valid, desc: "empty arguments (the valid call is too large to build)", base: map[string]any{}}
 	}

@@ -52,6 +52,9 @@ func (s site) with(a assign) site {
 	copy(pre, s.pre)
 	s.pre = append(pre, a)
 	s.preSize += sizeOf(a.value)
+	if len(a.path) > 0 { // the key and separators when the value is new
+		s.preSize += stringSize(a.path[len(a.path)-1]) + 2
+	}
 	return s
 }
 
@@ -180,36 +183,37 @@ func (w *walker) location(at site, n *node, v any, required bool) {
 		return
 	}
 	path, label := at.path, strconv.Quote(at.label)
-	// extra is how many bytes the change adds at most (the value it replaces
-	// is not subtracted).
+	// extra is how many bytes the change adds at most; a value that replaces
+	// v adds its size minus vs.
+	vs := sizeOf(v)
 	mk := func(k Kind, variant, desc string, apply func(any) any, hint bool, extra int) {
 		w.add(spec{kind: k, path: path, variant: variant, nested: len(path) >= 2, desc: desc, base: w.base, pre: at.pre, apply: apply, hint: hint,
 			size: w.sizeAt(at, extra)})
 	}
 	if required {
 		mk(MissingRequired, "", "drop required property "+label,
-			func(args any) any { return deleteAt(args, path) }, true, 0)
+			func(args any) any { return deleteAt(args, path) }, true, -vs)
 	}
 	wrong := wrongValue(n, v)
 	mk(WrongType, "", fmt.Sprintf("set %s to %s (%s) instead of %s", label, short(wrong), jsonType(wrong), n.typeLabel(v)),
-		set(path, wrong), n.typed && !typeAllowed(n.types, wrong), sizeOf(wrong))
+		set(path, wrong), n.typed && !typeAllowed(n.types, wrong), sizeOf(wrong)-vs)
 	if v != nil {
-		mk(Null, "", "set "+label+" to null", set(path, nil), n.typed && !typeAllowed(n.types, nil), 4)
+		mk(Null, "", "set "+label+" to null", set(path, nil), n.typed && !typeAllowed(n.types, nil), 4-vs)
 	}
 	if bad, ok := outsideEnum(n, v); ok {
-		mk(OutOfEnum, "", fmt.Sprintf("set %s to %s, outside its enum/const", label, short(bad)), set(path, bad), false, sizeOf(bad))
+		mk(OutOfEnum, "", fmt.Sprintf("set %s to %s, outside its enum/const", label, short(bad)), set(path, bad), false, sizeOf(bad)-vs)
 	}
 	for _, r := range w.g.ranges(n, v) {
-		mk(OutOfRange, r.variant, fmt.Sprintf("set %s to %s (%s)", label, r.show, r.why), setMade(path, r.make), false, r.size)
+		mk(OutOfRange, r.variant, fmt.Sprintf("set %s to %s (%s)", label, r.show, r.why), setMade(path, r.make), false, r.size-vs)
 	}
 	if len(path) == 1 {
-		w.candidates = append(w.candidates, oversizeCandidate{at, n, v, required})
+		w.candidates = append(w.candidates, oversizeCandidate{at, n, v, vs, required})
 	}
 	if _, ok := v.(string); ok {
 		if w.opts.Aggressive {
 			for _, p := range pickProbes(w.opts.Seed, w.strings) {
 				mk(Probe, p.name, fmt.Sprintf("set %s to a %s probe string", label, p.desc),
-					func(args any) any { return setAt(args, path, p.value()) }, false, p.size)
+					func(args any) any { return setAt(args, path, p.value()) }, false, p.size-vs)
 			}
 		}
 		w.strings++
@@ -226,6 +230,7 @@ type oversizeCandidate struct {
 	at       site
 	n        *node
 	v        any
+	size     int // sizeOf(v)
 	required bool
 }
 
@@ -257,7 +262,7 @@ func (w *walker) oversize() {
 		for _, o := range oversizeValues(c.n, c.v, w.opts.Aggressive) {
 			w.add(spec{kind: Oversize, path: c.at.path, variant: o.variant, base: w.base, pre: c.at.pre,
 				desc:  fmt.Sprintf("set %q to %s", c.at.label, o.why),
-				apply: setMade(c.at.path, o.make), size: w.sizeAt(c.at, o.size)})
+				apply: setMade(c.at.path, o.make), size: w.sizeAt(c.at, o.size-c.size)})
 		}
 	}
 }
