@@ -80,6 +80,9 @@ func New(conn mcp.Connection, onViolation func(Violation)) *Client {
 	return c
 }
 
+// Conn returns the connection the client reads and writes.
+func (c *Client) Conn() mcp.Connection { return c.conn }
+
 // Done is closed when the connection has ended.
 func (c *Client) Done() <-chan struct{} { return c.done }
 

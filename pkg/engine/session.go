@@ -23,8 +23,10 @@ import (
 // (exit code 3).
 var ErrConnect = errors.New("cannot connect to the target")
 
-// maxLine is the longest stdout line accepted as a message.
-const maxLine = 256 << 20
+// maxResponse is the response cap: the largest answer held in memory. A
+// larger one is counted and discarded, and its call returns an
+// [*rpc.Oversize].
+const maxResponse = rpc.DefaultMaxResponse
 
 // protocolVersion is the version mcp-fuzz asks for in initialize.
 const protocolVersion = "2025-11-25"
@@ -153,6 +155,7 @@ func newConnector(cfg Config) (*connector, error) {
 	if err != nil {
 		return nil, err
 	}
+	header.maxResponse = maxResponse
 	cn.header, cn.http = header, header.client()
 	return cn, nil
 }
@@ -191,8 +194,10 @@ func (cn *connector) connectStdio(ctx context.Context) (*session, error) {
 		Env:  cn.env,
 		Dir:  cn.cfg.Cwd,
 		// Answers to oversize cases can be tens of MiB of legitimate JSON
-		// (100,000 file errors from server-filesystem are over 16 MiB).
-		MaxLine: maxLine,
+		// (100,000 file errors from server-filesystem are over 16 MiB): a
+		// larger line is not held, but its call still gets an honest
+		// rpc.Oversize.
+		MaxLine: maxResponse,
 		OnViolation: func(v stdio.Violation) {
 			s.violate(fmt.Sprintf("%s on stdout: %q", strings.ReplaceAll(v.Kind, "_", " "), v.Excerpt))
 		},
@@ -242,11 +247,16 @@ func (cn *connector) connectHTTP(ctx context.Context, transport string) (*sessio
 	// is done, ctx still bounds it.
 	connCtx, cancelConn := context.WithCancel(context.WithoutCancel(ctx))
 	detach := context.AfterFunc(ctx, cancelConn)
-	conn, err := t.Connect(connCtx)
+	// Every answer is bounded by the response cap (see capStore): the
+	// session's store rides on the contexts of its requests, the legacy SSE
+	// stream's included.
+	store := newCapStore(maxResponse)
+	conn, err := t.Connect(context.WithValue(connCtx, capKey{}, &capCall{store: store}))
 	if err != nil {
 		cancelConn()
 		return nil, err
 	}
+	conn = &capConn{Connection: conn, store: store}
 	s := &session{leak: cn.leak}
 	s.cancel = cancelConn
 	if err := s.start(ctx, conn, cn.cfg.Version); err != nil {
@@ -348,9 +358,22 @@ func versionLint(answered string) []report.Lint {
 // answer carried. Nothing the server sends reaches the report unredacted:
 // every request goes through here.
 func (s *session) call(ctx context.Context, method string, params any) (json.RawMessage, []string, error) {
-	raw, err := s.client.Call(ctx, method, params)
+	watch := &capWatch{}
+	raw, err := s.client.Call(context.WithValue(ctx, capWatchKey{}, watch), method, params)
 	var rpcErr *rpc.Error
+	var over *rpc.Oversize
+	if cc, ok := s.client.Conn().(*capConn); ok && ctx.Err() != nil && errors.Is(err, ctx.Err()) && watch.id.IsValid() {
+		// Timed out while an oversize answer was still coming over HTTP.
+		if o := cc.store.unfinished(watch.id); o != nil {
+			err = o
+		}
+	}
 	switch {
+	case errors.As(err, &over):
+		o := *over
+		head, found := s.leak.RedactText(o.Head)
+		o.Head = head
+		return nil, found, &o
 	case err == nil:
 		raw, found := s.leak.RedactJSON(raw)
 		return raw, found, nil

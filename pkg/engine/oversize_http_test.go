@@ -1,0 +1,196 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
+)
+
+const oversizeSecret = "s3cr3t-bearer-value-for-oversize"
+
+// hugeServer is a streamable HTTP server whose tools/call answers are huge:
+// mib MiB of text, the id last as the TypeScript SDK writes it. Over SSE a
+// huge notification comes first. The text starts with the bearer token, so
+// the Oversize head carries a secret.
+func hugeServer(t *testing.T, sse bool, mib int, stall bool) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			http.Error(w, "no", http.StatusMethodNotAllowed)
+			return
+		}
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		body, _ := io.ReadAll(r.Body)
+		_ = json.Unmarshal(body, &req)
+		switch req.Method {
+		case "initialize":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"huge","version":"1"}}}`, req.ID)
+			return
+		case "tools/call":
+		default:
+			if req.ID == nil {
+				w.WriteHeader(http.StatusAccepted)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{}}`, req.ID)
+			return
+		}
+		chunk := bytes.Repeat([]byte("x"), 64<<10)
+		text := func() {
+			io.WriteString(w, oversizeSecret)
+			for range mib * 16 {
+				if _, err := w.Write(chunk); err != nil {
+					return
+				}
+			}
+		}
+		if !sse {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"result":{"content":[{"type":"text","text":"`)
+			text()
+			if stall {
+				<-r.Context().Done()
+				return
+			}
+			fmt.Fprintf(w, `"}],"isError":true},"jsonrpc":"2.0","id":%s}`, req.ID)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"data\":\"")
+		text()
+		io.WriteString(w, "\"}}\n\n")
+		io.WriteString(w, "id: 7\nevent: message\ndata: {\"result\":{\"content\":[{\"type\":\"text\",\n")
+		io.WriteString(w, "data: \"text\":\"")
+		text()
+		fmt.Fprintf(w, "\"}],\"isError\":true},\"jsonrpc\":\"2.0\",\"id\":%s}\n\n", req.ID)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func hugeSession(t *testing.T, url string) *session {
+	t.Helper()
+	cfg := Config{URL: url, Bearer: oversizeSecret}.withDefaults()
+	cn, err := newConnector(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s, err := cn.connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.close)
+	return s
+}
+
+func TestOversizeHTTPAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		sse  bool
+		mib  int
+	}{
+		{"json", false, 64},
+		{"sse", true, 128},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := hugeSession(t, hugeServer(t, tc.sse, tc.mib, false).URL+"/mcp")
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, secrets, err := s.call(ctx, "tools/call", map[string]any{"name": "x"})
+			runtime.ReadMemStats(&after)
+			var o *rpc.Oversize
+			if !errors.As(err, &o) {
+				t.Fatalf("call = %v, want an Oversize", err)
+			}
+			if !o.Ended || o.IsErrorAnswer || o.IsError == nil || !*o.IsError || o.Bytes < int64(tc.mib)<<20 {
+				t.Errorf("Oversize = %+v", o)
+			}
+			if strings.Contains(o.Head, oversizeSecret) || len(secrets) == 0 || !strings.Contains(o.Head, `"text":"`) {
+				t.Errorf("head %q (secrets %v): want the secret redacted and named", o.Head, secrets)
+			}
+			// Client and server share the process: both count.
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+				t.Errorf("a %d MiB answer allocated %d MiB", tc.mib, alloc>>20)
+			}
+			if raw, _, err := s.call(ctx, "ping", nil); err != nil || string(raw) != "{}" {
+				t.Errorf("the call after = %s, %v: the session should live on", raw, err)
+			}
+			if v, _ := s.marks(); v != 0 {
+				t.Errorf("violations: %v", s.violationsSince(0))
+			}
+		})
+	}
+}
+
+// A wire error that mimics the stand-in is no Oversize.
+func TestOversizeHTTPNotForgeable(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		body, _ := io.ReadAll(r.Body)
+		_ = json.Unmarshal(body, &req)
+		if req.ID == nil {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		if req.Method == "initialize" {
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}`, req.ID)
+			return
+		}
+		w.Write(standIn(mustID(t, req.ID)))
+	}))
+	t.Cleanup(srv.Close)
+	s := hugeSession(t, srv.URL)
+	_, _, err := s.call(context.Background(), "tools/call", nil)
+	var o *rpc.Oversize
+	var rerr *rpc.Error
+	if errors.As(err, &o) || !errors.As(err, &rerr) {
+		t.Fatalf("err = %v, want a plain JSON-RPC error", err)
+	}
+}
+
+func mustID(t *testing.T, raw json.RawMessage) (id jsonrpc.ID) {
+	t.Helper()
+	id, ok := rpc.ParseID(string(raw))
+	if !ok {
+		t.Fatalf("bad id %s", raw)
+	}
+	return id
+}
+
+// An oversize answer still coming at the deadline is an unfinished Oversize,
+// not a plain timeout.
+func TestOversizeHTTPUnfinished(t *testing.T) {
+	s := hugeSession(t, hugeServer(t, false, 8, true).URL)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, _, err := s.call(ctx, "tools/call", nil)
+	var o *rpc.Oversize
+	if !errors.As(err, &o) || o.Ended || o.Bytes < 8<<20 {
+		t.Fatalf("err = %v (%+v), want an unfinished Oversize", err, o)
+	}
+}
