@@ -1,6 +1,9 @@
 package casegen
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 // searchIssues is a realistic 10-property tool schema, shaped like the ones
 // the TypeScript SDK emits (zod -> JSON Schema, draft-07).
@@ -28,6 +31,7 @@ func BenchmarkGenerate(b *testing.B) {
 		cases  int
 	}{{"budget=40", 40, 40}, {"budget=5", 5, 5}} {
 		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
 			for b.Loop() {
 				s, _ := Compile([]byte(searchIssues))
 				p := Generate("search_issues", s, Options{Budget: bc.budget})
@@ -42,8 +46,66 @@ func BenchmarkGenerate(b *testing.B) {
 // BenchmarkGenerateCompiled measures Generate alone on a compiled schema.
 func BenchmarkGenerateCompiled(b *testing.B) {
 	s := mustCompile(b, searchIssues)
+	b.ReportAllocs()
 	for b.Loop() {
 		Generate("search_issues", s, Options{Budget: 40})
+	}
+}
+
+// BenchmarkGenerateHugeRequired measures Generate alone (compiled outside
+// the loop) for a tool with 100,000 required string properties and the
+// default budget: the plan is the valid call (a generator gap) and a window
+// of 39 missing_required cases of ~160 KB each.
+func BenchmarkGenerateHugeRequired(b *testing.B) {
+	s, _ := Compile([]byte(wideRequired(100000)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if p := Generate("t", s, Options{Budget: 40}); len(p.Cases) != 40 {
+			b.Fatalf("%d cases", len(p.Cases))
+		}
+	}
+}
+
+// BenchmarkCompileHugeRequired measures Compile alone for the same schema
+// (it is too large for the validator, so this is decoding, indexing and lint).
+func BenchmarkCompileHugeRequired(b *testing.B) {
+	raw := []byte(wideRequired(100000))
+	b.ReportAllocs()
+	for b.Loop() {
+		Compile(raw)
+	}
+}
+
+// trivialTool is the smallest realistic schema: one required string.
+const trivialTool = `{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}`
+
+// BenchmarkThousandTools measures Compile plus Generate for 1,000 tools with
+// the trivial schema, per op: what discovery of a large server costs.
+func BenchmarkThousandTools(b *testing.B) {
+	names := make([]string, 1000)
+	for i := range names {
+		names[i] = "tool_" + strconv.Itoa(i)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, name := range names {
+			s, _ := Compile([]byte(trivialTool))
+			if p := Generate(name, s, Options{Budget: 40}); p.GeneratorGap != "" {
+				b.Fatal(p.GeneratorGap)
+			}
+		}
+	}
+}
+
+// BenchmarkRegenerate measures rebuilding one case (what replay does) against
+// generating the whole plan (BenchmarkGenerateCompiled).
+func BenchmarkRegenerate(b *testing.B) {
+	s := mustCompile(b, searchIssues)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := Regenerate("search_issues", s, Options{Budget: 40}, "search_issues/missing_required/owner"); !ok {
+			b.Fatal("not regenerated")
+		}
 	}
 }
 

@@ -2,12 +2,13 @@ package casegen
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 )
 
 // FuzzCompileGenerate feeds arbitrary bytes as an inputSchema: Compile and
-// Generate must not panic, the valid case comes first, and every case that is
-// not structural sends a JSON object.
+// Generate must not panic, the valid case comes first, every case that is
+// not structural sends a JSON object, and Regenerate rebuilds a case exactly.
 func FuzzCompileGenerate(f *testing.F) {
 	for _, seed := range []string{
 		createItem,
@@ -27,5 +28,9 @@ func FuzzCompileGenerate(f *testing.F) {
 		s, _ := Compile(json.RawMessage(raw))
 		p := Generate("fuzz", s, Options{Budget: 30})
 		checkPlanShape(t, p)
+		c := p.Cases[len(p.Cases)/2]
+		if got, ok := Regenerate("fuzz", s, Options{Budget: 30}, c.ID); !ok || !reflect.DeepEqual(got, c) {
+			t.Errorf("Regenerate(%s) differs from Generate", c.ID)
+		}
 	})
 }
