@@ -45,6 +45,10 @@ const (
 	// quietSweeps is how many sweeps in a row must find nothing before Stop
 	// believes the server's processes are gone.
 	quietSweeps = 2
+	// quietGap separates the quiet sweeps. The second sweep only has to begin
+	// after the first has ended (see empty); waiting a whole pollInterval
+	// there cost every Stop of a server that exits on end of input 20 ms.
+	quietGap = time.Millisecond
 )
 
 // ErrNotFound is returned by [Start] when the executable does not exist. It is
@@ -348,9 +352,10 @@ func (p *Process) kill(deadline time.Time) error {
 }
 
 // empty reports whether the server has no process left: quietSweeps sweeps in a
-// row, pollInterval apart, found none alive and none that had died since the
+// row, quietGap apart, found none alive and none that had died since the
 // sweep before. Reading /proc is not atomic, so one sweep can miss a child born
-// while its parent dies; but that death leaves a zombie, which the sweep sees.
+// while its parent dies; but that death leaves a zombie, which the sweep sees,
+// or the child, alive, which the next sweep sees.
 func (p *Process) empty() bool {
 	for i := 1; ; i++ {
 		if live, dead := p.track.sweep(alone(p)); live > 0 || dead > 0 {
@@ -359,7 +364,7 @@ func (p *Process) empty() bool {
 		if i >= quietSweeps {
 			return true
 		}
-		time.Sleep(pollInterval)
+		time.Sleep(quietGap)
 	}
 }
 
