@@ -288,7 +288,7 @@ func (b *bench) rowC() error {
 	mi, me := median(internal), median(iserror)
 	b.details["c"] = map[string]any{"internal_wall_s": internal, "iserror_wall_s": iserror, "spawns": spawns}
 	b.add(row{"c", "-32603 vs isError twin (10 tools)",
-		fmt.Sprintf("-32603 %s, %d spawns; isError %s, %d spawn(s): **%.2f×**", secs(mi), spawns["internal"], secs(me), spawns["iserror"], mi/me),
+		fmt.Sprintf("-32603 %s, spawns: %d; isError %s, spawns: %d: **%.2f×**", secs(mi), spawns["internal"], secs(me), spawns["iserror"], mi/me),
 		"1 spawn, ≤ 1.2×", metIf(spawns["internal"] == 1 && mi/me <= 1.2)})
 	return nil
 }
