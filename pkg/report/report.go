@@ -2,24 +2,31 @@ package report
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
+// SchemaVersion is the version of the JSON report's layout, recorded in
+// every report as schemaVersion. Version 2 stores large arguments as an
+// [ArgumentsDigest]; reports without the field are version 1.
+const SchemaVersion = 2
+
 // Report is everything one run found.
 type Report struct {
-	Version    string               `json:"version"`
-	Seed       int64                `json:"seed"`
-	StartedAt  time.Time            `json:"startedAt"`
-	DurationMs int64                `json:"durationMs"`
-	Config     Settings             `json:"config"`
-	Target     Target               `json:"target"`
-	Server     Server               `json:"server"`
-	Graded     bool                 `json:"graded"`
-	Score      *int                 `json:"score" jsonschema:"oneof_type=integer;null"`
-	Grade      *string              `json:"grade" jsonschema:"oneof_type=string;null"`
-	Dimensions map[string]Dimension `json:"dimensions"`
-	Summary    Summary              `json:"summary"`
-	Caps       []Cap                `json:"caps"`
+	SchemaVersion int                  `json:"schemaVersion"`
+	Version       string               `json:"version"`
+	Seed          int64                `json:"seed"`
+	StartedAt     time.Time            `json:"startedAt"`
+	DurationMs    int64                `json:"durationMs"`
+	Config        Settings             `json:"config"`
+	Target        Target               `json:"target"`
+	Server        Server               `json:"server"`
+	Graded        bool                 `json:"graded"`
+	Score         *int                 `json:"score" jsonschema:"oneof_type=integer;null"`
+	Grade         *string              `json:"grade" jsonschema:"oneof_type=string;null"`
+	Dimensions    map[string]Dimension `json:"dimensions"`
+	Summary       Summary              `json:"summary"`
+	Caps          []Cap                `json:"caps"`
 	// Critical lists why the critical callout is raised (any crash, hang,
 	// protocol violation or leak); empty when it is not.
 	Critical  []string  `json:"critical,omitempty"`
@@ -100,20 +107,24 @@ type Tool struct {
 
 // Case is one call and its verdict.
 type Case struct {
-	ID         string          `json:"id"`
-	Kind       string          `json:"kind"`
-	Pointer    string          `json:"pointer"`
-	Nested     bool            `json:"nested,omitempty"`
-	Forbidden  bool            `json:"forbidden"`
-	Verdict    Verdict         `json:"verdict"`
-	Flags      []string        `json:"flags"`
-	DurationMs float64         `json:"durationMs"`
-	Arguments  json.RawMessage `json:"arguments"`
-	Detail     string          `json:"detail,omitempty"`
-	ErrorCode  *int64          `json:"errorCode,omitempty"`
-	Crash      *CrashInfo      `json:"crash,omitempty"`
-	Response   string          `json:"response,omitempty"` // excerpt
-	Size       int             `json:"responseChars,omitempty"`
+	ID         string   `json:"id"`
+	Kind       string   `json:"kind"`
+	Pointer    string   `json:"pointer"`
+	Nested     bool     `json:"nested,omitempty"`
+	Forbidden  bool     `json:"forbidden"`
+	Verdict    Verdict  `json:"verdict"`
+	Flags      []string `json:"flags"`
+	DurationMs float64  `json:"durationMs"`
+	// Arguments are the arguments sent, or null when they were larger than
+	// [MaxInlineArguments]: then ArgumentsDigest describes them and
+	// `mcp-fuzz replay` regenerates them (see [CompactArguments]).
+	Arguments       json.RawMessage  `json:"arguments"`
+	ArgumentsDigest *ArgumentsDigest `json:"argumentsDigest,omitempty"`
+	Detail          string           `json:"detail,omitempty"`
+	ErrorCode       *int64           `json:"errorCode,omitempty"`
+	Crash           *CrashInfo       `json:"crash,omitempty"`
+	Response        string           `json:"response,omitempty"` // excerpt
+	Size            int              `json:"responseChars,omitempty"`
 }
 
 // CrashInfo says how a crash or hang happened.
@@ -134,11 +145,18 @@ type Finding struct {
 	Reproducer Reproducer `json:"reproducer"`
 }
 
-// Reproducer lets a reader replay a finding by hand.
+// Reproducer lets a reader replay a finding by hand. For a case whose
+// arguments were compacted there is no JSON-RPC line, and Shell is an
+// `mcp-fuzz replay` command naming the JSON report (or [ReportPlaceholder]
+// when the run wrote none).
 type Reproducer struct {
 	JSONRPC string `json:"jsonrpc,omitempty"` // the tools/call line
 	Shell   string `json:"shell,omitempty"`
 }
+
+// ReportPlaceholder stands for the JSON report's path in replay
+// reproducers when the run did not write a JSON report.
+const ReportPlaceholder = "REPORT.json"
 
 // Lint is a static finding about metadata.
 type Lint struct {
@@ -151,12 +169,27 @@ type Lint struct {
 }
 
 // Normalize replaces nil lists by empty ones, so the JSON report always has
-// arrays where its schema says so.
+// arrays where its schema says so; sets SchemaVersion when it is missing; and
+// bounds what the server said about itself (name, version, capabilities,
+// instructions, tool descriptions) so that a hostile server cannot bloat the
+// report.
 func (r *Report) Normalize() {
+	if r.SchemaVersion == 0 {
+		r.SchemaVersion = SchemaVersion
+	}
+	r.Server.Name = capText(r.Server.Name, MaxStoredName)
+	r.Server.Version = capText(r.Server.Version, MaxStoredName)
+	r.Server.ProtocolVersion = capText(r.Server.ProtocolVersion, MaxStoredName)
+	r.Server.Instructions = capText(r.Server.Instructions, MaxStoredText)
+	if n := len(r.Server.Capabilities); n > MaxStoredCapabilities {
+		r.Server.Capabilities = nil
+		r.Discovery.Notes = append(r.Discovery.Notes, fmt.Sprintf("the server's capabilities (%s bytes of JSON) are too large to store", thousands(n)))
+	}
 	if r.Tools == nil {
 		r.Tools = []Tool{}
 	}
 	for i := range r.Tools {
+		r.Tools[i].Description = capText(r.Tools[i].Description, MaxStoredText)
 		if r.Tools[i].Cases == nil {
 			r.Tools[i].Cases = []Case{}
 		}
