@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -206,4 +207,22 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return strconv.Itoa(n) + " " + many
+}
+
+// placeholderNote explains [report.ReportPlaceholder] when a reproducer
+// uses it, and is empty otherwise.
+func placeholderNote(shell string) string {
+	if !strings.Contains(shell, " "+report.ReportPlaceholder+" ") {
+		return ""
+	}
+	return report.ReportPlaceholder + " stands for this run's JSON report: run again with -o report.json to write one"
+}
+
+// argumentsText shows a case's arguments: their JSON, or the digest of
+// arguments the report compacted.
+func argumentsText(c report.Case) string {
+	if c.ArgumentsDigest != nil {
+		return c.ArgumentsDigest.String() + " (compacted; mcp-fuzz replay regenerates them)"
+	}
+	return string(c.Arguments)
 }

@@ -19,20 +19,23 @@ const (
 
 // JSONLCaseLine is a "case" line of the [JSONL] trace.
 type JSONLCaseLine struct {
-	Type       string          `json:"type"` // JSONLCase
-	Tool       string          `json:"tool"`
-	CaseID     string          `json:"caseId"`
-	Kind       string          `json:"kind"`
-	Pointer    string          `json:"pointer"`
-	Forbidden  bool            `json:"forbidden"`
-	Verdict    report.Verdict  `json:"verdict"`
-	Flags      []string        `json:"flags"`
-	Arguments  json.RawMessage `json:"arguments"`
-	StartedAt  time.Time       `json:"startedAt"`
-	DurationMs float64         `json:"durationMs"`
-	Detail     string          `json:"detail,omitempty"`
-	ErrorCode  *int64          `json:"errorCode,omitempty"`
-	Response   string          `json:"response,omitempty"`
+	Type      string          `json:"type"` // JSONLCase
+	Tool      string          `json:"tool"`
+	CaseID    string          `json:"caseId"`
+	Kind      string          `json:"kind"`
+	Pointer   string          `json:"pointer"`
+	Forbidden bool            `json:"forbidden"`
+	Verdict   report.Verdict  `json:"verdict"`
+	Flags     []string        `json:"flags"`
+	Arguments json.RawMessage `json:"arguments"`
+	// ArgumentsDigest stands for arguments too large to store, as in the
+	// JSON report (then Arguments is null).
+	ArgumentsDigest *report.ArgumentsDigest `json:"argumentsDigest,omitempty"`
+	StartedAt       time.Time               `json:"startedAt"`
+	DurationMs      float64                 `json:"durationMs"`
+	Detail          string                  `json:"detail,omitempty"`
+	ErrorCode       *int64                  `json:"errorCode,omitempty"`
+	Response        string                  `json:"response,omitempty"`
 }
 
 // JSONLToolLine is a "skipped_tool" line of the [JSONL] trace.
@@ -48,7 +51,9 @@ type JSONLToolLine struct {
 // "skipped_tool" line per tool that was not tested. startedAt is the start
 // of the run: the report does not record when each case started. Text is
 // JSON-escaped (control characters included, see [escape.JSON]), not
-// otherwise cleaned: this is the raw trace.
+// otherwise cleaned: this is the raw trace. Arguments the report compacted
+// stay compacted (null, with their argumentsDigest), so the trace is as
+// bounded as the report.
 func JSONL(rep *report.Report, w io.Writer) error {
 	// Each line is encoded into buf, escaped, then written whole.
 	var buf bytes.Buffer
@@ -81,7 +86,7 @@ func JSONL(rep *report.Report, w io.Writer) error {
 			}
 			line := JSONLCaseLine{
 				Type: JSONLCase, Tool: t.Name, CaseID: c.ID, Kind: c.Kind, Pointer: c.Pointer, Forbidden: c.Forbidden,
-				Verdict: c.Verdict, Flags: flags, Arguments: args, StartedAt: started, DurationMs: c.DurationMs,
+				Verdict: c.Verdict, Flags: flags, Arguments: args, ArgumentsDigest: c.ArgumentsDigest, StartedAt: started, DurationMs: c.DurationMs,
 				Detail: c.Detail, ErrorCode: c.ErrorCode, Response: c.Response,
 			}
 			if err := write(line); err != nil {

@@ -163,8 +163,11 @@ func junitBody(c report.Case, r report.Reproducer) string {
 	if r.Shell != "" {
 		b.WriteString("Shell:\n" + r.Shell + "\n")
 	}
+	if note := placeholderNote(r.Shell); note != "" {
+		b.WriteString(note + "\n")
+	}
 	if b.Len() == 0 {
-		b.WriteString("arguments: " + string(c.Arguments) + "\n")
+		b.WriteString("arguments: " + argumentsText(c) + "\n")
 	}
 	if c.Crash != nil && c.Crash.Stderr != "" {
 		b.WriteString("stderr tail:\n" + c.Crash.Stderr + "\n")

@@ -234,6 +234,9 @@ func mdFinding(rep *report.Report, f report.Finding) string {
 	}
 	code("JSON-RPC", f.Reproducer.JSONRPC, "json", reproducerMax)
 	code("Shell", f.Reproducer.Shell, "sh", reproducerMax)
+	if note := placeholderNote(f.Reproducer.Shell); note != "" {
+		fmt.Fprintf(&b, "\n  %s.\n", escape.MarkdownInline(note, 0))
+	}
 	if c, ok := findCase(rep, f.Tool, f.CaseID); ok && c.Crash != nil && c.Crash.Stderr != "" {
 		code("Stderr tail", c.Crash.Stderr, "text", stderrMax)
 	}

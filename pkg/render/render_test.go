@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -55,6 +56,8 @@ func gradedReport() *report.Report {
 				{ID: "get_weather/extra", Kind: "additional_property", Pointer: "/zzz", Verdict: report.Tolerated, DurationMs: 2, Arguments: args(`{"city":"Paris","zzz":1}`)},
 				{ID: "get_weather/enum-units", Kind: "enum", Pointer: "/units", Forbidden: true, Verdict: report.Accepted, DurationMs: 4, Arguments: args(`{"city":"Paris","units":"kelvinish"}`), Detail: "units outside the enum returned a result"},
 				{ID: "get_weather/huge-city", Kind: "huge_string", Pointer: "/city", Forbidden: true, Verdict: report.Handled, Flags: []string{report.FlagLeak}, DurationMs: 8, Arguments: args(`{"city":"AAAA"}`), Response: "Error: at /home/runner/app/weather.js:12:7", Detail: "stack trace in error text"},
+				{ID: "get_weather/oversize/city#string", Kind: "oversize", Pointer: "/city", Forbidden: true, Verdict: report.Accepted, DurationMs: 6,
+					ArgumentsDigest: report.DigestArguments(args(`{"city":"` + strings.Repeat("A", 65536) + `"}`)), Detail: "a 65,536-character city returned a result"},
 				{ID: "get_weather/late", Kind: "boundary", Pointer: "/days", Verdict: report.NotRun, Arguments: args(`{"city":"Paris","days":0}`)},
 			},
 		},
@@ -149,9 +152,12 @@ func findingsFor(rep *report.Report) []report.Finding {
 				if c.Detail != "" {
 					msg += ": " + c.Detail
 				}
+				repro := report.Reproducer{JSONRPC: call, Shell: "{ printf '%s\\n' '" + call + "'; sleep 2; } | node server.js"}
+				if c.ArgumentsDigest != nil {
+					repro = report.Reproducer{Shell: "mcp-fuzz replay " + report.ReportPlaceholder + " '" + c.ID + "' -- node server.js"}
+				}
 				out = append(out, report.Finding{
-					ID: c.ID + "#" + code, Severity: s, Code: code, Tool: t.Name, CaseID: c.ID, Message: msg,
-					Reproducer: report.Reproducer{JSONRPC: call, Shell: "{ printf '%s\\n' '" + call + "'; sleep 2; } | node server.js"},
+					ID: c.ID + "#" + code, Severity: s, Code: code, Tool: t.Name, CaseID: c.ID, Message: msg, Reproducer: repro,
 				})
 			}
 		}

@@ -159,8 +159,14 @@ func SARIF(rep *report.Report, opts SARIFOptions) ([]byte, error) {
 		if f.CaseID != "" {
 			msg += " (case " + escape.Terminal(f.CaseID, nameMax) + ")"
 		}
-		if f.Reproducer.JSONRPC != "" {
+		switch {
+		case f.Reproducer.JSONRPC != "":
 			msg += ". Reproduce with: " + escape.Terminal(f.Reproducer.JSONRPC, reproducerMax)
+		case f.Reproducer.Shell != "":
+			msg += ". Reproduce with: " + escape.Terminal(f.Reproducer.Shell, reproducerMax)
+			if note := placeholderNote(f.Reproducer.Shell); note != "" {
+				msg += " (" + note + ")"
+			}
 		}
 		sum := sha256.Sum256([]byte(f.ID))
 		run.Results = append(run.Results, sarifResult{

@@ -117,7 +117,16 @@ func Terminal(rep *report.Report, colour bool) string {
 				if f.Reproducer.JSONRPC != "" {
 					fmt.Fprintf(&b, "        %s\n", st(ansiDim, escape.Terminal(f.Reproducer.JSONRPC, terminalReproMax)))
 				}
-				if sh := f.Reproducer.Shell; sh != "" && !shellShown[f.Code] && len(sh) <= terminalShellMax {
+				switch sh := f.Reproducer.Shell; {
+				case sh == "":
+				case f.Reproducer.JSONRPC == "":
+					// A replay command, the only reproducer of its case.
+					fmt.Fprintf(&b, "        reproduce: %s\n", escape.Terminal(sh, terminalShellMax))
+					if note := placeholderNote(sh); note != "" && !shellShown[""] {
+						shellShown[""] = true
+						fmt.Fprintf(&b, "        %s\n", st(ansiDim, note))
+					}
+				case !shellShown[f.Code] && len(sh) <= terminalShellMax:
 					shellShown[f.Code] = true
 					fmt.Fprintf(&b, "        reproduce: %s\n", escape.Terminal(sh, terminalShellMax))
 				}
