@@ -29,6 +29,7 @@ func readReport(path string) (*report.Report, error) {
 	if rep.Version == "" && rep.Tools == nil {
 		return nil, fmt.Errorf("%s is not an mcp-fuzz JSON report (no version, no tools)", path)
 	}
+	rep.Normalize()
 	return &rep, nil
 }
 
@@ -79,11 +80,20 @@ func (a *App) runReport(args []string) int {
 	if err != nil {
 		return a.usageError(err)
 	}
+	// Replay reproducers of a run that wrote no .json name this one.
+	engine.SetReportPath(rep, files[0])
 	return a.emit(rep, format, outs)
 }
 
-// emit writes rep to each output file and, in format, to stdout.
+// emit writes rep to each output file and, in format, to stdout. The replay
+// reproducers of every output name the first .json output, if any.
 func (a *App) emit(rep *report.Report, format string, outs []string) int {
+	for _, path := range outs {
+		if f, _ := formatOf(path); f == "json" {
+			engine.SetReportPath(rep, path)
+			break
+		}
+	}
 	for _, path := range outs {
 		if err := writeOutput(path, rep); err != nil {
 			fmt.Fprintf(a.Stderr, "mcp-fuzz: writing %s: %v\n", path, err)
@@ -188,17 +198,35 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 			o.cfg.Cwd = rep.Target.Cwd
 		}
 	}
+	// Compacted arguments are regenerated with the options of the recorded
+	// run, whatever the flags say.
+	if rep.Seed != 0 {
+		o.cfg.Seed = rep.Seed
+	}
+	if rep.Config.Cases != 0 {
+		o.cfg.Cases = rep.Config.Cases
+	}
+	if rep.Config.Profile != "" {
+		o.cfg.Profile = rep.Config.Profile
+	}
 	o.cfg.LookupEnv = a.LookupEnv
 	o.cfg.Version = a.Version
 	now, err := engine.Replay(ctx, o.cfg, tool, old)
 	switch {
 	case errors.Is(err, engine.ErrConfig):
 		return a.usageError(err)
+	case errors.Is(err, engine.ErrArgumentsChanged):
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: %v\n", err)
+		return ExitUsage
 	case err != nil:
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: %v\n", err)
 		return ExitConnect
 	}
-	fmt.Fprintf(a.Stdout, "case  %s\nwas   %s  %s\nnow   %s  %s\n", escape.Terminal(caseID, 120), old.Verdict, escape.Terminal(old.Detail, 200), now.Verdict, escape.Terminal(now.Detail, 200))
+	fmt.Fprintf(a.Stdout, "case  %s\n", escape.Terminal(caseID, 120))
+	if d := old.ArgumentsDigest; d != nil {
+		fmt.Fprintf(a.Stdout, "args  regenerated from seed %d: %d bytes, sha256 %s, as recorded\n", o.cfg.Seed, d.Bytes, d.SHA256)
+	}
+	fmt.Fprintf(a.Stdout, "was   %s  %s\nnow   %s  %s\n", old.Verdict, escape.Terminal(old.Detail, 200), now.Verdict, escape.Terminal(now.Detail, 200))
 	if now.Verdict == old.Verdict {
 		fmt.Fprintln(a.Stdout, "same verdict")
 	} else {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
@@ -63,6 +64,9 @@ func newFinding(rep *report.Report, cfg Config, toolName string, c report.Case, 
 	if c.Detail != "" {
 		msg += ": " + c.Detail
 	}
+	if len(msg) > maxFindingMessage {
+		msg = cutUTF8(msg, maxFindingMessage) + "… (see the case's detail)"
+	}
 	return report.Finding{
 		ID:         c.ID + "#" + code,
 		Severity:   rule.severity,
@@ -89,10 +93,26 @@ func hintFor(code string) string {
 	return hints[code]
 }
 
-// reproduce builds the JSON-RPC line and a shell one-liner for a case.
+// Bounds on what a finding carries, so that findings stay small whatever the
+// case: a reproducer longer than maxCallLine is an `mcp-fuzz replay` command
+// instead, and a message is cut at maxFindingMessage bytes.
+const (
+	maxCallLine       = 4096
+	maxFindingMessage = 2048
+)
+
+// reproduce builds the JSON-RPC line and a shell one-liner for a case; for a
+// case whose arguments the report compacted (or whose call line would be
+// long), an `mcp-fuzz replay` command instead.
 func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) report.Reproducer {
+	if c.ArgumentsDigest != nil || len(c.Arguments) > report.MaxInlineArguments {
+		return report.Reproducer{Shell: replayCommand(cfg, c.ID)}
+	}
 	// Escaped so the line survives every report format unchanged.
 	call := string(escape.JSON(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":%s}`, callParams(toolName, c.Arguments))))
+	if len(call) > maxCallLine {
+		return report.Reproducer{Shell: replayCommand(cfg, c.ID)}
+	}
 	init := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcp-fuzz-repro","version":"0"}}}`, protocolVersion)
 	initialized := `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 	r := report.Reproducer{JSONRPC: call}
@@ -118,7 +138,7 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 		h := `-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream'`
 		for _, hd := range cfg.Headers {
 			n, _, _ := parseHeader(hd)
-			h += " -H " + shellQuote(n+": $"+envName(n))
+			h += " -H " + headerFromEnv(n)
 		}
 		r.Shell = fmt.Sprintf(`sid=$(curl -si %s %s -d %s | tr -d '\r' | sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: //p'); `+
 			`curl -s %s %s -H "Mcp-Session-Id: $sid" -H 'Mcp-Protocol-Version: %s' -d %s >/dev/null; `+
@@ -126,6 +146,69 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 			u, h, shellQuote(init), u, h, rep.Server.ProtocolVersion, shellQuote(initialized), u, h, rep.Server.ProtocolVersion, shellQuote(call))
 	}
 	return r
+}
+
+// replayPrefix starts every replay reproducer; [SetReportPath] puts the
+// real path in place of the placeholder.
+const replayPrefix = "mcp-fuzz replay " + report.ReportPlaceholder + " "
+
+// replayCommand is the `mcp-fuzz replay` command that re-runs case caseID
+// against the target of cfg, regenerating its arguments from the report.
+// Secrets are shell variables, as in the other reproducers.
+func replayCommand(cfg Config, caseID string) string {
+	var b strings.Builder
+	b.WriteString(replayPrefix + shellQuote(caseID))
+	switch {
+	case len(cfg.Command) > 0:
+		for _, kv := range cfg.Env {
+			k, _, _ := cutEnv(kv)
+			b.WriteString(" --env " + shellQuote(k) + "=\"$" + k + "\"")
+		}
+		for _, k := range cfg.PassEnv {
+			b.WriteString(" --pass-env " + shellQuote(k))
+		}
+		if cfg.Cwd != "" {
+			b.WriteString(" --cwd " + shellQuote(cfg.Cwd))
+		}
+		b.WriteString(" -- " + shellJoin(cfg.Command))
+	case cfg.URL != "":
+		b.WriteString(" --url " + shellQuote(redactURL(cfg.URL)))
+		for _, hd := range cfg.Headers {
+			n, _, _ := parseHeader(hd)
+			b.WriteString(" --header " + headerFromEnv(n))
+		}
+	}
+	return b.String()
+}
+
+// SetReportPath names the JSON report at path in the replay reproducers of
+// rep's findings, which say [report.ReportPlaceholder] until the report is
+// written somewhere.
+func SetReportPath(rep *report.Report, path string) {
+	for i := range rep.Findings {
+		r := &rep.Findings[i].Reproducer
+		if rest, ok := strings.CutPrefix(r.Shell, replayPrefix); ok {
+			r.Shell = "mcp-fuzz replay " + shellQuote(path) + " " + rest
+		}
+	}
+}
+
+// headerFromEnv is a shell word for the header "name: $NAME", the value
+// left to the shell variable named after the header.
+func headerFromEnv(name string) string {
+	esc := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`").Replace(name)
+	return `"` + esc + ": $" + envName(name) + `"`
+}
+
+// cutUTF8 returns at most n bytes of s, not splitting a character.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // envName turns a header name into a shell variable name for reproducers,

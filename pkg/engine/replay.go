@@ -2,14 +2,27 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
+// ErrArgumentsChanged is wrapped by [Replay] when the arguments of a
+// compacted case cannot be regenerated as the report recorded them.
+var ErrArgumentsChanged = errors.New("the tool's schema changed since the report")
+
 // Replay sends one recorded case again to the target of cfg and judges the
 // answer the way [Run] would. The tool must still be listed by the server.
+//
+// A case whose arguments the report compacted (see
+// [report.CompactArguments]) is regenerated from the tool's inputSchema as
+// the server lists it now, with cfg's seed, case budget, profile and
+// examples: these must be the ones of the recorded run. The regenerated
+// arguments must match the recorded digest, or Replay returns an error
+// wrapping [ErrArgumentsChanged].
 func Replay(ctx context.Context, cfg Config, toolName string, c report.Case) (report.Case, error) {
 	if err := cfg.Validate(); err != nil {
 		return report.Case{}, err
@@ -25,10 +38,56 @@ func Replay(ctx context.Context, cfg Config, toolName string, c report.Case) (re
 		if t.Name != toolName {
 			continue
 		}
-		gc := casegen.Case{ID: c.ID, Tool: toolName, Kind: casegen.Kind(c.Kind), Pointer: c.Pointer, Nested: c.Nested, Arguments: c.Arguments, Forbidden: c.Forbidden}
-		rc := report.Case{ID: c.ID, Kind: c.Kind, Pointer: c.Pointer, Nested: c.Nested, Forbidden: c.Forbidden, Arguments: c.Arguments, Flags: []string{}}
+		args := c.Arguments
+		if c.ArgumentsDigest != nil {
+			if args, err = regenerate(cfg, t, c); err != nil {
+				return report.Case{}, err
+			}
+		}
+		gc := casegen.Case{ID: c.ID, Tool: toolName, Kind: casegen.Kind(c.Kind), Pointer: c.Pointer, Nested: c.Nested, Arguments: args, Forbidden: c.Forbidden}
+		rc := reportCase(gc)
 		r.runCase(ctx, t, gc, &rc, false, t.outputValidator())
 		return rc, nil
 	}
 	return report.Case{}, fmt.Errorf("the server no longer lists tool %q", toolName)
+}
+
+// regenerate rebuilds the compacted arguments of case c from tool t's
+// schema and the options of cfg, and checks them against the digest.
+func regenerate(cfg Config, t tool, c report.Case) (json.RawMessage, error) {
+	schema, _ := casegen.Compile(t.InputSchema)
+	example, fromExample := cfg.Examples[t.Name]
+	g, ok := casegen.Regenerate(t.Name, schema, casegen.Options{
+		Seed:       cfg.Seed,
+		Budget:     cfg.Cases,
+		Example:    example,
+		Aggressive: cfg.Profile == "aggressive",
+	}, c.ID)
+	options := fmt.Sprintf("seed %d, --cases %d, --profile %s", cfg.Seed, cfg.Cases, cfg.Profile)
+	if fromExample {
+		options += ", the config's example for the tool"
+	}
+	if !ok {
+		return nil, fmt.Errorf("%w: it no longer yields case %q (regenerated with %s; a run with examples in its config needs the same --config)",
+			ErrArgumentsChanged, c.ID, options)
+	}
+	if !c.ArgumentsDigest.Matches(g.Arguments) {
+		got := report.DigestArguments(g.Arguments)
+		return nil, fmt.Errorf("%w: case %q regenerates as %d bytes with sha256 %s, the report recorded %d bytes with sha256 %s "+
+			"(regenerated with %s; a run with examples in its config needs the same --config)",
+			ErrArgumentsChanged, c.ID, got.Bytes, got.SHA256, c.ArgumentsDigest.Bytes, c.ArgumentsDigest.SHA256, options)
+	}
+	return g.Arguments, nil
+}
+
+// reportCase is what the report stores of case c before it runs: what the
+// case is, and its arguments, compacted when large (see
+// [report.CompactArguments]) so that neither the report nor the memory of a
+// long run grows with the size of oversize cases.
+func reportCase(c casegen.Case) report.Case {
+	args, digest := report.CompactArguments(c.Arguments)
+	return report.Case{
+		ID: c.ID, Kind: string(c.Kind), Pointer: c.Pointer, Nested: c.Nested,
+		Forbidden: c.Forbidden, Arguments: args, ArgumentsDigest: digest, Flags: []string{},
+	}
 }

@@ -224,10 +224,7 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 	// cost a whole --timeout, and the finding is already made.
 	hangs, cutOff, lastHang := 0, 0, -1
 	for _, c := range plan.Cases {
-		rc := report.Case{
-			ID: c.ID, Kind: string(c.Kind), Pointer: c.Pointer, Nested: c.Nested,
-			Forbidden: c.Forbidden, Arguments: c.Arguments, Flags: []string{},
-		}
+		rc := reportCase(c)
 		switch {
 		case r.cfg.MaxHangs > 0 && hangs >= r.cfg.MaxHangs:
 			rc.Verdict = report.NotRun
