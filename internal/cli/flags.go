@@ -74,6 +74,46 @@ func (s secondsFlag) Set(v string) error {
 	return nil
 }
 
+// sizeFlag accepts a byte count, plain ("65536") or with a unit: KiB, MiB,
+// GiB (also K, M, G, KB, MB, GB, all binary).
+type sizeFlag struct{ n *int }
+
+func (s sizeFlag) String() string {
+	if s.n == nil {
+		return ""
+	}
+	return strconv.Itoa(*s.n)
+}
+
+func (s sizeFlag) Set(v string) error {
+	n, err := parseSize(v)
+	if err != nil {
+		return err
+	}
+	*s.n = n
+	return nil
+}
+
+func parseSize(v string) (int, error) {
+	t := strings.TrimSpace(v)
+	shift := 0
+	upper := strings.ToUpper(t)
+	for _, u := range []struct {
+		suffix string
+		shift  int
+	}{{"KIB", 10}, {"MIB", 20}, {"GIB", 30}, {"KB", 10}, {"MB", 20}, {"GB", 30}, {"K", 10}, {"M", 20}, {"G", 30}, {"B", 0}} {
+		if strings.HasSuffix(upper, u.suffix) {
+			t, shift = strings.TrimSpace(t[:len(t)-len(u.suffix)]), u.shift
+			break
+		}
+	}
+	f, err := strconv.ParseFloat(t, 64)
+	if err != nil || f <= 0 || f*float64(int64(1)<<shift) > 1<<40 {
+		return 0, fmt.Errorf("want a size like 4MiB, 512KiB or 65536")
+	}
+	return int(f * float64(int64(1)<<shift)), nil
+}
+
 const usageText = `mcp-fuzz: fuzz the tools of an MCP server and judge every answer.
 
 Usage:
@@ -104,6 +144,8 @@ Target:
   --timeout T             per-call deadline (default 15s); T is seconds or a duration
   --slow-ms N             flag a valid call slower than N ms (default 5000), or 3x the median
   --bloat-chars N         flag a valid answer over N characters (default 20000), or 3x the median
+  --max-response SIZE     largest answer read (default 4MiB; units KiB, MiB, GiB): the rest of
+                          a larger one is counted and discarded and the case flagged bloated
   --max-hangs N           after N hangs of one tool, its remaining cases are not run and the
                           report says so (default 2; 0 never cuts a tool short)
   --parallel N            run N tools at once, each on its own session (its own server process
@@ -175,6 +217,8 @@ func parseArgs(args []string, lookup func(string) (string, bool), stderr io.Writ
 	fs.IntVar(&cases, "cases", engine.DefaultCases, "")
 	fs.StringVar(&o.cfg.Profile, "profile", "default", "")
 	fs.IntVar(&o.cfg.Parallel, "parallel", 1, "")
+	o.cfg.MaxResponse = engine.DefaultMaxResponse
+	fs.Var(sizeFlag{&o.cfg.MaxResponse}, "max-response", "")
 	hangs := fs.Int("max-hangs", engine.DefaultMaxHangs, "")
 	jsonOut := fs.Bool("json", false, "")
 	fs.StringVar(&o.format, "format", "text", "")
@@ -222,9 +266,6 @@ func parseArgs(args []string, lookup func(string) (string, bool), stderr io.Writ
 		return o, fmt.Errorf("--max-hangs %d: must be 0 (never cut a tool short) or more", *hangs)
 	}
 	o.cfg.MaxHangs = maxHangs(*hangs)
-	if o.cfg.Parallel < 1 || o.cfg.Parallel > engine.MaxParallel {
-		return o, fmt.Errorf("--parallel %d: want 1 to %d", o.cfg.Parallel, engine.MaxParallel)
-	}
 	o.cfg.Command = command
 	o.cfg.Env, o.cfg.PassEnv, o.cfg.Headers, o.cfg.Secrets = env, passEnv, headers, secrets
 	o.cfg.Tools, o.cfg.SkipTools = tools, skip
@@ -246,6 +287,17 @@ func parseArgs(args []string, lookup func(string) (string, bool), stderr io.Writ
 	}
 	if file != nil {
 		applyConfig(&o, file, set, failUnder, &failOn)
+		if file.MaxResponse != "" && !set["max-response"] {
+			if o.cfg.MaxResponse, err = parseSize(file.MaxResponse); err != nil {
+				return o, fmt.Errorf("config max-response %q: %w", file.MaxResponse, err)
+			}
+		}
+	}
+	if o.cfg.MaxResponse < engine.MinMaxResponse || o.cfg.MaxResponse > 1<<30 {
+		return o, fmt.Errorf("--max-response %d: want 64KiB to 1GiB", o.cfg.MaxResponse)
+	}
+	if o.cfg.Parallel < 1 || o.cfg.Parallel > engine.MaxParallel {
+		return o, fmt.Errorf("--parallel %d: want 1 to %d", o.cfg.Parallel, engine.MaxParallel)
 	}
 	if err := o.readGates(*failUnder, dimGates, failOn, *baseline); err != nil {
 		return o, err

@@ -32,6 +32,7 @@ type File struct {
 	BloatChars         *int              `yaml:"bloat-chars"`
 	Parallel           *int              `yaml:"parallel"`
 	MaxHangs           *int              `yaml:"max-hangs"`
+	MaxResponse        string            `yaml:"max-response"` // a size: 4MiB, 512KiB, 65536
 	FailUnder          *int              `yaml:"fail-under"`
 	FailUnderDim       map[string]int    `yaml:"fail-under-dimensions"`
 	FailOn             []string          `yaml:"fail-on"`

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
 )
 
@@ -67,6 +68,10 @@ type Config struct {
 	// own server process over stdio). Default 1: tools of one server may
 	// share state on disk, and N processes of it would race.
 	Parallel int
+	// MaxResponse is the response cap in bytes (default 4 MiB): an answer
+	// larger than this is read to the cap, the rest counted and discarded,
+	// and the case flagged bloated. It also bounds tools/list pages.
+	MaxResponse int
 	// MaxHangs is how many hangs a tool may have before its remaining cases
 	// are not run (default 2; negative: never cut a tool short).
 	MaxHangs int
@@ -79,6 +84,10 @@ const (
 	DefaultCases          = 40
 	DefaultSeed           = 1
 	DefaultMaxHangs       = 2
+	DefaultMaxResponse    = rpc.DefaultMaxResponse
+	// MinMaxResponse is the smallest --max-response: below it ordinary
+	// answers would not fit.
+	MinMaxResponse = 64 << 10
 	// MaxParallel bounds --parallel: each session may be a server process.
 	MaxParallel = 64
 )
@@ -110,6 +119,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Parallel <= 0 {
 		c.Parallel = 1
+	}
+	if c.MaxResponse <= 0 {
+		c.MaxResponse = DefaultMaxResponse
 	}
 	if c.MaxHangs == 0 {
 		c.MaxHangs = DefaultMaxHangs
@@ -173,6 +185,9 @@ func (c Config) Validate() error {
 	}
 	if c.Timeout < 0 || c.StartupTimeout < 0 {
 		return bad("timeouts must be positive")
+	}
+	if c.MaxResponse != 0 && (c.MaxResponse < MinMaxResponse || c.MaxResponse > 1<<30) {
+		return bad("--max-response %d: want 64KiB to 1GiB", c.MaxResponse)
 	}
 	if c.Parallel < 0 || c.Parallel > MaxParallel {
 		return bad("--parallel %d: want 1 to %d", c.Parallel, MaxParallel)

@@ -43,11 +43,12 @@ func classifyCode(code int64) codeClass {
 type outcome struct {
 	result     json.RawMessage // the raw result of a successful answer
 	rpcErr     *rpc.Error
-	hung       bool     // no answer within the call timeout
-	closed     bool     // the connection ended before an answer
-	cutShort   bool     // a protocol violation ended the wait for an answer
-	exitStatus string   // how the process ended, when it did
-	violations []string // protocol violations seen during the call
+	hung       bool          // no answer within the call timeout
+	closed     bool          // the connection ended before an answer
+	cutShort   bool          // a protocol violation ended the wait for an answer
+	oversize   *rpc.Oversize // the answer was over the response cap
+	exitStatus string        // how the process ended, when it did
+	violations []string      // protocol violations seen during the call
 }
 
 // callResult is the part of a CallToolResult the oracle reads.

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
@@ -53,6 +54,8 @@ func flagPerformance(tools []report.Tool, slowMs float64, bloatChars int) {
 			c.Detail = joinDetail(c.Detail, fmt.Sprintf("slow: %.0f ms, over 3× the server's median of %.1f ms", c.DurationMs, medDur))
 		}
 		switch {
+		case slices.Contains(c.Flags, report.FlagBloated):
+			// Already flagged: an answer over the response cap.
 		case c.Size > bloatChars:
 			c.Flags = append(c.Flags, report.FlagBloated)
 			c.Detail = joinDetail(c.Detail, fmt.Sprintf("bloated: %d characters, above --bloat-chars %d", c.Size, bloatChars))

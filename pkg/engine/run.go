@@ -287,11 +287,16 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 
 	var o outcome
 	var rpcErr *rpc.Error
+	var over *rpc.Oversize
 	switch {
 	case err == nil:
 		o.result = raw
 	case errors.As(err, &rpcErr):
 		o.rpcErr = rpcErr
+	case errors.As(err, &over):
+		o.oversize = over
+		r.oversized(&o)
+		validateOutput = nil // structuredContent was not read
 	case ctx.Err() != nil:
 		rc.Verdict, rc.Detail = report.NotRun, "run cancelled"
 		return
@@ -305,6 +310,10 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 		o.exitStatus = s.waitExit(2 * time.Second)
 	}
 	o.violations = s.violationsSince(violationsBefore)
+	if n := s.pendingLine(); o.hung && n > 0 {
+		// Not silence: an answer began and never ended.
+		o.violations = append(o.violations, fmt.Sprintf("an answer line that never ended: %d bytes without a newline within the call timeout", n))
+	}
 
 	var j judgement
 	if c.Kind == casegen.Valid {
@@ -326,6 +335,11 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 		rc.Size = j.result.Size
 	case o.rpcErr != nil:
 		text = o.rpcErr.Message + " " + string(o.rpcErr.Data)
+	}
+	if o.oversize != nil {
+		rc.Size = int(min(o.oversize.Bytes, int64(^uint(0)>>1)))
+		rc.Flags = append(rc.Flags, report.FlagBloated)
+		rc.Detail = joinDetail(rc.Detail, fmt.Sprintf("bloated: an answer of %d bytes, over --max-response %d; the rest was counted, not read", o.oversize.Bytes, r.cfg.MaxResponse))
 	}
 	// Redacted before the final cut, so that a token straddling it is hidden
 	// whole rather than shown in part.
@@ -368,6 +382,25 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 		// complete; for a live server they are what it said so far.
 		rc.Crash.ExitStatus = s.proc.ExitStatus()
 		rc.Crash.Stderr = r.stderrTail(s.proc.Stderr())
+	}
+}
+
+// oversized turns an answer over the response cap into the outcome the
+// oracle judges: what the scan of the whole answer found (an error answer
+// and its code, or a result and its isError), built by mcp-fuzz, never taken
+// from the server's bytes. An answer that never ended is a protocol
+// violation.
+func (r *runner) oversized(o *outcome) {
+	over := o.oversize
+	switch {
+	case !over.Ended:
+		o.violations = append(o.violations, fmt.Sprintf("an answer of over %d bytes that had not ended within the call timeout", over.Bytes))
+	case over.IsErrorAnswer:
+		o.rpcErr = &rpc.Error{Code: over.Code, Message: fmt.Sprintf("(not read: an error answer of %d bytes) %s", over.Bytes, over.Head)}
+	default:
+		isError := over.IsError != nil && *over.IsError
+		text, _ := json.Marshal(over.Head)
+		o.result = fmt.Appendf(nil, `{"content":[{"type":"text","text":%s}],"isError":%t}`, text, isError)
 	}
 }
 

@@ -23,11 +23,6 @@ import (
 // (exit code 3).
 var ErrConnect = errors.New("cannot connect to the target")
 
-// maxResponse is the response cap: the largest answer held in memory. A
-// larger one is counted and discarded, and its call returns an
-// [*rpc.Oversize].
-const maxResponse = rpc.DefaultMaxResponse
-
 // protocolVersion is the version mcp-fuzz asks for in initialize.
 const protocolVersion = "2025-11-25"
 
@@ -116,6 +111,15 @@ func isPanicLine(line string) bool {
 	return false
 }
 
+// pendingLine is how many bytes of an unfinished stdout line the server has
+// written (0 over HTTP or between lines).
+func (s *session) pendingLine() int64 {
+	if s.proc == nil {
+		return 0
+	}
+	return s.proc.PendingLine()
+}
+
 // close ends the session and, for stdio, the whole process group.
 func (s *session) close() {
 	if s.client != nil {
@@ -141,6 +145,9 @@ type connector struct {
 }
 
 func newConnector(cfg Config) (*connector, error) {
+	if cfg.MaxResponse <= 0 {
+		cfg.MaxResponse = DefaultMaxResponse
+	}
 	cn := &connector{cfg: cfg, leak: leak.NewDetector(cfg.secrets())}
 	if len(cfg.Command) > 0 {
 		env, err := stdio.MinimalEnv(cfg.LookupEnv, cfg.Env, cfg.PassEnv)
@@ -155,7 +162,7 @@ func newConnector(cfg Config) (*connector, error) {
 	if err != nil {
 		return nil, err
 	}
-	header.maxResponse = maxResponse
+	header.maxResponse = cfg.MaxResponse
 	cn.header, cn.http = header, header.client()
 	return cn, nil
 }
@@ -197,7 +204,7 @@ func (cn *connector) connectStdio(ctx context.Context) (*session, error) {
 		// (100,000 file errors from server-filesystem are over 16 MiB): a
 		// larger line is not held, but its call still gets an honest
 		// rpc.Oversize.
-		MaxLine: maxResponse,
+		MaxLine: cn.cfg.MaxResponse,
 		OnViolation: func(v stdio.Violation) {
 			s.violate(fmt.Sprintf("%s on stdout: %q", strings.ReplaceAll(v.Kind, "_", " "), v.Excerpt))
 		},
@@ -250,7 +257,7 @@ func (cn *connector) connectHTTP(ctx context.Context, transport string) (*sessio
 	// Every answer is bounded by the response cap (see capStore): the
 	// session's store rides on the contexts of its requests, the legacy SSE
 	// stream's included.
-	store := newCapStore(maxResponse)
+	store := newCapStore(cn.cfg.MaxResponse)
 	conn, err := t.Connect(context.WithValue(connCtx, capKey{}, &capCall{store: store}))
 	if err != nil {
 		cancelConn()
