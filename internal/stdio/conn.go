@@ -1,7 +1,9 @@
 package stdio
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -49,7 +51,7 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 // line had already been written, every later Write fails, since the stream is no
 // longer valid JSON-RPC.
 func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	data, err := jsonrpc.EncodeMessage(msg)
+	data, err := encode(msg)
 	if err != nil {
 		return fmt.Errorf("encoding message: %w", err)
 	}
@@ -109,3 +111,36 @@ func (c *conn) Close() error { return c.p.Stop() }
 
 // SessionID returns "": stdio connections have no session id.
 func (c *conn) SessionID() string { return "" }
+
+// encode is [jsonrpc.EncodeMessage], without re-encoding the params of a
+// request: encoding/json compacts a json.RawMessage byte by byte, which for
+// the 64 KiB arguments of an oversize case costs more than the round trip.
+// Params are valid JSON (the rpc client marshals them, or passes a
+// json.RawMessage that mcp-fuzz built or decoded); params holding a line
+// break, which would split the frame, take the slow path and are compacted.
+func encode(msg jsonrpc.Message) ([]byte, error) {
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok || len(req.Params) == 0 || bytes.IndexByte(req.Params, '\n') >= 0 || bytes.IndexByte(req.Params, '\r') >= 0 {
+		return jsonrpc.EncodeMessage(msg)
+	}
+	method, err := json.Marshal(req.Method)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, len(req.Params)+len(method)+64)
+	b = append(b, `{"jsonrpc":"2.0",`...)
+	if req.ID.IsValid() {
+		id, err := json.Marshal(req.ID.Raw())
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, `"id":`...)
+		b = append(b, id...)
+		b = append(b, ',')
+	}
+	b = append(b, `"method":`...)
+	b = append(b, method...)
+	b = append(b, `,"params":`...)
+	b = append(b, req.Params...)
+	return append(b, '}'), nil
+}

@@ -11,9 +11,16 @@
 // answer). Requests from the server are answered with -32601; notifications
 // are skipped.
 //
+// With -same-cases it makes the calls a default mcp-fuzz run makes instead:
+// every listed tool (only those annotated readOnlyHint: true unless
+// -include-destructive), each with the cases mcp-fuzz generates from its
+// input schema (seed 1, 40 per tool), generated before the clock starts.
+// That is the floor for "the same calls", payloads included.
+//
 // Usage:
 //
 //	rawfloor -n 1000 -tool tool_00001 -args '{"q":"x"}' -- COMMAND [ARGS...]
+//	rawfloor -same-cases [-include-destructive] -- COMMAND [ARGS...]
 package main
 
 import (
@@ -27,6 +34,8 @@ import (
 	"os"
 	"os/exec"
 	"time"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 )
 
 func main() {
@@ -34,7 +43,12 @@ func main() {
 	tool := flag.String("tool", "", "name of the tool to call (required)")
 	args := flag.String("args", `{"q":"x"}`, "arguments of every call, a JSON object")
 	list := flag.Bool("list", true, "list the tools once before the calls, as any client must")
+	flag.BoolVar(&sameCases, "same-cases", false, "make the calls of a default mcp-fuzz run (every case of every selected tool)")
+	flag.BoolVar(&includeDestructive, "include-destructive", false, "with -same-cases: call tools not annotated read-only too")
 	flag.Parse()
+	if sameCases {
+		*list, *tool = true, "-"
+	}
 	if *tool == "" || flag.NArg() == 0 || !json.Valid([]byte(*args)) {
 		fmt.Fprintln(os.Stderr, "usage: rawfloor -n N -tool NAME [-args JSON] -- COMMAND [ARGS...]")
 		os.Exit(2)
@@ -62,7 +76,11 @@ type frame struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
 	Error  json.RawMessage `json:"error"`
+	Result json.RawMessage `json:"result"`
 }
+
+// Set by flags: see the package comment.
+var sameCases, includeDestructive bool
 
 type client struct {
 	w  io.Writer
@@ -107,14 +125,30 @@ func (c *client) session(n int, tool string, args json.RawMessage, list bool) (r
 	if err := c.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"}); err != nil {
 		return res, err
 	}
+	calls := []json.RawMessage{}
 	if list {
-		if _, err := c.call("tools/list", map[string]any{}); err != nil {
+		f, err := c.call("tools/list", map[string]any{})
+		if err != nil {
 			return res, fmt.Errorf("tools/list: %w", err)
 		}
+		if sameCases {
+			if calls, err = generatedCalls(f.Result); err != nil {
+				return res, err
+			}
+			n = len(calls)
+		}
 	}
-	params := map[string]any{"name": tool, "arguments": args}
+	if !sameCases {
+		p, err := json.Marshal(map[string]any{"name": tool, "arguments": args})
+		if err != nil {
+			return res, err
+		}
+		for range n {
+			calls = append(calls, p)
+		}
+	}
 	start := time.Now()
-	for range n {
+	for _, params := range calls {
 		f, err := c.call("tools/call", params)
 		if err != nil {
 			return res, fmt.Errorf("tools/call %d: %w", res.Calls+1, err)
@@ -168,12 +202,55 @@ func (c *client) call(method string, params any) (frame, error) {
 }
 
 func (c *client) send(v any) error {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return err
+	var data []byte
+	var err error
+	if m, ok := v.(map[string]any); ok {
+		if p, ok := m["params"].(json.RawMessage); ok {
+			// Written as is, like any lean client would.
+			data = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`, m["id"], m["method"], p)
+		}
+	}
+	if data == nil {
+		if data, err = json.Marshal(v); err != nil {
+			return err
+		}
 	}
 	if _, err := c.w.Write(append(data, '\n')); err != nil {
 		return fmt.Errorf("writing request: %w", err)
 	}
 	return nil
+}
+
+// generatedCalls returns the tools/call params of every case mcp-fuzz
+// generates by default for the tools of a tools/list result.
+func generatedCalls(listResult json.RawMessage) ([]json.RawMessage, error) {
+	var list struct {
+		Tools []struct {
+			Name        string          `json:"name"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+			Annotations struct {
+				ReadOnly bool `json:"readOnlyHint"`
+			} `json:"annotations"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(listResult, &list); err != nil {
+		return nil, fmt.Errorf("tools/list result: %w", err)
+	}
+	var out []json.RawMessage
+	for _, t := range list.Tools {
+		if !t.Annotations.ReadOnly && !includeDestructive {
+			continue
+		}
+		schema, _ := casegen.Compile(t.InputSchema)
+		plan := casegen.Generate(t.Name, schema, casegen.Options{Seed: 1, Budget: 40})
+		name, _ := json.Marshal(t.Name)
+		for _, c := range plan.Cases {
+			args := c.Arguments
+			if len(args) == 0 {
+				args = json.RawMessage(`{}`)
+			}
+			out = append(out, json.RawMessage(fmt.Sprintf(`{"name":%s,"arguments":%s}`, name, args)))
+		}
+	}
+	return out, nil
 }
