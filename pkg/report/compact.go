@@ -64,7 +64,9 @@ func DigestArguments(args json.RawMessage) *ArgumentsDigest {
 		Kind:   jsonKind(args),
 		Bytes:  len(args),
 		SHA256: hex.EncodeToString(sum[:]),
-		Head:   strings.ToValidUTF8(cutUTF8(string(args), ArgumentsHeadBytes), "\uFFFD"),
+		// Converted from a short prefix: a substring of string(args) would
+		// keep all of args alive with the report (70 MB for 1,000 tools).
+		Head: strings.ToValidUTF8(cutUTF8(string(args[:min(len(args), ArgumentsHeadBytes+utf8.UTFMax)]), ArgumentsHeadBytes), "\uFFFD"),
 	}
 }
 

@@ -175,10 +175,24 @@ type floorRun struct {
 // floor runs rawfloor b.reps times (n calls of tool with args against the
 // server argv, extra environment env) and returns the median run.
 func (b *bench) floor(name string, n int, tool, args string, env []string, argv ...string) (floorRun, error) {
+	return b.floorOf(name, []string{"-n", fmt.Sprint(n), "-tool", tool, "-args", args}, env, argv)
+}
+
+// floorSame runs rawfloor -same-cases: the calls a default mcp-fuzz run
+// makes, payloads included (destructive: with --include-destructive).
+func (b *bench) floorSame(name string, destructive bool, env []string, argv ...string) (floorRun, error) {
+	flags := []string{"-same-cases"}
+	if destructive {
+		flags = append(flags, "-include-destructive")
+	}
+	return b.floorOf("same-"+name, flags, env, argv)
+}
+
+func (b *bench) floorOf(name string, flags, env, argv []string) (floorRun, error) {
 	var runs []floorRun
 	for i := range b.reps {
 		out := filepath.Join(b.work, fmt.Sprintf("%s-%d.out", name, i))
-		full := append([]string{filepath.Join(b.bin, "rawfloor"), "-n", fmt.Sprint(n), "-tool", tool, "-args", args, "--"}, argv...)
+		full := append(append(append([]string{filepath.Join(b.bin, "rawfloor")}, flags...), "--"), argv...)
 		p, err := run(spec{argv: full, env: env, timeout: b.bigTimeout, stdout: out})
 		if err != nil {
 			return floorRun{}, err
@@ -312,19 +326,24 @@ func (b *bench) rowD() error {
 		if err != nil {
 			return err
 		}
+		same, err := b.floorSame(fmt.Sprintf("d-tools-%d", n), false, nil, b.tools(n)...)
+		if err != nil {
+			return err
+		}
 		rss := fr.Proc.MaxRSSKiB * kib
-		floorPart := fmt.Sprintf("floor %s for %d calls%s", secs(fl.Proc.WallS), calls, note)
+		floorPart := fmt.Sprintf("trivial-call floor %s for %d calls%s: %.1f×; same-calls floor %s for %d calls",
+			secs(fl.Proc.WallS), calls, note, fr.Proc.WallS/fl.Proc.WallS, secs(same.Proc.WallS), same.Calls)
 		var res string
 		if f := fr.Proc.failed(); f != "" {
 			res = fmt.Sprintf("**%s** (limit %s), peak RSS %s; %s", f, size(b.limitAS), size(rss), floorPart)
 		} else {
 			res = fmt.Sprintf("wall %s, peak RSS %s, report %s, %d cases; %s: **%.1f×**",
-				secs(fr.Proc.WallS), size(rss), size(fr.Report.Bytes), fr.Report.Cases, floorPart, fr.Proc.WallS/fl.Proc.WallS)
+				secs(fr.Proc.WallS), size(rss), size(fr.Report.Bytes), fr.Report.Cases, floorPart, fr.Proc.WallS/same.Proc.WallS)
 		}
 		ok := fr.Proc.failed() == ""
 		if n == 1000 {
-			b.add(row{"d", "1,000 tools", res, "RSS ≤ 256 MiB, wall ≤ 3× floor",
-				metIf(ok && rss <= 256*mib && fr.Proc.WallS <= 3*fl.Proc.WallS)})
+			b.add(row{"d", "1,000 tools", res, "RSS ≤ 256 MiB, wall ≤ 3× same-calls floor",
+				metIf(ok && rss <= 256*mib && fr.Proc.WallS <= 3*same.Proc.WallS)})
 			b.addReportSize("report size, 1,000 tools", fr, 18000, 30*mib)
 		} else {
 			b.add(row{"d", "10,000 tools", res, "completes, RSS ≤ 1 GiB", metIf(ok && rss <= gib)})
@@ -439,9 +458,14 @@ func (b *bench) nodeRow(what, name string, mk func(int) []string, tool string, e
 	if err != nil {
 		return err
 	}
-	ratio := fr.Proc.WallS / fl.Proc.WallS
-	b.add(row{"g", what, fmt.Sprintf("mcp-fuzz %s vs floor %s for %d calls: **%.1f×**", secs(fr.Proc.WallS), secs(fl.Proc.WallS), n, ratio),
-		"wall ≤ 3× floor", metIf(ratio <= 3)})
+	same, err := b.floorSame(name, strings.Contains(what, "--include-destructive"), env, argv...)
+	if err != nil {
+		return err
+	}
+	ratio := fr.Proc.WallS / same.Proc.WallS
+	b.add(row{"g", what, fmt.Sprintf("mcp-fuzz %s; trivial-call floor %s for %d calls: %.1f×; same-calls floor %s for %d calls: **%.1f×**",
+		secs(fr.Proc.WallS), secs(fl.Proc.WallS), n, fr.Proc.WallS/fl.Proc.WallS, secs(same.Proc.WallS), same.Calls, ratio),
+		"wall ≤ 3× same-calls floor", metIf(ratio <= 3)})
 	return nil
 }
 
