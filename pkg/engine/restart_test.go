@@ -111,6 +111,9 @@ func TestParallelGivesTheSameReport(t *testing.T) {
 	cmd := []string{fixture.Build(t, "clean")}
 	verdicts := func(parallel int) []string {
 		rep := runFixture(t, "clean", func(c *Config) { c.Command = cmd; c.Parallel = parallel; c.Cases = 12 })
+		if rep.Config.Parallel != parallel || rep.Config.MaxHangs != DefaultMaxHangs || rep.Config.MaxResponseBytes != DefaultMaxResponse {
+			t.Errorf("settings recorded: %+v", rep.Config)
+		}
 		var out []string
 		for _, tl := range rep.Tools {
 			for _, c := range tl.Cases {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -528,6 +529,10 @@ func (c Config) settings() report.Settings {
 		Tools:              c.Tools,
 		SkipTools:          c.SkipTools,
 		Profile:            c.Profile,
+		MaxResponseBytes:   c.MaxResponse,
+		MaxHangs:           max(c.MaxHangs, 0),
+		Parallel:           c.Parallel,
+		ExampleTools:       slices.Sorted(maps.Keys(c.Examples)),
 	}
 }
 

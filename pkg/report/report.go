@@ -49,6 +49,15 @@ type Settings struct {
 	Tools              []string `json:"tools,omitempty"`
 	SkipTools          []string `json:"skipTools,omitempty"`
 	Profile            string   `json:"profile"`
+	// MaxResponseBytes is the response cap (--max-response).
+	MaxResponseBytes int `json:"maxResponseBytes,omitempty"`
+	// MaxHangs is the hang cutoff per tool (--max-hangs); 0: never.
+	MaxHangs int `json:"maxHangs,omitempty"`
+	// Parallel is how many tools ran at once (--parallel).
+	Parallel int `json:"parallel,omitempty"`
+	// ExampleTools names the tools whose valid call came from a config
+	// example: replaying their compacted cases needs the same --config.
+	ExampleTools []string `json:"exampleTools,omitempty"`
 }
 
 // Target is what was fuzzed.
