@@ -252,7 +252,7 @@ func (b *bench) rowsAB() error {
 		fmt.Sprintf("mcp-fuzz %s/call vs floor %s/call: **%.1f×**", us(slope), us(fl.PerCallUs), slope/fl.PerCallUs), "—", "—"})
 	b.add(row{"b", "full run vs floor, " + what,
 		fmt.Sprintf("mcp-fuzz %s vs floor %s for %d calls: **%.1f×**; peak RSS %s", secs(big.Proc.WallS), secs(fl.Proc.WallS), n,
-			big.Proc.WallS/fl.Proc.WallS, size(big.Proc.MaxRSSKiB*kib)), "—", "—"})
+			big.Proc.WallS/fl.Proc.WallS, size(big.Proc.peakKiB()*kib)), "—", "—"})
 	b.addReportSize("report size, ~1,000 cases", big, 1000, 2*mib)
 	return nil
 }
@@ -330,7 +330,7 @@ func (b *bench) rowD() error {
 		if err != nil {
 			return err
 		}
-		rss := fr.Proc.MaxRSSKiB * kib
+		rss := fr.Proc.peakKiB() * kib
 		floorPart := fmt.Sprintf("trivial-call floor %s for %d calls%s: %.1f×; same-calls floor %s for %d calls",
 			secs(fl.Proc.WallS), calls, note, fr.Proc.WallS/fl.Proc.WallS, secs(same.Proc.WallS), same.Calls)
 		var res string
@@ -395,7 +395,7 @@ func (b *bench) rowF() error {
 		return err
 	}
 	b.details["huge"] = fr
-	rss := fr.Proc.MaxRSSKiB * kib
+	rss := fr.Proc.peakKiB() * kib
 	target := fmt.Sprintf("RSS ≤ 256 MiB, case ≤ --timeout %d s", callTimeout)
 	if f := fr.Proc.failed(); f != "" {
 		b.add(row{"f", "one 200 MiB answer", fmt.Sprintf("**%s** (limit %s), peak RSS %s", f, size(b.limitAS), size(rss)), target, metIf(false)})

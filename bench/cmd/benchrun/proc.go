@@ -26,15 +26,19 @@ type spec struct {
 
 // proc is what one measured process did.
 type proc struct {
-	WallS     float64 `json:"wall_s"`
-	ExitCode  int     `json:"exit_code"` // -1 when killed by a signal
-	Signal    string  `json:"signal,omitempty"`
-	MaxRSSKiB int64   `json:"maxrss_kib"` // getrusage: the process or any child it reaped, whichever peaked highest
-	HWMKiB    int64   `json:"hwm_kib"`    // the process's own VmHWM, polled every 20 ms
-	TimedOut  bool    `json:"timed_out,omitempty"`
-	LimitHit  bool    `json:"limit_hit,omitempty"`
-	Fatal     string  `json:"fatal,omitempty"` // the first "fatal error:" or "panic:" line of stderr
-	Stderr    string  `json:"stderr_tail,omitempty"`
+	WallS    float64 `json:"wall_s"`
+	ExitCode int     `json:"exit_code"` // -1 when killed by a signal
+	Signal   string  `json:"signal,omitempty"`
+	// MaxRSSKiB is wait4's ru_maxrss. Linux carries the high-water mark
+	// across execve, and Go forks sharing benchrun's memory, so it can be
+	// benchrun's own peak (190 MiB after the npm rows) rather than the
+	// child's: see peakKiB.
+	MaxRSSKiB int64  `json:"maxrss_kib"`
+	HWMKiB    int64  `json:"hwm_kib"` // the process's own VmHWM, polled every 20 ms
+	TimedOut  bool   `json:"timed_out,omitempty"`
+	LimitHit  bool   `json:"limit_hit,omitempty"`
+	Fatal     string `json:"fatal,omitempty"` // the first "fatal error:" or "panic:" line of stderr
+	Stderr    string `json:"stderr_tail,omitempty"`
 }
 
 // failed says why p did not end normally, or "" when it did.
@@ -196,4 +200,14 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(bytes.ToValidUTF8(t.buf, nil))
+}
+
+// peakKiB is the peak resident memory of the process itself: the kernel's
+// VmHWM as last read (at most 20 ms before it exited, so a peak in the very
+// last moments can be missed), else ru_maxrss.
+func (p proc) peakKiB() int64 {
+	if p.HWMKiB > 0 {
+		return p.HWMKiB
+	}
+	return p.MaxRSSKiB
 }
