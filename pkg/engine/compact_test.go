@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -183,10 +184,13 @@ func TestReplayRegeneratesCompactedArguments(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Replay(%s): %v", c.ID, err)
 	}
-	if now.Verdict != c.Verdict || now.ArgumentsDigest == nil || *now.ArgumentsDigest != *c.ArgumentsDigest {
+	if now.Verdict != c.Verdict || now.ArgumentsDigest == nil || !reflect.DeepEqual(*now.ArgumentsDigest, *c.ArgumentsDigest) {
 		t.Errorf("replayed %s: verdict %s (was %s), digest %+v (was %+v)", c.ID, now.Verdict, c.Verdict, now.ArgumentsDigest, c.ArgumentsDigest)
 	}
 
+	if c.ArgumentsDigest.Pattern == nil {
+		t.Errorf("%s: an oversize string has no pattern", c.ID)
+	}
 	changed := c
 	d := *c.ArgumentsDigest
 	d.SHA256 = strings.Repeat("0", 64)
@@ -194,8 +198,12 @@ func TestReplayRegeneratesCompactedArguments(t *testing.T) {
 	if _, err := Replay(ctx, cfg, "echo_note", changed); !errors.Is(err, ErrArgumentsChanged) || !strings.Contains(err.Error(), "schema changed") {
 		t.Errorf("Replay with another digest: %v, want ErrArgumentsChanged", err)
 	}
+	// Without a pattern, replay regenerates from the schema and the id.
 	gone := c
 	gone.ID = "echo_note/oversize/nosuch#string"
+	noPattern := *c.ArgumentsDigest
+	noPattern.Pattern = nil
+	gone.ArgumentsDigest = &noPattern
 	if _, err := Replay(ctx, cfg, "echo_note", gone); !errors.Is(err, ErrArgumentsChanged) || !strings.Contains(err.Error(), "no longer yields case") {
 		t.Errorf("Replay of a case no longer generated: %v, want ErrArgumentsChanged", err)
 	}

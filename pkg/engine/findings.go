@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -106,7 +107,11 @@ const (
 // long), an `mcp-fuzz replay` command instead.
 func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) report.Reproducer {
 	if c.ArgumentsDigest != nil || len(c.Arguments) > report.MaxInlineArguments {
-		return report.Reproducer{Shell: replayCommand(cfg, c.ID)}
+		r := report.Reproducer{Shell: replayCommand(cfg, c.ID)}
+		if c.ArgumentsDigest != nil && c.ArgumentsDigest.Pattern != nil {
+			r.Generator = generatorCommand(toolName, c.ArgumentsDigest.Pattern)
+		}
+		return r
 	}
 	// Escaped so the line survives every report format unchanged.
 	call := string(escape.JSON(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":%s}`, callParams(toolName, c.Arguments))))
@@ -146,6 +151,27 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 			u, h, shellQuote(init), u, h, rep.Server.ProtocolVersion, shellQuote(initialized), u, h, rep.Server.ProtocolVersion, shellQuote(call))
 	}
 	return r
+}
+
+// generatorCommand is a python3 one-liner that prints the tools/call line
+// whose arguments the pattern spells out: the oversize payload as
+// 'A'*65536 rather than 64 KiB of shell. A Go JSON string is a valid Python
+// string literal (its only escapes are \", \\, \n, \r, \t and \uXXXX).
+func generatorCommand(toolName string, pattern []report.PatternPart) string {
+	name, _ := json.Marshal(toolName)
+	head, _ := json.Marshal(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":` + string(name) + `,"arguments":`)
+	terms := []string{string(head)}
+	for _, p := range pattern {
+		t, _ := json.Marshal(p.Text)
+		if p.Repeat > 1 {
+			terms = append(terms, fmt.Sprintf("%s*%d", t, p.Repeat))
+		} else {
+			terms = append(terms, string(t))
+		}
+	}
+	terms = append(terms, `"}}\n"`)
+	program := "import sys; sys.stdout.buffer.write((" + strings.Join(terms, "+") + ").encode())"
+	return "python3 -c " + shellQuote(string(escape.JSON([]byte(program))))
 }
 
 // replayPrefix starts every replay reproducer; [SetReportPath] puts the

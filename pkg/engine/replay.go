@@ -52,9 +52,16 @@ func Replay(ctx context.Context, cfg Config, toolName string, c report.Case) (re
 	return report.Case{}, fmt.Errorf("the server no longer lists tool %q", toolName)
 }
 
-// regenerate rebuilds the compacted arguments of case c from tool t's
-// schema and the options of cfg, and checks them against the digest.
+// regenerate rebuilds the compacted arguments of case c: from the digest's
+// pattern when it has one (exact, whatever became of the schema), else from
+// tool t's schema and the options of cfg; either way checked against the
+// digest.
 func regenerate(cfg Config, t tool, c report.Case) (json.RawMessage, error) {
+	if p := c.ArgumentsDigest.Pattern; p != nil {
+		if args := report.ExpandPattern(p); c.ArgumentsDigest.Matches(args) {
+			return args, nil
+		}
+	}
 	schema, _ := casegen.Compile(t.InputSchema)
 	example, fromExample := cfg.Examples[t.Name]
 	g, ok := casegen.Regenerate(t.Name, schema, casegen.Options{

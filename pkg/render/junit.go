@@ -166,6 +166,9 @@ func junitBody(c report.Case, r report.Reproducer) string {
 	if note := placeholderNote(r.Shell); note != "" {
 		b.WriteString(note + "\n")
 	}
+	if r.Generator != "" {
+		b.WriteString("Generator (prints the tools/call line):\n" + r.Generator + "\n")
+	}
 	if b.Len() == 0 {
 		b.WriteString("arguments: " + argumentsText(c) + "\n")
 	}

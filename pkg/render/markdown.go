@@ -237,6 +237,7 @@ func mdFinding(rep *report.Report, f report.Finding) string {
 	if note := placeholderNote(f.Reproducer.Shell); note != "" {
 		fmt.Fprintf(&b, "\n  %s.\n", escape.MarkdownInline(note, 0))
 	}
+	code("Generator (prints the tools/call line; pipe it to the server after initialize)", f.Reproducer.Generator, "sh", reproducerMax)
 	if c, ok := findCase(rep, f.Tool, f.CaseID); ok && c.Crash != nil && c.Crash.Stderr != "" {
 		code("Stderr tail", c.Crash.Stderr, "text", stderrMax)
 	}

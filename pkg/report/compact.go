@@ -39,6 +39,11 @@ type ArgumentsDigest struct {
 	// Head is the start of the encoding (at most [ArgumentsHeadBytes], cut at
 	// a character boundary), for a reader to see what was sent.
 	Head string `json:"head"`
+	// Pattern, when the arguments are that regular, spells them out exactly
+	// as literal text and repeated runs (an oversize case is a 64 KiB run of
+	// one character, or 10,000 copies of one item): a generator for the
+	// reproducer, and what replay sends without regenerating anything.
+	Pattern []PatternPart `json:"pattern,omitempty"`
 }
 
 // String describes the digest in one line, e.g.
@@ -66,7 +71,8 @@ func DigestArguments(args json.RawMessage) *ArgumentsDigest {
 		SHA256: hex.EncodeToString(sum[:]),
 		// Converted from a short prefix: a substring of string(args) would
 		// keep all of args alive with the report (70 MB for 1,000 tools).
-		Head: strings.ToValidUTF8(cutUTF8(string(args[:min(len(args), ArgumentsHeadBytes+utf8.UTFMax)]), ArgumentsHeadBytes), "\uFFFD"),
+		Head:    strings.ToValidUTF8(cutUTF8(string(args[:min(len(args), ArgumentsHeadBytes+utf8.UTFMax)]), ArgumentsHeadBytes), "\uFFFD"),
+		Pattern: patternOf(args),
 	}
 }
 

@@ -161,6 +161,10 @@ type Finding struct {
 type Reproducer struct {
 	JSONRPC string `json:"jsonrpc,omitempty"` // the tools/call line
 	Shell   string `json:"shell,omitempty"`
+	// Generator, for arguments too large to print, is a one-line command
+	// that prints the exact tools/call line (pipe it to the server after
+	// initialize, as Shell does for small ones).
+	Generator string `json:"generator,omitempty"`
 }
 
 // ReportPlaceholder stands for the JSON report's path in replay

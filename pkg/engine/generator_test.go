@@ -1,0 +1,52 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// The generator of an oversize reproducer prints, as printed, the exact
+// tools/call line of the case: arguments that match the report's digest.
+func TestGeneratorPrintsTheExactCall(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not found")
+	}
+	for name, args := range map[string]string{
+		"string":  `{"q":"` + strings.Repeat("A", 65536) + `","quote":"it's \"x\" \\ ` + "\u2028é<>&" + `"}`,
+		"array":   `{"ids":[` + strings.Repeat(`"x",`, 9999) + `"x"]}`,
+		"unicode": `{"q":"` + strings.Repeat("日本", 30000) + `"}`,
+	} {
+		d := report.DigestArguments(json.RawMessage(args))
+		if d.Pattern == nil {
+			t.Fatalf("%s: no pattern", name)
+		}
+		gen := generatorCommand("weird 'tool' \"name\"", d.Pattern)
+		out, err := exec.Command("sh", "-c", gen).Output()
+		if err != nil {
+			t.Fatalf("%s: %s: %v", name, gen[:min(len(gen), 200)], err)
+		}
+		if !bytes.HasSuffix(out, []byte("\n")) || bytes.Count(out, []byte("\n")) != 1 {
+			t.Errorf("%s: not one line", name)
+		}
+		var call struct {
+			Params struct {
+				Name      string          `json:"name"`
+				Arguments json.RawMessage `json:"arguments"`
+			} `json:"params"`
+		}
+		if err := json.Unmarshal(out, &call); err != nil {
+			t.Fatalf("%s: not JSON: %v", name, err)
+		}
+		if call.Params.Name != "weird 'tool' \"name\"" || !d.Matches(call.Params.Arguments) {
+			t.Errorf("%s: the generated call differs from the one sent (%d bytes, want %d)", name, len(call.Params.Arguments), d.Bytes)
+		}
+		if len(gen) > 1024 {
+			t.Errorf("%s: a generator of %d bytes", name, len(gen))
+		}
+	}
+}
