@@ -291,6 +291,8 @@ func progress(w io.Writer) func(engine.Event) {
 			fmt.Fprintf(w, "mcp-fuzz: %s skipped (%s)\n", escape.Terminal(e.Tool, 80), escape.Terminal(e.Reason, 200))
 		case "tool":
 			fmt.Fprintf(w, "mcp-fuzz: %s: %d cases\n", escape.Terminal(e.Tool, 80), e.Total)
+		case "cutoff":
+			fmt.Fprintf(w, "mcp-fuzz: %s: %s\n", escape.Terminal(e.Tool, 80), escape.Terminal(e.Reason, 200))
 		}
 	}
 }

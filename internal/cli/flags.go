@@ -75,14 +75,20 @@ func (s secondsFlag) Set(v string) error {
 }
 
 // sizeFlag accepts a byte count, plain ("65536") or with a unit: KiB, MiB,
-// GiB (also K, M, G, KB, MB, GB, all binary).
-type sizeFlag struct{ n *int }
+// GiB (K, M, G, KB, MB and GB are read as the same binary units).
+type sizeFlag struct {
+	n     *int
+	given *string // as typed, for messages
+}
 
 func (s sizeFlag) String() string {
-	if s.n == nil {
-		return ""
+	switch {
+	case s.given != nil && *s.given != "":
+		return *s.given
+	case s.n != nil:
+		return strconv.Itoa(*s.n)
 	}
-	return strconv.Itoa(*s.n)
+	return ""
 }
 
 func (s sizeFlag) Set(v string) error {
@@ -90,7 +96,7 @@ func (s sizeFlag) Set(v string) error {
 	if err != nil {
 		return err
 	}
-	*s.n = n
+	*s.n, *s.given = n, v
 	return nil
 }
 
@@ -144,12 +150,14 @@ Target:
   --timeout T             per-call deadline (default 15s); T is seconds or a duration
   --slow-ms N             flag a valid call slower than N ms (default 5000), or 3x the median
   --bloat-chars N         flag a valid answer over N characters (default 20000), or 3x the median
-  --max-response SIZE     largest answer read (default 4MiB; units KiB, MiB, GiB): the rest of
-                          a larger one is counted and discarded and the case flagged bloated
+  --max-response SIZE     largest answer read, 64KiB to 1GiB (default 4MiB; units KiB, MiB,
+                          GiB): the rest of a larger one is counted and discarded, the case
+                          flagged bloated
   --max-hangs N           after N hangs of one tool, its remaining cases are not run and the
                           report says so (default 2; 0 never cuts a tool short)
-  --parallel N            run N tools at once, each on its own session (its own server process
-                          over stdio; default 1: tools that share state on disk would race)
+  --parallel N            run N tools at once (1 to 64), each on its own session (its own
+                          server process over stdio; default 1: tools that share state on
+                          disk would race)
 
 Selection:
   --include-destructive   call every tool, not only those annotated readOnlyHint: true
@@ -218,7 +226,7 @@ func parseArgs(args []string, lookup func(string) (string, bool), stderr io.Writ
 	fs.StringVar(&o.cfg.Profile, "profile", "default", "")
 	fs.IntVar(&o.cfg.Parallel, "parallel", 1, "")
 	o.cfg.MaxResponse = engine.DefaultMaxResponse
-	fs.Var(sizeFlag{&o.cfg.MaxResponse}, "max-response", "")
+	fs.Var(sizeFlag{&o.cfg.MaxResponse, new(string)}, "max-response", "")
 	hangs := fs.Int("max-hangs", engine.DefaultMaxHangs, "")
 	jsonOut := fs.Bool("json", false, "")
 	fs.StringVar(&o.format, "format", "text", "")
@@ -293,11 +301,28 @@ func parseArgs(args []string, lookup func(string) (string, bool), stderr io.Writ
 			}
 		}
 	}
+	// Where a value came from, for its error message.
+	source := func(flagName, given string) string {
+		if set[flagName] || file == nil {
+			return "--" + flagName + " " + given
+		}
+		return "config " + flagName + ": " + given
+	}
 	if o.cfg.MaxResponse < engine.MinMaxResponse || o.cfg.MaxResponse > 1<<30 {
-		return o, fmt.Errorf("--max-response %d: want 64KiB to 1GiB", o.cfg.MaxResponse)
+		given := fs.Lookup("max-response").Value.String()
+		if !set["max-response"] && file != nil {
+			given = file.MaxResponse
+		}
+		return o, fmt.Errorf("%s: want 64KiB to 1GiB", source("max-response", given))
 	}
 	if o.cfg.Parallel < 1 || o.cfg.Parallel > engine.MaxParallel {
-		return o, fmt.Errorf("--parallel %d: want 1 to %d", o.cfg.Parallel, engine.MaxParallel)
+		return o, fmt.Errorf("%s: want 1 to %d", source("parallel", fmt.Sprint(o.cfg.Parallel)), engine.MaxParallel)
+	}
+	if file != nil && file.MaxHangs != nil && *file.MaxHangs < 0 && !set["max-hangs"] {
+		return o, fmt.Errorf("config max-hangs: %d: must be 0 (never cut a tool short) or more", *file.MaxHangs)
+	}
+	if file != nil && file.Cases != nil && *file.Cases < 0 && !set["cases"] {
+		return o, fmt.Errorf("config cases: %d: must be 0 (no limit) or more", *file.Cases)
 	}
 	if err := o.readGates(*failUnder, dimGates, failOn, *baseline); err != nil {
 		return o, err

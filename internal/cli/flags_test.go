@@ -50,10 +50,19 @@ func TestCostSettingsFromConfigFile(t *testing.T) {
 	if o.cfg.MaxResponse != 8<<20 || o.cfg.Parallel != 2 || o.cfg.MaxHangs != 5 {
 		t.Errorf("got max-response %d, parallel %d (the flag wins), max-hangs %d", o.cfg.MaxResponse, o.cfg.Parallel, o.cfg.MaxHangs)
 	}
-	if err := os.WriteFile(file, []byte("max-response: huge\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := parseArgs([]string{"--config", file, "--", "srv"}, none, io.Discard); err == nil || !strings.Contains(err.Error(), "max-response") {
-		t.Errorf("a bad max-response in the file: %v", err)
+	// A value the flag refuses is refused in the file too, naming the key.
+	for body, key := range map[string]string{
+		"max-response: huge\n": "config max-response",
+		"max-response: 1KiB\n": "config max-response: 1KiB",
+		"max-hangs: -1\n":      "config max-hangs",
+		"cases: -3\n":          "config cases",
+		"parallel: 0\n":        "config parallel",
+	} {
+		if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := parseArgs([]string{"--config", file, "--", "srv"}, none, io.Discard); err == nil || !strings.Contains(err.Error(), key) {
+			t.Errorf("%q in the file: %v, want an error naming %q", body, err, key)
+		}
 	}
 }

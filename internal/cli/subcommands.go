@@ -224,7 +224,11 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 	}
 	fmt.Fprintf(a.Stdout, "case  %s\n", escape.Terminal(caseID, 120))
 	if d := old.ArgumentsDigest; d != nil {
-		fmt.Fprintf(a.Stdout, "args  regenerated from seed %d: %d bytes, sha256 %s, as recorded\n", o.cfg.Seed, d.Bytes, d.SHA256)
+		how := fmt.Sprintf("regenerated from seed %d", o.cfg.Seed)
+		if d.Pattern != nil && d.Matches(report.ExpandPattern(d.Pattern)) {
+			how = "spelled out by the report's pattern" // as engine.Replay does first
+		}
+		fmt.Fprintf(a.Stdout, "args  %s: %d bytes, sha256 %s, as recorded\n", how, d.Bytes, d.SHA256)
 	}
 	fmt.Fprintf(a.Stdout, "was   %s  %s\nnow   %s  %s\n", old.Verdict, escape.Terminal(old.Detail, 200), now.Verdict, escape.Terminal(now.Detail, 200))
 	if now.Verdict == old.Verdict {

@@ -30,7 +30,9 @@ func (p *progress) event(e engine.Event) {
 	case "skip":
 		fmt.Fprintf(p.w, "- %s: skipped (%s)\n", escape.Terminal(e.Tool, 80), e.Reason)
 	case "tool":
-		fmt.Fprintf(p.w, "> %s: %d cases\n", escape.Terminal(e.Tool, 80), e.Total)
+		fmt.Fprintf(p.w, "> %s: %s\n", escape.Terminal(e.Tool, 80), plural(e.Total, "case", "cases"))
+	case "cutoff":
+		fmt.Fprintf(p.w, "  ! %s: %s\n", escape.Terminal(e.Tool, 80), e.Reason)
 	case "case":
 		if e.Case.Verdict.Failure() {
 			fmt.Fprintf(p.w, "  ! %s: %s\n", escape.Terminal(e.Case.ID, 120), e.Case.Verdict)
@@ -144,4 +146,12 @@ func useColour(w io.Writer, lookup func(string) (string, bool)) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// plural says "1 case" or "2 cases".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -33,12 +33,14 @@ func TestInterruptedRunReturnsPartialReport(t *testing.T) {
 	var err error
 	var ranCases int
 	var endedEarly string
+	var graded, interrupted bool
 	go func() {
 		defer close(done)
 		rep, e := Run(ctx, cfg)
 		err = e
 		if rep != nil {
 			ranCases, endedEarly = rep.Summary.Cases, rep.EndedEarly
+			graded, interrupted = rep.Graded, rep.Interrupted
 		}
 	}()
 	select {
@@ -49,8 +51,12 @@ func TestInterruptedRunReturnsPartialReport(t *testing.T) {
 	if !errors.Is(err, ErrInterrupted) || !strings.Contains(err.Error(), "test interrupt") {
 		t.Fatalf("err = %v, want ErrInterrupted with the cause", err)
 	}
-	if ranCases == 0 || !strings.Contains(endedEarly, "interrupted") {
+	if ranCases == 0 || !strings.Contains(endedEarly, "interrupted") || !strings.Contains(endedEarly, "1 of 1 tools were not run to the end") {
 		t.Errorf("partial report: %d cases, endedEarly %q", ranCases, endedEarly)
+	}
+	// A grade of the few cases that ran would read like a verdict.
+	if graded || !interrupted {
+		t.Errorf("partial report: graded %v, interrupted %v; want not graded, interrupted", graded, interrupted)
 	}
 	assertNoChildren(t)
 }

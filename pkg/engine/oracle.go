@@ -47,6 +47,7 @@ type outcome struct {
 	closed     bool          // the connection ended before an answer
 	cutShort   bool          // a protocol violation ended the wait for an answer
 	oversize   *rpc.Oversize // the answer was over the response cap
+	unended    bool          // an answer began but did not end within the timeout
 	exitStatus string        // how the process ended, when it did
 	violations []string      // protocol violations seen during the call
 }

@@ -38,6 +38,7 @@ func newPool(cfg Config, cn *connector, first *session, d *leak.Detector) *pool 
 func (p *pool) run(ctx context.Context, tools []tool) ([]report.Tool, string) {
 	out := make([]report.Tool, len(tools))
 	done := make([]bool, len(tools))
+	cut := make([]bool, len(tools)) // interrupted before all its cases ran
 	p.lint = make([][]report.Lint, len(tools))
 	workers := max(1, min(p.cfg.Parallel, len(tools)))
 	runners := make([]*runner, workers)
@@ -71,6 +72,7 @@ func (p *pool) run(ctx context.Context, tools []tool) ([]report.Tool, string) {
 				out[i] = r.runTool(ctx, tools[i])
 				p.lint[i], r.lint = r.lint, nil
 				done[i] = true
+				cut[i] = ctx.Err() != nil
 			}
 		}()
 	}
@@ -84,16 +86,17 @@ func (p *pool) run(ctx context.Context, tools []tool) ([]report.Tool, string) {
 		}
 	}
 	kept := out[:0]
-	skipped := 0
+	unfinished := 0
 	for i := range out {
 		if done[i] {
 			kept = append(kept, out[i])
-		} else {
-			skipped++
+		}
+		if !done[i] || cut[i] {
+			unfinished++
 		}
 	}
 	if ctx.Err() != nil {
-		endedEarly = fmt.Sprintf("interrupted (%v); %d tools were not run", context.Cause(ctx), skipped)
+		endedEarly = fmt.Sprintf("interrupted (%v); %d of %d tools were not run to the end", context.Cause(ctx), unfinished, len(tools))
 	}
 	return kept, endedEarly
 }

@@ -82,7 +82,7 @@ func TestHangCutoff(t *testing.T) {
 		t.Fatal("no case was cut off after two hangs")
 	}
 	for _, c := range notRun {
-		if !strings.Contains(c.Detail, "hung on 2 earlier cases") {
+		if !strings.Contains(c.Detail, "2 earlier cases of the tool got no complete answer") {
 			t.Errorf("%s: detail %q does not say why it was not run", c.ID, c.Detail)
 		}
 	}
@@ -128,5 +128,34 @@ func TestParallelGivesTheSameReport(t *testing.T) {
 	}
 	if !reflect.DeepEqual(one, four) {
 		t.Errorf("--parallel 1 and 4 differ:\n%s\nvs\n%s", strings.Join(one, "\n"), strings.Join(four, "\n"))
+	}
+}
+
+// An answer that never ends costs a timeout like a hang: it counts towards
+// the cutoff, and the session is replaced at once (no ping can be read
+// behind an unfinished line).
+func TestUnfinishedAnswersCountTowardsTheCutoff(t *testing.T) {
+	cmd, spawns := spawnCounting(t, "hostile-huge-answers")
+	rep := runFixture(t, "hostile-huge-answers", func(c *Config) {
+		c.Command = cmd
+		c.Tools = []string{"never_ends"}
+		c.Timeout = 300 * time.Millisecond
+		c.MaxResponse = 64 << 10
+	})
+	pv := withVerdict(rep, report.ProtocolViolation)
+	if len(pv) != DefaultMaxHangs {
+		t.Fatalf("%d protocol violations, want %d, then the cutoff", len(pv), DefaultMaxHangs)
+	}
+	if len(withVerdict(rep, report.NotRun)) == 0 {
+		t.Error("no case was cut off after two unfinished answers")
+	}
+	for _, c := range pv {
+		if c.DurationMs > 5000 {
+			t.Errorf("%s took %.0f ms", c.ID, c.DurationMs)
+		}
+	}
+	// One process per unfinished answer, no more (and no ping wait).
+	if n := spawns(); n != DefaultMaxHangs+1 && n != DefaultMaxHangs {
+		t.Errorf("%d spawns for %d unfinished answers", n, len(pv))
 	}
 }

@@ -23,11 +23,12 @@ import (
 )
 
 // Event reports progress. Kind is "tool" when a tool starts (Total cases
-// planned), "case" after each case, and "skip" for a tool not called.
+// planned), "case" after each case, "skip" for a tool not called, and
+// "cutoff" when a tool's remaining cases will not run (--max-hangs).
 type Event struct {
 	Kind   string
 	Tool   string
-	Reason string       // for "skip"
+	Reason string       // for "skip" and "cutoff"
 	Total  int          // for "tool"
 	Case   *report.Case // for "case"
 }
@@ -90,6 +91,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	flagPerformance(rep.Tools, float64(cfg.SlowMs), cfg.BloatChars)
 	rep.Summary = report.Summarize(rep.Tools)
 	rep.Graded = rep.Summary.ToolsTested > 0 && rep.Summary.Cases > rep.Summary.NotRun
+	rep.Interrupted = ctx.Err() != nil
 	rep.Findings = findings(rep, cfg)
 	rep.Normalize()
 	score.Apply(rep)
@@ -125,6 +127,9 @@ func start(ctx context.Context, cfg Config) (*started, error) {
 	}
 	if st.tools, st.disc, st.lint, err = discover(sctx, st.s); err != nil {
 		st.s.close()
+		if over := (*rpc.Oversize)(nil); errors.As(err, &over) {
+			return nil, fmt.Errorf("%w: discovery: an answer of %d bytes, over --max-response %d: raise --max-response (up to 1GiB) to audit a server whose tool list is this large", ErrConnect, over.Bytes, cfg.MaxResponse)
+		}
 		return nil, fmt.Errorf("%w: discovery: %s", ErrConnect, st.leak.Redact(startupError(sctx, err, cfg.StartupTimeout).Error()))
 	}
 	return st, nil
@@ -160,6 +165,9 @@ type runner struct {
 	lint []report.Lint
 
 	endedEarly string
+	// timedOut is set by runCase when the call got no complete answer
+	// within its deadline (a hang, or an answer that never ended).
+	timedOut bool
 }
 
 func (r *runner) closeSession() {
@@ -221,15 +229,17 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 	rt.Dropped = plan.Dropped
 	validateOutput := t.outputValidator()
 	r.progress(Event{Kind: "tool", Tool: t.Name, Total: len(plan.Cases)})
-	// After MaxHangs hangs a tool's remaining cases are not run: each would
-	// cost a whole --timeout, and the finding is already made.
+	// After MaxHangs calls that timed out (a hang, or an answer that never
+	// ended), a tool's remaining cases are not run: each would cost a whole
+	// --timeout, and the finding is already made.
 	hangs, cutOff, lastHang := 0, 0, -1
-	for _, c := range plan.Cases {
+	for i, c := range plan.Cases {
 		rc := reportCase(c)
+		r.timedOut = false
 		switch {
 		case r.cfg.MaxHangs > 0 && hangs >= r.cfg.MaxHangs:
 			rc.Verdict = report.NotRun
-			rc.Detail = fmt.Sprintf("not run: the tool hung on %d earlier cases (--max-hangs %d)", hangs, r.cfg.MaxHangs)
+			rc.Detail = fmt.Sprintf("not run: %s of the tool got no complete answer within the timeout (--max-hangs %d)", plural(hangs, "earlier case", "earlier cases"), r.cfg.MaxHangs)
 			cutOff++
 		case c.Kind == casegen.Valid && plan.GeneratorGap != "":
 			rc.Verdict = report.GeneratorGap
@@ -246,7 +256,7 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 				rt.Confirmed = true
 			}
 		}
-		if rc.Verdict == report.Hang {
+		if r.timedOut {
 			hangs++
 			lastHang = len(rt.Cases)
 		}
@@ -255,10 +265,14 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 		if ctx.Err() != nil {
 			break
 		}
+		if r.cfg.MaxHangs > 0 && hangs == r.cfg.MaxHangs && r.timedOut && i < len(plan.Cases)-1 {
+			r.progress(Event{Kind: "cutoff", Tool: t.Name, Reason: fmt.Sprintf("%s got no complete answer within the timeout: the tool's other cases are not run (--max-hangs %d)", plural(hangs, "case", "cases"), r.cfg.MaxHangs)})
+		}
 	}
 	if cutOff > 0 {
 		c := &rt.Cases[lastHang]
-		c.Detail += fmt.Sprintf("; after %d hangs the tool's remaining %d cases were not run (--max-hangs %d)", hangs, cutOff, r.cfg.MaxHangs)
+		c.Detail += fmt.Sprintf("; after %s without a complete answer the tool's remaining %s not run (--max-hangs %d)",
+			plural(hangs, "case", "cases"), plural(cutOff, "case was", "cases were"), r.cfg.MaxHangs)
 	}
 	return rt
 }
@@ -314,7 +328,9 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 	if n := s.pendingLine(); o.hung && n > 0 {
 		// Not silence: an answer began and never ended.
 		o.violations = append(o.violations, fmt.Sprintf("an answer line that never ended: %d bytes without a newline within the call timeout", n))
+		o.unended = true
 	}
+	r.timedOut = o.hung || o.unended
 
 	var j judgement
 	if c.Kind == casegen.Valid {
@@ -340,7 +356,8 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 	if o.oversize != nil {
 		rc.Size = int(min(o.oversize.Bytes, int64(^uint(0)>>1)))
 		rc.Flags = append(rc.Flags, report.FlagBloated)
-		rc.Detail = joinDetail(rc.Detail, fmt.Sprintf("bloated: an answer of %d bytes, over --max-response %d; the rest was counted, not read", o.oversize.Bytes, r.cfg.MaxResponse))
+		// First, so that a cut detail still says it.
+		rc.Detail = joinDetail(fmt.Sprintf("bloated: an answer of %d bytes, over --max-response %d; the rest was counted, not read", o.oversize.Bytes, r.cfg.MaxResponse), rc.Detail)
 	}
 	// Redacted before the final cut, so that a token straddling it is hidden
 	// whole rather than shown in part.
@@ -371,7 +388,9 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 	// JSON-RPC error included, means the session is alive. Only a closed
 	// connection, or no answer followed by a failed ping, ends it.
 	switch {
-	case o.closed:
+	case o.closed, o.unended:
+		// An unfinished line leaves the stream mid-message: no later
+		// answer could be read, a ping included.
 		r.closeSession()
 	case o.hung || o.cutShort:
 		if !r.alive(ctx, s) {
@@ -396,11 +415,12 @@ func (r *runner) oversized(o *outcome) {
 	switch {
 	case !over.Ended:
 		o.violations = append(o.violations, fmt.Sprintf("an answer of over %d bytes that had not ended within the call timeout", over.Bytes))
+		o.unended = true
 	case over.IsErrorAnswer:
-		o.rpcErr = &rpc.Error{Code: over.Code, Message: fmt.Sprintf("(not read: an error answer of %d bytes) %s", over.Bytes, over.Head)}
+		o.rpcErr = &rpc.Error{Code: over.Code, Message: fmt.Sprintf("(an error answer of %d bytes, not read; it starts: %s)", over.Bytes, over.Head)}
 	default:
 		isError := over.IsError != nil && *over.IsError
-		text, _ := json.Marshal(over.Head)
+		text, _ := json.Marshal(fmt.Sprintf("(an answer of %d bytes, not read; it starts: %s)", over.Bytes, over.Head))
 		o.result = fmt.Appendf(nil, `{"content":[{"type":"text","text":%s}],"isError":%t}`, text, isError)
 	}
 }
@@ -503,6 +523,14 @@ func (r *runner) stderrTail(stderr string) string {
 		}
 	}
 	return tail(r.leak.Redact(stderr), 2048)
+}
+
+// plural says "1 case" or "2 cases".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 func tail(s string, n int) string {

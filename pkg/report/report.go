@@ -36,6 +36,9 @@ type Report struct {
 	Lint      []Lint    `json:"lint"`
 	// EndedEarly is set when the run stopped before all cases ran, saying why.
 	EndedEarly string `json:"endedEarly,omitempty"`
+	// Interrupted is set when the run was stopped from outside (SIGINT,
+	// SIGTERM, a cancelled context): such a partial report is not graded.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // Settings records the options the run used (secrets redacted).
@@ -50,11 +53,11 @@ type Settings struct {
 	SkipTools          []string `json:"skipTools,omitempty"`
 	Profile            string   `json:"profile"`
 	// MaxResponseBytes is the response cap (--max-response).
-	MaxResponseBytes int `json:"maxResponseBytes,omitempty"`
+	MaxResponseBytes int `json:"maxResponseBytes"`
 	// MaxHangs is the hang cutoff per tool (--max-hangs); 0: never.
-	MaxHangs int `json:"maxHangs,omitempty"`
+	MaxHangs int `json:"maxHangs"`
 	// Parallel is how many tools ran at once (--parallel).
-	Parallel int `json:"parallel,omitempty"`
+	Parallel int `json:"parallel"`
 	// ExampleTools names the tools whose valid call came from a config
 	// example: replaying their compacted cases needs the same --config.
 	ExampleTools []string `json:"exampleTools,omitempty"`

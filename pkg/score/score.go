@@ -19,7 +19,7 @@ func Apply(rep *report.Report) {
 	rep.Critical = t.critical()
 	rep.Score, rep.Grade = nil, nil
 
-	if !rep.Graded || t.tested == 0 || t.casesRun == 0 {
+	if !rep.Graded || rep.Interrupted || t.tested == 0 || t.casesRun == 0 {
 		rep.Graded = false
 		rep.Caps = []report.Cap{{Grade: NotGraded, Reason: notGradedReason(rep, t)}}
 		return
@@ -81,6 +81,10 @@ func rank(grade string) int {
 func notGradedReason(rep *report.Report, t tally) string {
 	var why string
 	switch {
+	case rep.Interrupted:
+		// A grade of the cases that happened to run before the signal
+		// would read like a verdict on the server.
+		return fmt.Sprintf("the run was interrupted after %s: a partial run is not graded (%s)", plural(t.casesRun, "case", "cases"), rep.EndedEarly)
 	case t.listed == 0:
 		why = "nothing tested: the server listed no tools"
 	case t.tested == 0:
