@@ -15,6 +15,53 @@ const maxToken = 64
 // reports are on the first two levels).
 const maxKinds = 64 * 64
 
+// Type is the JSON type of a value, as its first byte tells it.
+type Type uint8
+
+// The JSON types. NoValue stands for a value not seen (yet).
+const (
+	NoValue Type = iota
+	Object
+	Array
+	String
+	Number
+	Boolean
+	Null
+)
+
+var typeNames = [...]string{"", "object", "array", "string", "number", "boolean", "null"}
+
+// String returns the name of t as [jsontype.Of] spells it: "object",
+// "array", ..., and "" for NoValue.
+//
+// [jsontype.Of]: github.com/mcp-fuzz/mcp-fuzz/internal/jsontype
+func (t Type) String() string {
+	if int(t) < len(typeNames) {
+		return typeNames[t]
+	}
+	return "invalid"
+}
+
+// valueType returns the type of the value that begins with byte c, or
+// NoValue when no value begins with c.
+func valueType(c byte) Type {
+	switch {
+	case c == '{':
+		return Object
+	case c == '[':
+		return Array
+	case c == '"':
+		return String
+	case c == '-' || isDigit(c):
+		return Number
+	case c == 't' || c == 'f':
+		return Boolean
+	case c == 'n':
+		return Null
+	}
+	return NoValue
+}
+
 // Summary is what a [Scanner] found in a message.
 type Summary struct {
 	Bytes    int64 // bytes fed
@@ -23,13 +70,24 @@ type Summary struct {
 	// field below is then zero.
 	Invalid bool
 
+	Type Type // the type of the message: Object for every JSON-RPC message
+
+	// HasVersion is set when a top-level "jsonrpc" member was seen. Version
+	// is its value as written when that is a string of at most 64 bytes
+	// (with its quotes and escapes), else "".
+	HasVersion bool
+	Version    string
+
 	// ID is the top-level "id" as written (a JSON string with its quotes, or
 	// a number), "" when there is none, it is another type, or it is longer
 	// than 64 bytes.
 	ID        string
 	HasResult bool // a top-level "result" member was seen
-	HasError  bool // a top-level "error" member was seen
-	HasMethod bool // a top-level "method" member was seen: a request or notification
+	// ResultType is the type of the top-level "result" (the last one when
+	// it is repeated), NoValue when there is none.
+	ResultType Type
+	HasError   bool // a top-level "error" member was seen
+	HasMethod  bool // a top-level "method" member was seen: a request or notification
 	// Code is error.code when HasCode: an integer number.
 	Code    int64
 	HasCode bool
@@ -92,6 +150,7 @@ type member uint8
 const (
 	mOther member = iota
 	mID
+	mVersion
 	mResult
 	mError
 	mMethod
@@ -298,6 +357,16 @@ func isHex(c byte) bool {
 
 // beginValue starts the value whose first byte is c.
 func (s *Scanner) beginValue(c byte) bool {
+	t := valueType(c)
+	if t == NoValue {
+		return false
+	}
+	switch {
+	case s.depth == 0:
+		s.sum.Type = t
+	case s.depth == 1 && s.top == mResult:
+		s.sum.ResultType = t
+	}
 	s.capturing, s.tokLen, s.num = s.wanted(), 0, false
 	switch c {
 	case '{', '[':
@@ -348,7 +417,7 @@ func (s *Scanner) beginValue(c byte) bool {
 func (s *Scanner) wanted() bool {
 	switch s.depth {
 	case 1:
-		return s.top == mID
+		return s.top == mID || s.top == mVersion
 	case 2:
 		return s.objTop && (s.top == mError && s.sub == mCode || s.top == mResult && s.sub == mIsError)
 	}
@@ -490,6 +559,8 @@ func (s *Scanner) setMember() {
 		switch string(s.keyBuf[:s.keyLen]) {
 		case "id":
 			m = mID
+		case "jsonrpc":
+			m = mVersion
 		case "result":
 			m = mResult
 		case "error":
@@ -509,6 +580,8 @@ func (s *Scanner) setMember() {
 		switch m {
 		case mID:
 			s.sum.ID = ""
+		case mVersion:
+			s.sum.HasVersion, s.sum.Version = true, ""
 		case mResult:
 			s.sum.HasResult, s.sum.IsError = true, nil
 		case mError:
@@ -537,6 +610,10 @@ func (s *Scanner) endScalar() {
 	if s.capturing && s.tokLen > 0 {
 		tok := s.tok[:s.tokLen]
 		switch {
+		case s.depth == 1 && s.top == mVersion:
+			if tok[0] == '"' {
+				s.sum.Version = string(tok)
+			}
 		case s.depth == 1: // the id
 			if tok[0] == '"' || s.num {
 				s.sum.ID = string(tok)

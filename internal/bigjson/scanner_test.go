@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/jsontype"
 )
 
 func scan(t testing.TB, msg string, chunk int) Summary {
@@ -29,28 +31,38 @@ func TestScanner(t *testing.T) {
 		want Summary
 	}{
 		{"result", `{"jsonrpc":"2.0","id":3,"result":{"content":[],"isError":true}}`,
-			Summary{Complete: true, ID: "3", HasResult: true, IsError: &tr}},
+			Summary{Complete: true, Type: Object, HasVersion: true, Version: `"2.0"`, ID: "3", HasResult: true, ResultType: Object, IsError: &tr}},
 		{"id last (TypeScript SDK)", `{"result":{"isError":false,"content":[{"text":"` + big + `"}]},"jsonrpc":"2.0","id":"a\"b"}`,
-			Summary{Complete: true, ID: `"a\"b"`, HasResult: true, IsError: &fa}},
+			Summary{Complete: true, Type: Object, HasVersion: true, Version: `"2.0"`, ID: `"a\"b"`, HasResult: true, ResultType: Object, IsError: &fa}},
 		{"error", `{"jsonrpc":"2.0","error":{"message":"` + big + `","code":-32603,"data":{"code":1}},"id":7}`,
-			Summary{Complete: true, ID: "7", HasError: true, Code: -32603, HasCode: true}},
+			Summary{Complete: true, Type: Object, HasVersion: true, Version: `"2.0"`, ID: "7", HasError: true, Code: -32603, HasCode: true}},
 		{"nested isError is not result.isError", `{"id":1,"result":{"x":{"isError":true}}}`,
-			Summary{Complete: true, ID: "1", HasResult: true}},
+			Summary{Complete: true, Type: Object, ID: "1", HasResult: true, ResultType: Object}},
 		{"nested id is not the id", `{"result":{"id":5,"a":[{"id":6}]}}`,
-			Summary{Complete: true, HasResult: true}},
+			Summary{Complete: true, Type: Object, HasResult: true, ResultType: Object}},
 		{"escaped key", `{"i\u0064":9,"result":{}}`,
-			Summary{Complete: true, ID: "9", HasResult: true}},
+			Summary{Complete: true, Type: Object, ID: "9", HasResult: true, ResultType: Object}},
 		{"deep", `{"id":1,"result":` + strings.Repeat(`[`, 10000) + strings.Repeat(`]`, 10000) + `}`,
-			Summary{Complete: true, ID: "1", HasResult: true}},
+			Summary{Complete: true, Type: Object, ID: "1", HasResult: true, ResultType: Array}},
 		{"request", `{"jsonrpc":"2.0","method":"notifications/message","params":{"id":1}}`,
-			Summary{Complete: true, HasMethod: true}},
+			Summary{Complete: true, Type: Object, HasVersion: true, Version: `"2.0"`, HasMethod: true}},
 		{"cut off", `{"id":1,"result":{"content":"abc`,
-			Summary{ID: "1", HasResult: true}},
+			Summary{Type: Object, ID: "1", HasResult: true, ResultType: Object}},
 		{"long id", `{"id":"` + strings.Repeat("a", 100) + `","result":1}`,
-			Summary{Complete: true, HasResult: true}},
+			Summary{Complete: true, Type: Object, HasResult: true, ResultType: Number}},
 		{"garbage", `{"id":1,"result":{"a":1]}`, Summary{Invalid: true}},
 		{"trailing garbage", `{"id":1,"result":1} x`, Summary{Invalid: true}},
-		{"not an object", `[{"id":1,"result":1}]`, Summary{Complete: true}},
+		{"not an object", `[{"id":1,"result":1}]`, Summary{Complete: true, Type: Array}},
+		{"not JSON-RPC 2.0", `{"jsonrpc":"1.0","id":1,"result":"` + big + `"}`,
+			Summary{Complete: true, Type: Object, HasVersion: true, Version: `"1.0"`, ID: "1", HasResult: true, ResultType: String}},
+		{"version not a string", `{"jsonrpc":2.0,"id":1,"result":null}`,
+			Summary{Complete: true, Type: Object, HasVersion: true, ID: "1", HasResult: true, ResultType: Null}},
+		{"version repeated", `{"jsonrpc":"2.0","jsonrpc":{"v":"2.0"},"id":1,"result":true}`,
+			Summary{Complete: true, Type: Object, HasVersion: true, ID: "1", HasResult: true, ResultType: Boolean}},
+		{"result repeated", `{"result":"x","id":1,"result":{}}`,
+			Summary{Complete: true, Type: Object, ID: "1", HasResult: true, ResultType: Object}},
+		{"a string", `"` + big + `"`, Summary{Complete: true, Type: String}},
+		{"a number", `-12`, Summary{Complete: true, Type: Number}},
 	} {
 		for _, chunk := range []int{1, 7, 1 << 20} {
 			got := scan(t, tc.msg, chunk)
@@ -60,6 +72,18 @@ func TestScanner(t *testing.T) {
 			}
 		}
 	}
+}
+
+// typeNamed returns the Type whose String is name.
+func typeNamed(t testing.TB, name string) Type {
+	t.Helper()
+	for ty := NoValue; ty <= Null; ty++ {
+		if ty.String() == name {
+			return ty
+		}
+	}
+	t.Fatalf("no Type is named %q", name)
+	return NoValue
 }
 
 func equal(a, b Summary) bool {
@@ -99,6 +123,8 @@ func FuzzScanner(f *testing.F) {
 		`{"a":"\ud83d\ude00"}`,
 		`  {"id" : 12 , "result" : { "isError" : true } }  `,
 		`{"id":1,"result":{}`,
+		`{"jsonrpc":"1.0","result":"x","id":2}`,
+		`{"jsonrpc":"2\u002e0","jsonrpc":2,"result":[1]}`,
 	} {
 		f.Add(s)
 	}
@@ -117,13 +143,20 @@ func FuzzScanner(f *testing.F) {
 		if !equal(got, scan(t, msg, len(msg)+1)) {
 			t.Fatal("the summary depends on how the input was cut")
 		}
-		want := Summary{Bytes: int64(len(msg)), Complete: true}
+		want := Summary{Bytes: int64(len(msg)), Complete: true, Type: typeNamed(t, jsontype.Of([]byte(msg)))}
 		var m map[string]json.RawMessage
 		if json.Unmarshal([]byte(msg), &m) == nil && m != nil {
 			if id, ok := m["id"]; ok && len(id) <= maxToken && (id[0] == '"' || id[0] == '-' || id[0] >= '0' && id[0] <= '9') {
 				want.ID = string(id)
 			}
-			_, want.HasResult = m["result"]
+			var res json.RawMessage
+			res, want.HasResult = m["result"]
+			want.ResultType = typeNamed(t, jsontype.Of(res))
+			var version json.RawMessage
+			version, want.HasVersion = m["jsonrpc"]
+			if len(version) <= maxToken && jsontype.Of(version) == "string" {
+				want.Version = string(version)
+			}
 			_, want.HasError = m["error"]
 			_, want.HasMethod = m["method"]
 			var e map[string]json.RawMessage
