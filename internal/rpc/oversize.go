@@ -29,6 +29,10 @@ type Oversize struct {
 	Code          int64  // its code when IsErrorAnswer
 	IsError       *bool  // result.isError when present
 	Head          string // first ~200 bytes, control characters escaped
+	// Malformed is why the answer breaks JSON-RPC 2.0 (`"jsonrpc" is not
+	// "2.0"`, `"result" is not an object`, "not JSON", ...), "" when its
+	// envelope is sound as far as it was read.
+	Malformed string
 }
 
 func (o *Oversize) Error() string {
@@ -40,6 +44,9 @@ func (o *Oversize) Error() string {
 		kind = "a result with isError true"
 	default:
 		kind = "a result"
+	}
+	if o.Malformed != "" {
+		kind = "malformed: " + o.Malformed
 	}
 	if !o.Ended {
 		return fmt.Sprintf("an answer still unfinished after %d bytes (%s so far)", o.Bytes, kind)
@@ -57,7 +64,47 @@ func NewOversize(sum bigjson.Summary, ended bool, head []byte) *Oversize {
 		Code:          sum.Code,
 		IsError:       sum.IsError,
 		Head:          Excerpt(head, HeadLen),
+		Malformed:     Malformed(sum, ended),
 	}
+}
+
+// Malformed returns why the message a [bigjson.Scanner] summed up is no
+// well-formed JSON-RPC 2.0 answer, or "". ended tells whether the whole
+// message was scanned: of an unfinished one, only what was seen counts (its
+// "jsonrpc" or "id" may come last). It does not look at the id, which only
+// the caller can match.
+func Malformed(sum bigjson.Summary, ended bool) string {
+	switch {
+	case sum.Invalid, ended && !sum.Complete:
+		return "not JSON"
+	case sum.Type != bigjson.NoValue && sum.Type != bigjson.Object:
+		return "not a JSON object"
+	case sum.HasVersion && !isVersion2(sum.Version):
+		return `"jsonrpc" is not "2.0"`
+	case ended && !sum.HasVersion:
+		return `no "jsonrpc" member`
+	case sum.HasMethod:
+		return "a request, not an answer"
+	case sum.HasResult && sum.HasError:
+		return `both "result" and "error"`
+	case ended && !sum.HasResult && !sum.HasError:
+		return `neither "result" nor "error"`
+	case sum.HasResult && sum.ResultType != bigjson.NoValue && sum.ResultType != bigjson.Object:
+		return `"result" is not an object`
+	case ended && sum.HasError && !sum.HasCode:
+		return `"error" has no integer "code"`
+	}
+	return ""
+}
+
+// isVersion2 reports whether raw, a "jsonrpc" value as written, is the
+// string "2.0" (escapes allowed). A value not kept by the scanner is "".
+func isVersion2(raw string) bool {
+	if raw == `"2.0"` {
+		return true
+	}
+	var v string
+	return raw != "" && json.Unmarshal([]byte(raw), &v) == nil && v == "2.0"
 }
 
 // OversizeResponse returns the response that stands for an oversize message
