@@ -16,8 +16,10 @@ import (
 // memory. A larger one is counted and discarded (see [Oversize]).
 const DefaultMaxResponse = 4 << 20
 
-// HeadLen is how many bytes of an oversize answer [Oversize.Head] keeps.
-const HeadLen = 200
+// HeadLen is how many bytes of an oversize answer [Oversize.Head] keeps:
+// more than a report shows, so that a secret cut by the end of what it shows
+// is still whole when the engine redacts the head, before it cuts it shorter.
+const HeadLen = 1024
 
 // Oversize is the answer to a call that was larger than the response cap.
 // [Client.Call] returns it as its error. Only the connection produces it,
@@ -28,7 +30,7 @@ type Oversize struct {
 	IsErrorAnswer bool   // a JSON-RPC error answer
 	Code          int64  // its code when IsErrorAnswer
 	IsError       *bool  // result.isError when present
-	Head          string // first ~200 bytes, control characters escaped
+	Head          string // the first HeadLen bytes, control characters escaped; not redacted
 	// Malformed is why the answer breaks JSON-RPC 2.0 (`"jsonrpc" is not
 	// "2.0"`, `"result" is not an object`, "not JSON", ...), "" when its
 	// envelope is sound as far as it was read.

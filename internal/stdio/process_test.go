@@ -252,7 +252,7 @@ echo '{"jsonrpc":"2.0","id":1,"result":{}}'`)
 	}
 	vs := v.get()
 	if len(vs) != 1 || vs[0].Kind != KindLineTooLong || vs[0].Excerpt != strings.Repeat("x", excerptLen) {
-		t.Errorf("violations = %+v, want one line_too_long with a 200-byte excerpt", vs)
+		t.Errorf("violations = %+v, want one line_too_long with an excerptLen-byte excerpt", vs)
 	}
 }
 
@@ -572,7 +572,7 @@ func TestExcerptIsPrintable(t *testing.T) {
 	if want := `a\x1b[31mb\x09c\xffd\u202ee`; got != want {
 		t.Errorf("excerpt = %q, want %q", got, want)
 	}
-	if got := excerpt(bytes.Repeat([]byte("é"), 200)); len(got) > excerptLen+4 {
-		t.Errorf("excerpt of 400 bytes is %d bytes", len(got))
+	if got := excerpt(bytes.Repeat([]byte("é"), excerptLen)); len(got) > excerptLen+4 {
+		t.Errorf("excerpt of %d bytes is %d bytes", 2*excerptLen, len(got))
 	}
 }

@@ -39,13 +39,16 @@ const (
 	KindNullIDError = "null_id_error"
 )
 
-// excerptLen is how many bytes of an offending line a [Violation] keeps.
-const excerptLen = 200
+// excerptLen is how many bytes of an offending line a [Violation] keeps:
+// more than a report shows, so that a secret cut by the end of what it shows
+// is still whole when the engine redacts the excerpt, before it cuts it
+// shorter. It is also the head of an oversize answer ([rpc.HeadLen]).
+const excerptLen = rpc.HeadLen
 
 // A Violation is a line on the server's stdout that is not a JSON-RPC message.
 type Violation struct {
 	Kind    string // one of the Kind constants
-	Excerpt string // the first 200 bytes of the line, control characters escaped; not redacted
+	Excerpt string // the first 1024 bytes of the line, control characters escaped; not redacted
 	Reason  string // what is wrong with it, for a report
 }
 

@@ -105,7 +105,7 @@ func TestReadLine(t *testing.T) {
 		"exactly10!",
 		"exactly10\r", // 9 bytes and CR: fits
 		"eleven-byte",
-		strings.Repeat("L", 300), // longer than the bufio buffer below
+		strings.Repeat("L", excerptLen+100), // longer than the bufio buffer below, and than an excerpt
 		"",
 		"tail-without-newline",
 	}, "\n")
