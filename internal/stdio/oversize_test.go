@@ -102,3 +102,28 @@ sleep 30`)
 		t.Fatalf("PendingLine = %d, want the 1 MB written", n)
 	}
 }
+
+// A malformed answer padded past the cap is still malformed: the Oversize
+// says why.
+func TestOversizeMalformed(t *testing.T) {
+	for _, tc := range []struct{ pre, post, want string }{
+		{`{"jsonrpc":"1.0","id":1,"result":{"content":[{"type":"text","text":"`, `"}]}}`, `"jsonrpc" is not "2.0"`},
+		{`{"jsonrpc":"2.0","id":1,"result":"`, `"}`, `"result" is not an object`},
+		{`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"`, `"}]}}`, ""},
+	} {
+		cfg := sh(`read req
+` + bigLine(tc.pre, 1, tc.post) + `
+cat >/dev/null`)
+		cfg.MaxLine = 64 << 10
+		p := start(t, cfg)
+		c := rpc.New(p.Connection(), nil)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		_, err := c.Call(ctx, "tools/call", nil)
+		cancel()
+		var o *rpc.Oversize
+		if !errors.As(err, &o) || o.Malformed != tc.want {
+			t.Errorf("%s...%s: Call = %v, want an Oversize malformed %q", tc.pre, tc.post, err, tc.want)
+		}
+		c.Close()
+	}
+}
