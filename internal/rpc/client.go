@@ -59,6 +59,13 @@ type Client struct {
 	endOnce   sync.Once
 
 	onViolation func(Violation)
+
+	// Answers to server-to-client requests wait in answers for the one
+	// goroutine that writes them; when it is full they are dropped.
+	answers chan *jsonrpc.Response
+	dropped atomic.Int64
+	ctx     context.Context // ends with the connection: it cuts a stuck answer short
+	stop    context.CancelFunc
 }
 
 // New starts reading from conn. onViolation, if not nil, is called from the
@@ -70,7 +77,10 @@ func New(conn mcp.Connection, onViolation func(Violation)) *Client {
 		abandoned:   recentIDs{set: make(map[int64]bool)},
 		done:        make(chan struct{}),
 		onViolation: onViolation,
+		answers:     make(chan *jsonrpc.Response, answerQueue),
 	}
+	c.ctx, c.stop = context.WithCancel(context.Background())
+	go c.respond()
 	if p, ok := conn.(Pusher); ok {
 		c.pushed = true
 		p.Push(c.dispatch, c.end)
@@ -114,6 +124,7 @@ func (c *Client) end(err error) {
 		c.closed = true
 		c.closeErr = err
 		c.mu.Unlock()
+		c.stop()
 		close(c.done)
 	})
 }
@@ -278,25 +289,61 @@ func (c *Client) deliver(resp *jsonrpc.Response) {
 	ch <- resp
 }
 
+// answerQueue is how many answers to server-to-client requests may wait to
+// be written. A server that sends requests faster than it reads the answers
+// (or never reads them) gets no more: the rest are dropped, so that a flood
+// of requests costs a fixed amount of memory and one goroutine.
+const answerQueue = 64
+
+// maxAnsweredID bounds the id of a server-to-client request that is
+// answered, in bytes: an answer holds it until it is written.
+const maxAnsweredID = 256
+
 // answerServer replies to server-to-client requests: ping succeeds, everything
 // else (sampling, elicitation, roots) is refused, since mcp-fuzz declares no
-// client capabilities. Notifications are ignored.
+// client capabilities. Notifications are ignored. It never blocks: the
+// answer is queued for [Client.respond], or dropped and counted (see
+// [Client.ServerRequestsDropped]).
 func (c *Client) answerServer(req *jsonrpc.Request) {
 	if !req.IsCall() {
+		return
+	}
+	if s, ok := req.ID.Raw().(string); ok && len(s) > maxAnsweredID {
+		c.dropped.Add(1)
 		return
 	}
 	var resp *jsonrpc.Response
 	if req.Method == "ping" {
 		resp = &jsonrpc.Response{ID: req.ID, Result: json.RawMessage(`{}`)}
 	} else {
-		resp = &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "mcp-fuzz does not support " + req.Method}}
+		resp = &jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "mcp-fuzz does not support " + Excerpt([]byte(req.Method), 64)}}
 	}
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
-		defer cancel()
-		_ = c.conn.Write(ctx, resp)
-	}()
+	select {
+	case c.answers <- resp:
+	default:
+		c.dropped.Add(1)
+	}
 }
+
+// respond writes the queued answers to server-to-client requests, each
+// within writeTimeout, until the connection ends.
+func (c *Client) respond() {
+	for {
+		select {
+		case resp := <-c.answers:
+			ctx, cancel := context.WithTimeout(c.ctx, writeTimeout)
+			_ = c.conn.Write(ctx, resp)
+			cancel()
+		case <-c.done:
+			return
+		}
+	}
+}
+
+// ServerRequestsDropped returns how many server-to-client requests were
+// left unanswered: sent while answerQueue answers were already waiting to
+// be written (the server was not reading them), or with an id too long.
+func (c *Client) ServerRequestsDropped() int64 { return c.dropped.Load() }
 
 func (c *Client) violate(v Violation) {
 	if c.onViolation != nil {
