@@ -11,7 +11,7 @@ import (
 )
 
 // A call given up on is cancelled, and its late answer is no violation; a
-// second answer to the same id still is.
+// second answer to the same id is a late answer.
 func TestCancelledCallLateAnswer(t *testing.T) {
 	conn := newFakeConn()
 	violations := make(chan Violation, 4)
@@ -48,8 +48,8 @@ func TestCancelledCallLateAnswer(t *testing.T) {
 	conn.in <- &jsonrpc.Response{ID: req.ID, Result: json.RawMessage(`{}`)}
 	select {
 	case v := <-violations:
-		if v.Kind != "unknown_response_id" {
-			t.Fatalf("violation = %+v", v)
+		if v.Kind != KindLateAnswer {
+			t.Fatalf("violation = %+v, want a late answer", v)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("a second answer to a cancelled call was not reported")

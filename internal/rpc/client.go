@@ -28,9 +28,20 @@ func (e *Error) Error() string { return fmt.Sprintf("json-rpc error %d: %s", e.C
 
 // Violation is something the peer sent that breaks JSON-RPC.
 type Violation struct {
-	Kind    string // "unknown_response_id", "malformed_envelope", ...
+	Kind    string // one of the Kind constants
 	Excerpt string
 }
+
+// Kinds of [Violation].
+const (
+	// KindUnknownResponseID is an answer to an id this client never issued.
+	KindUnknownResponseID = "unknown_response_id"
+	// KindLateAnswer is an answer to an id this client issued earlier that
+	// no call waits for any more: a second answer to an answered call, or an
+	// answer to a call given up on beyond the first (see [Client.Call]).
+	// It belongs to an earlier call, not to the one in flight.
+	KindLateAnswer = "late_answer"
+)
 
 // A Pusher is a connection that can hand each message it receives to a
 // function instead of keeping it for Read. [New] uses it when the connection
@@ -48,9 +59,9 @@ type Pusher interface {
 type Client struct {
 	conn   mcp.Connection
 	pushed bool // conn is a [Pusher]: no read loop
-	nextID atomic.Int64
 
 	mu        sync.Mutex
+	lastID    int64 // the last id issued; ids run from 1
 	pending   map[int64]chan *jsonrpc.Response
 	abandoned recentIDs // calls given up on: their late answers are no violation
 	closed    bool
@@ -136,22 +147,20 @@ func (c *Client) end(err error) {
 // ctx is done first. In that last case it tells the server, with
 // notifications/cancelled, and a late answer is dropped silently.
 func (c *Client) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	id := c.nextID.Add(1)
-	rid, err := jsonrpc.MakeID(float64(id))
-	if err != nil {
-		return nil, err
-	}
 	raw, err := marshalParams(params)
 	if err != nil {
 		return nil, err
 	}
-	req := &jsonrpc.Request{ID: rid, Method: method, Params: raw}
 	ch := make(chan *jsonrpc.Response, 1)
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
 		return nil, fmt.Errorf("%w: %v", ErrClosed, c.closeErr)
 	}
+	// The id is issued and pending at once, so that deliver tells a late
+	// answer (an id issued, not pending) from an unknown one.
+	c.lastID++
+	id := c.lastID
 	c.pending[id] = ch
 	c.mu.Unlock()
 	defer func() {
@@ -159,6 +168,11 @@ func (c *Client) Call(ctx context.Context, method string, params any) (json.RawM
 		delete(c.pending, id)
 		c.mu.Unlock()
 	}()
+	rid, err := jsonrpc.MakeID(float64(id))
+	if err != nil {
+		return nil, err
+	}
+	req := &jsonrpc.Request{ID: rid, Method: method, Params: raw}
 	if err := c.conn.Write(ctx, req); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -277,16 +291,19 @@ func (c *Client) deliver(resp *jsonrpc.Response) {
 	if found {
 		delete(c.pending, id)
 	}
-	late := ok && !found && c.abandoned.take(id)
+	cancelled := ok && !found && c.abandoned.take(id)
+	issued := ok && 1 <= id && id <= c.lastID
 	c.mu.Unlock()
-	if late {
-		return // the spec allows an answer after notifications/cancelled
+	switch {
+	case found:
+		ch <- resp
+	case cancelled:
+		// The spec allows an answer after notifications/cancelled.
+	case issued:
+		c.violate(Violation{Kind: KindLateAnswer, Excerpt: fmt.Sprintf("response to id %d, which was already answered or given up on", id)})
+	default:
+		c.violate(Violation{Kind: KindUnknownResponseID, Excerpt: fmt.Sprintf("response to id %s, which no pending request has", Excerpt(fmt.Appendf(nil, "%#v", resp.ID.Raw()), 64))})
 	}
-	if !ok || !found {
-		c.violate(Violation{Kind: "unknown_response_id", Excerpt: fmt.Sprintf("response to id %v, which no pending request has", resp.ID.Raw())})
-		return
-	}
-	ch <- resp
 }
 
 // answerQueue is how many answers to server-to-client requests may wait to

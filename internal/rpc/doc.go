@@ -2,6 +2,7 @@
 //
 // Unlike the SDK's ClientSession it sends arguments verbatim and hands back raw
 // results, so the fuzz engine can send malformed requests and judge malformed
-// answers itself. Responses that match no pending request are recorded as
-// protocol violations instead of being dropped silently.
+// answers itself. Responses that match no pending request are reported instead
+// of being dropped silently: as [KindUnknownResponseID] when no call had
+// their id, as [KindLateAnswer] when an earlier call had it.
 package rpc
