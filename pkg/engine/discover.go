@@ -8,8 +8,12 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-// maxPages bounds every paginated listing.
-const maxPages = 100
+// Bounds of every paginated listing: its pages, and the bytes of the items
+// kept (100 pages of up to --max-response each would be 400 MiB).
+const (
+	maxPages       = 100
+	maxListedBytes = 64 << 20
+)
 
 // tool is one tools/list entry, read leniently: malformed fields are kept raw
 // and reported by lint instead of failing the listing.
@@ -61,7 +65,12 @@ type page struct {
 func listAll(ctx context.Context, s *session, method, key string) (items []json.RawMessage, pages int, notes []string, err error) {
 	seen := map[string]bool{}
 	cursor := ""
+	size := 0
 	for {
+		if size > maxListedBytes {
+			notes = append(notes, fmt.Sprintf("%s: stopped after %d pages: the listing passed %d MiB", method, pages, maxListedBytes>>20))
+			return items, pages, notes, nil
+		}
 		if pages == maxPages {
 			notes = append(notes, fmt.Sprintf("%s: stopped after %d pages (page limit)", method, maxPages))
 			return items, pages, notes, nil
@@ -80,6 +89,7 @@ func listAll(ctx context.Context, s *session, method, key string) (items []json.
 			return items, pages, notes, fmt.Errorf("%s: %v", method, err)
 		}
 		items = append(items, p.Items...)
+		size += len(raw)
 		if p.NextCursor == "" {
 			return items, pages, notes, nil
 		}

@@ -24,6 +24,9 @@ type pool struct {
 	// lint holds each tool's lint from case generation, in tool order.
 	lint [][]report.Lint
 
+	// lateAnswers sums the runners' counts once the run is over.
+	lateAnswers int
+
 	progressMu sync.Mutex
 }
 
@@ -77,6 +80,9 @@ func (p *pool) run(ctx context.Context, tools []tool) ([]report.Tool, string) {
 		}()
 	}
 	wg.Wait()
+	for _, r := range runners {
+		p.lateAnswers += r.lateAnswers
+	}
 
 	var endedEarly string
 	for _, r := range runners {

@@ -80,6 +80,14 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	for _, l := range p.lint {
 		rep.Lint = append(rep.Lint, l...)
 	}
+	if p.lateAnswers > 0 {
+		rep.Lint = append(rep.Lint, report.Lint{
+			Code:     "late_answers",
+			Severity: "warning",
+			Message:  fmt.Sprintf("the server sent %s to requests it had already answered, or that mcp-fuzz had cancelled after its timeout and whose late answer it had already received", plural(p.lateAnswers, "answer", "answers")),
+			Hint:     "answer each request once; after notifications/cancelled, do not answer at all",
+		})
+	}
 	if o := cn.refusedOrigin(); o != "" {
 		rep.Lint = append(rep.Lint, report.Lint{
 			Code:     "cross_origin_redirect",
@@ -165,6 +173,9 @@ type runner struct {
 	lint []report.Lint
 
 	endedEarly string
+	// lateAnswers counts answers to requests already answered or abandoned,
+	// over the sessions this runner closed.
+	lateAnswers int
 	// timedOut is set by runCase when the call got no complete answer
 	// within its deadline (a hang, or an answer that never ended).
 	timedOut bool
@@ -173,6 +184,9 @@ type runner struct {
 func (r *runner) closeSession() {
 	if r.s != nil {
 		r.s.close()
+		r.s.mu.Lock()
+		r.lateAnswers += r.s.lateAnswers
+		r.s.mu.Unlock()
 		r.s = nil
 	}
 }
@@ -413,6 +427,9 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 func (r *runner) oversized(o *outcome) {
 	over := o.oversize
 	switch {
+	case over.Malformed != "":
+		// Padding a broken answer past the cap must not launder it.
+		o.violations = append(o.violations, fmt.Sprintf("an answer of %d bytes that breaks JSON-RPC: %s", over.Bytes, over.Malformed))
 	case !over.Ended:
 		o.violations = append(o.violations, fmt.Sprintf("an answer of over %d bytes that had not ended within the call timeout", over.Bytes))
 		o.unended = true

@@ -1,14 +1,21 @@
 package engine
 
 import (
+	"fmt"
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
 // skipReason says why t is not called, or "" when it is. An explicit --tools
 // match overrides the read-only rule: the user asked for that tool.
 func (c Config) skipReason(t tool) string {
+	if len(t.Name) > report.MaxStoredToolName {
+		// Its case ids, findings and reproducers would each carry it.
+		return fmt.Sprintf("not called: its name is %d bytes long, over %d (MCP tool names are 1 to 128 characters)", len(t.Name), report.MaxStoredToolName)
+	}
 	if g := matchAny(c.SkipTools, t.Name); g != "" {
 		return "skipped by --skip-tools " + g
 	}

@@ -34,10 +34,14 @@ type session struct {
 	init   initializeResult
 	leak   *leak.Detector // redacts the secrets from everything the server sends
 
-	mu           sync.Mutex
-	violations   []string
-	stderrPanics int
-	cancel       context.CancelFunc // ends an HTTP connection's context
+	mu              sync.Mutex
+	violationCount  int
+	violationWindow int             // violationCount when the current call began
+	kept            []keptViolation // the first few of the current window
+	cutScheduled    bool            // the current call will be cut short
+	lateAnswers     int
+	stderrPanics    int
+	cancel          context.CancelFunc // ends an HTTP connection's context
 	// cancelCall, while a call is in flight, cuts it short: a violation
 	// usually means its real answer will never come.
 	cancelCall context.CancelFunc
@@ -58,13 +62,44 @@ type initializeResult struct {
 const violationGrace = 250 * time.Millisecond
 
 func (s *session) violate(desc string) {
-	desc = s.leak.Redact(desc)
+	desc = s.excerpt(desc, maxViolationText)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.violations = append(s.violations, desc)
-	if s.cancelCall != nil {
+	if s.violationCount-s.violationWindow < maxKeptViolations {
+		s.kept = append(s.kept, keptViolation{s.violationCount, desc})
+	}
+	s.violationCount++
+	if s.cancelCall != nil && !s.cutScheduled {
+		s.cutScheduled = true
 		time.AfterFunc(violationGrace, s.cancelCall)
 	}
+}
+
+// noteLate counts an answer to a request that was already answered or
+// abandoned: a defect of the server, but not of the call in flight.
+func (s *session) noteLate() {
+	s.mu.Lock()
+	s.lateAnswers++
+	s.mu.Unlock()
+}
+
+// Bounds on what a session keeps of a flood of violations: the first
+// maxKeptViolations of each call are described, the rest only counted.
+const (
+	maxKeptViolations = 8
+	maxViolationText  = 300
+)
+
+type keptViolation struct {
+	index int
+	desc  string
+}
+
+// excerpt makes server text safe to keep: JSON escapes decoded (so that a
+// secret written as \u0073\u006b… is seen), every secret redacted, then cut
+// to n runes (after redaction, so a secret is hidden whole or not cut).
+func (s *session) excerpt(text string, n int) string {
+	return excerpt(s.leak.Redact(unescapeJSON(text)), n)
 }
 
 // inCall registers cancel as the way to cut the current call short (nil when
@@ -72,24 +107,41 @@ func (s *session) violate(desc string) {
 func (s *session) inCall(cancel context.CancelFunc) {
 	s.mu.Lock()
 	s.cancelCall = cancel
+	s.cutScheduled = false
 	s.mu.Unlock()
 }
 
-// marks returns how many violations and stderr panics were seen so far.
+// marks starts a new call's window of violations and returns how many
+// violations and stderr panics were seen so far.
 func (s *session) marks() (violations, panics int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.violations), s.stderrPanics
+	s.violationWindow = s.violationCount
+	kept := s.kept[:0]
+	for _, k := range s.kept {
+		if k.index >= s.violationWindow {
+			kept = append(kept, k)
+		}
+	}
+	s.kept = kept
+	return s.violationCount, s.stderrPanics
 }
 
-// violationsSince returns the violations recorded after the first n.
+// violationsSince describes the violations recorded after the first n: the
+// first few in full, then how many more there were.
 func (s *session) violationsSince(n int) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if n >= len(s.violations) {
-		return nil
+	var out []string
+	for _, k := range s.kept {
+		if k.index >= n {
+			out = append(out, k.desc)
+		}
 	}
-	return append([]string(nil), s.violations[n:]...)
+	if more := s.violationCount - n - len(out); more > 0 {
+		out = append(out, fmt.Sprintf("and %d more", more))
+	}
+	return out
 }
 
 func (s *session) noteStderr(line string) {
@@ -206,7 +258,9 @@ func (cn *connector) connectStdio(ctx context.Context) (*session, error) {
 		// rpc.Oversize.
 		MaxLine: cn.cfg.MaxResponse,
 		OnViolation: func(v stdio.Violation) {
-			s.violate(fmt.Sprintf("%s on stdout: %q", strings.ReplaceAll(v.Kind, "_", " "), v.Excerpt))
+			// Redacted before %q escapes it: a secret the server wrote as
+			// \u escapes must still be recognised.
+			s.violate(fmt.Sprintf("%s on stdout: %q", strings.ReplaceAll(v.Kind, "_", " "), s.excerpt(v.Excerpt, maxViolationText)))
 		},
 		OnStderr: s.noteStderr,
 	})
@@ -277,7 +331,13 @@ func (cn *connector) connectHTTP(ctx context.Context, transport string) (*sessio
 
 // start runs the initialize handshake on conn.
 func (s *session) start(ctx context.Context, conn mcp.Connection, version string) error {
-	s.client = rpc.New(conn, func(v rpc.Violation) { s.violate(v.Kind + ": " + v.Excerpt) })
+	s.client = rpc.New(conn, func(v rpc.Violation) {
+		if v.Kind == "late_answer" {
+			s.noteLate()
+			return
+		}
+		s.violate(v.Kind + ": " + v.Excerpt)
+	})
 	params := map[string]any{
 		"protocolVersion": protocolVersion,
 		"capabilities":    map[string]any{},
@@ -378,8 +438,8 @@ func (s *session) call(ctx context.Context, method string, params any) (json.Raw
 	switch {
 	case errors.As(err, &over):
 		o := *over
-		head, found := s.leak.RedactText(o.Head)
-		o.Head = head
+		_, found := s.leak.RedactText(unescapeJSON(o.Head))
+		o.Head = s.excerpt(o.Head, oversizeHead)
 		return nil, found, &o
 	case err == nil:
 		raw, found := s.leak.RedactJSON(raw)

@@ -21,6 +21,9 @@ const (
 	MaxStoredText = 2048
 	// MaxStoredName bounds the server's name, version and protocol version.
 	MaxStoredName = 256
+	// MaxStoredToolName bounds a tool name as stored (mcp-fuzz does not call
+	// a tool whose name is longer: see engine).
+	MaxStoredToolName = 1024
 	// MaxStoredCapabilities bounds the capabilities object the report stores.
 	MaxStoredCapabilities = 4096
 )

@@ -205,6 +205,8 @@ func (r *Report) Normalize() {
 		r.Tools = []Tool{}
 	}
 	for i := range r.Tools {
+		r.Tools[i].Name = capText(r.Tools[i].Name, MaxStoredToolName)
+		r.Tools[i].SkipReason = capText(r.Tools[i].SkipReason, MaxStoredText)
 		r.Tools[i].Description = capText(r.Tools[i].Description, MaxStoredText)
 		if r.Tools[i].Cases == nil {
 			r.Tools[i].Cases = []Case{}
@@ -218,8 +220,18 @@ func (r *Report) Normalize() {
 	if r.Findings == nil {
 		r.Findings = []Finding{}
 	}
+	for i := range r.Findings {
+		r.Findings[i].Tool = capText(r.Findings[i].Tool, MaxStoredToolName)
+	}
 	if r.Lint == nil {
 		r.Lint = []Lint{}
+	}
+	for i := range r.Lint {
+		r.Lint[i].Tool = capText(r.Lint[i].Tool, MaxStoredToolName)
+		r.Lint[i].Message = capText(r.Lint[i].Message, MaxStoredText)
+	}
+	for i, n := range r.Discovery.Notes {
+		r.Discovery.Notes[i] = capText(n, MaxStoredText)
 	}
 	if r.Caps == nil {
 		r.Caps = []Cap{}

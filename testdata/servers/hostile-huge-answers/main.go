@@ -4,7 +4,8 @@
 // error whose message is the bulk (huge_reject), with "id" last as the
 // TypeScript SDK writes it (huge_id_last), or a line that never ends
 // (never_ends: 256 KiB without a newline, then silence on that call; the
-// server still reads its input). A client with a smaller response cap must
+// server still reads its input), or a 1 MiB answer with "jsonrpc":"1.0"
+// (huge_bad_version: a protocol violation at any size). A client with a smaller response cap must
 // judge each from what it could scan, in bounded memory.
 package main
 
@@ -20,7 +21,7 @@ const size = 1 << 20
 
 func main() {
 	tools := []any{}
-	for _, n := range []string{"huge_ok", "huge_iserror", "huge_reject", "huge_id_last", "never_ends"} {
+	for _, n := range []string{"huge_ok", "huge_iserror", "huge_reject", "huge_id_last", "never_ends", "huge_bad_version"} {
 		tools = append(tools, rawserver.Tool(n, "Answer with more than a client should read.", rawserver.OneString()))
 	}
 	bulk := bytes.Repeat([]byte("a"), size)
@@ -48,6 +49,8 @@ func main() {
 				case "huge_id_last":
 					text, _ := json.Marshal(string(bulk) + `"},"id":999,"x":"`) // an id-like text inside a string
 					line = fmt.Appendf(nil, `{"result":{"content":[{"type":"text","text":%s}]},"jsonrpc":"2.0","id":%s}`+"\n", text, id)
+				case "huge_bad_version":
+					line = fmt.Appendf(nil, `{"jsonrpc":"1.0","id":%s,"result":{"content":[{"type":"text","text":"%s"}]}}`+"\n", id, bulk)
 				case "never_ends":
 					line = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"%s`, id, bulk[:256<<10])
 				default:
