@@ -349,28 +349,49 @@ func (j *jsonCap) Read(p []byte) (int, error) {
 }
 
 // scan reads the rest of an oversize answer that began with buf, records it,
-// and returns its stand-in.
+// and returns its stand-in. The record is the call's whatever the body
+// holds, so one that is not JSON, or answers another id, is recorded as
+// malformed: its size must not make it pass for a sound answer.
 func (j *jsonCap) scan(buf []byte) []byte {
 	var sc bigjson.Scanner
 	sc.Write(buf)
 	head := append([]byte(nil), buf[:min(len(buf), rpc.HeadLen)]...)
 	store, id := j.call.store, j.call.id
-	store.progress(id, rpc.NewOversize(sc.Summary(), false, head))
+	store.progress(id, oversizeFor(sc.Summary(), false, head, id))
 	chunk := make([]byte, 32<<10)
 	for {
 		n, err := j.body.Read(chunk)
 		sc.Write(chunk[:n])
 		if n > 0 {
-			store.progress(id, rpc.NewOversize(sc.Summary(), false, head))
+			store.progress(id, oversizeFor(sc.Summary(), false, head, id))
 		}
 		if err != nil {
 			// Cut off (the call's context ended): the caller is gone, and a
 			// stand-in keeps the SDK's connection alive; its late answer is
 			// dropped.
-			store.progress(id, rpc.NewOversize(sc.Summary(), errors.Is(err, io.EOF), head))
+			store.progress(id, oversizeFor(sc.Summary(), errors.Is(err, io.EOF), head, id))
 			return standIn(id)
 		}
 	}
+}
+
+// oversizeFor describes an oversize answer recorded as the answer to the
+// call with id want: besides what [rpc.NewOversize] finds, it is malformed
+// when its own id is another (or, once it ended, when it has none).
+func oversizeFor(sum bigjson.Summary, ended bool, head []byte, want jsonrpc.ID) *rpc.Oversize {
+	o := rpc.NewOversize(sum, ended, head)
+	if o.Malformed != "" {
+		return o
+	}
+	switch got, ok := rpc.ParseID(sum.ID); {
+	case sum.ID == "":
+		if ended {
+			o.Malformed = `no "id" that names this request`
+		}
+	case !ok || got.Raw() != want.Raw():
+		o.Malformed = fmt.Sprintf("answer to id %s, not to this request", rpc.Excerpt([]byte(sum.ID), 64))
+	}
+	return o
 }
 
 func (j *jsonCap) Close() error { return j.body.Close() }
@@ -461,7 +482,7 @@ func (s *sseCap) step() {
 		s.err = err
 	case err != nil:
 		if s.over && s.call.id.IsValid() {
-			s.call.store.progress(s.call.id, rpc.NewOversize(s.sc.Summary(), false, s.head))
+			s.call.store.progress(s.call.id, s.unfinished())
 		}
 		s.err = err
 	}
@@ -471,8 +492,20 @@ func (s *sseCap) step() {
 func (s *sseCap) feed(b []byte) {
 	s.sc.Write(b)
 	if s.call.id.IsValid() && s.sc.Summary().Bytes%(1<<20) < int64(len(b)) { // about every MiB
-		s.call.store.progress(s.call.id, rpc.NewOversize(s.sc.Summary(), false, s.head))
+		s.call.store.progress(s.call.id, s.unfinished())
 	}
+}
+
+// unfinished describes the oversize event being read, as far as it went,
+// for the call the stream answers. A request or notification is no
+// violation in the stream: only its size is told.
+func (s *sseCap) unfinished() *rpc.Oversize {
+	sum := s.sc.Summary()
+	o := oversizeFor(sum, false, s.head, s.call.id)
+	if sum.HasMethod {
+		o.Malformed = ""
+	}
+	return o
 }
 
 // goOver switches the current event to scanning.
@@ -508,11 +541,13 @@ func (s *sseCap) endEvent() {
 	if s.call.id.IsValid() {
 		s.call.store.forget(s.call.id) // what feed recorded, if this is no answer to it
 	}
-	if !sum.HasResult && !sum.HasError || !id.IsValid() {
+	// An event that is not JSON may have been the answer: the call gets it,
+	// malformed, rather than waiting in vain.
+	if !sum.HasResult && !sum.HasError && !sum.Invalid || !id.IsValid() {
 		s.id = nil
 		return // not an answer: dropped
 	}
-	s.call.store.progress(id, rpc.NewOversize(sum, true, s.head))
+	s.call.store.progress(id, oversizeFor(sum, true, s.head, id))
 	s.out = append(s.out, s.id...)
 	s.out = append(s.out, "event: message\ndata: "...)
 	s.out = append(s.out, standIn(id)...)
