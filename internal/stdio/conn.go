@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sync"
 	"syscall"
 	"time"
 
@@ -19,8 +18,12 @@ import (
 type conn struct {
 	p *Process
 
-	wmu    sync.Mutex // serialises writes so that lines never interleave
-	broken error      // set when a write was cut short: the stream is corrupt
+	// wlock, held by the write in progress, serialises writes so that
+	// lines never interleave. It is a channel so that a write waiting for
+	// it can give up when its context ends: the write before it may be
+	// stuck on a server that does not read.
+	wlock  chan struct{}
+	broken error // set when a write was cut short: the stream is corrupt; guarded by wlock
 }
 
 // Read returns the next JSON-RPC message from the server's stdout. Lines that are
@@ -47,9 +50,9 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 // Write sends msg to the server as one line. It is safe for concurrent use. If ctx
-// ends while the server is not reading its stdin, Write gives up; if part of the
-// line had already been written, every later Write fails, since the stream is no
-// longer valid JSON-RPC.
+// ends while the server is not reading its stdin, or while an earlier Write is
+// stuck that way, Write gives up; if part of the line had already been written,
+// every later Write fails, since the stream is no longer valid JSON-RPC.
 func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	data, err := encode(msg)
 	if err != nil {
@@ -57,8 +60,14 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 	data = append(data, '\n')
 
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
+	select {
+	case c.wlock <- struct{}{}:
+		defer func() { <-c.wlock }()
+	case <-c.p.closed:
+		return ErrClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 	select {
 	case <-c.p.closed:
 		return ErrClosed

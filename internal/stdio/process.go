@@ -220,7 +220,7 @@ func Start(cfg Config) (*Process, error) {
 		closed:     make(chan struct{}),
 		stopped:    make(chan struct{}),
 	}
-	p.conn = &conn{p: p}
+	p.conn = &conn{p: p, wlock: make(chan struct{}, 1)}
 	p.track = newTracker(cmd.Process, marker, p.done) // before wait can reap the leader
 	register(p)
 	go p.wait()
