@@ -177,6 +177,13 @@ func (c *Client) Call(ctx context.Context, method string, params any) (json.RawM
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		// Over HTTP the answer may come back as the error of the write: a
+		// 4xx whose body is a JSON-RPC error. The server answered; the
+		// connection is alive.
+		var we *jsonrpc.Error
+		if errors.As(err, &we) && !isRejectedByTransport(we) {
+			return nil, &Error{Code: we.Code, Message: we.Message, Data: we.Data}
+		}
 		return nil, fmt.Errorf("%w: sending %s: %v", ErrClosed, method, err)
 	}
 	select {
@@ -406,3 +413,11 @@ func (r *recentIDs) take(id int64) bool {
 
 // writeTimeout bounds the answer to a server-to-client request.
 const writeTimeout = 5 * time.Second
+
+// isRejectedByTransport recognises the go-sdk's own marker for a request its
+// HTTP transport refused (jsonrpc2.ErrRejected, not exported): it wraps the
+// server's JSON-RPC error when there is one, and stands alone when there is
+// not (a refused redirect, a transient status).
+func isRejectedByTransport(e *jsonrpc.Error) bool {
+	return e.Code == -32005 && e.Message == "rejected by transport"
+}
