@@ -13,8 +13,9 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// resourceURL is the in-memory address of the document being compiled.
-const resourceURL = "mem://mcp-fuzz/inputSchema.json"
+// resourceURL is the in-memory address of the document being compiled (an
+// input or an output schema: validation errors name it).
+const resourceURL = "mem://mcp-fuzz/schema.json"
 
 // maxCompileObjects bounds the schemas handed to the validator, whose
 // compile time grows quadratically with the number of subschemas.
