@@ -88,8 +88,11 @@ func median(xs []float64) float64 {
 }
 
 func joinDetail(a, b string) string {
-	if a == "" {
+	switch {
+	case a == "":
 		return b
+	case b == "":
+		return a
 	}
 	return a + "; " + b
 }

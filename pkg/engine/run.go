@@ -338,7 +338,8 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 		o.closed = true
 		o.exitStatus = s.waitExit(2 * time.Second)
 	}
-	o.violations = s.violationsSince(violationsBefore)
+	// After what oversized found, not instead of it.
+	o.violations = append(s.violationsSince(violationsBefore), o.violations...)
 	if n := s.pendingLine(); o.hung && n > 0 {
 		// Not silence: an answer began and never ended.
 		o.violations = append(o.violations, fmt.Sprintf("an answer line that never ended: %d bytes without a newline within the call timeout", n))
@@ -376,6 +377,7 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 	// Redacted before the final cut, so that a token straddling it is hidden
 	// whole rather than shown in part.
 	rc.Response = excerpt(r.leak.Redact(excerpt(text, 600)), 300)
+	secretsSeen = append(secretsSeen, s.secretsInViolations()...)
 	if leaks := r.leaks(c.Arguments, text, secretsSeen); len(leaks) > 0 {
 		rc.Flags = append(rc.Flags, report.FlagLeak)
 		// One line per kind of leak, after the verdict's own detail if any

@@ -40,8 +40,11 @@ type session struct {
 	kept            []keptViolation // the first few of the current window
 	cutScheduled    bool            // the current call will be cut short
 	lateAnswers     int
-	stderrPanics    int
-	cancel          context.CancelFunc // ends an HTTP connection's context
+	// violationSecrets names the secrets in this call's violations: they
+	// are redacted from the excerpts, and each is a leak of the case.
+	violationSecrets []string
+	stderrPanics     int
+	cancel           context.CancelFunc // ends an HTTP connection's context
 	// cancelCall, while a call is in flight, cuts it short: a violation
 	// usually means its real answer will never come.
 	cancelCall context.CancelFunc
@@ -62,6 +65,7 @@ type initializeResult struct {
 const violationGrace = 250 * time.Millisecond
 
 func (s *session) violate(desc string) {
+	s.noteSecrets(desc)
 	desc = s.excerpt(desc, maxViolationText)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -72,6 +76,22 @@ func (s *session) violate(desc string) {
 	if s.cancelCall != nil && !s.cutScheduled {
 		s.cutScheduled = true
 		time.AfterFunc(violationGrace, s.cancelCall)
+	}
+}
+
+// noteSecrets records which secrets the raw server text carries: redacted
+// from what is kept, each is a leak of the call in flight.
+func (s *session) noteSecrets(text string) {
+	_, found := s.leak.RedactText(unescapeJSON(text))
+	if len(found) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, name := range found {
+		if !slices.Contains(s.violationSecrets, name) {
+			s.violationSecrets = append(s.violationSecrets, name)
+		}
 	}
 }
 
@@ -117,6 +137,7 @@ func (s *session) marks() (violations, panics int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.violationWindow = s.violationCount
+	s.violationSecrets = nil
 	kept := s.kept[:0]
 	for _, k := range s.kept {
 		if k.index >= s.violationWindow {
@@ -125,6 +146,14 @@ func (s *session) marks() (violations, panics int) {
 	}
 	s.kept = kept
 	return s.violationCount, s.stderrPanics
+}
+
+// secretsInViolations names the secrets the current call's violations
+// carried.
+func (s *session) secretsInViolations() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.violationSecrets)
 }
 
 // violationsSince describes the violations recorded after the first n: the
@@ -260,6 +289,7 @@ func (cn *connector) connectStdio(ctx context.Context) (*session, error) {
 		OnViolation: func(v stdio.Violation) {
 			// Redacted before %q escapes it: a secret the server wrote as
 			// \u escapes must still be recognised.
+			s.noteSecrets(v.Excerpt)
 			s.violate(fmt.Sprintf("%s on stdout: %q", strings.ReplaceAll(v.Kind, "_", " "), s.excerpt(v.Excerpt, maxViolationText)))
 		},
 		OnStderr: s.noteStderr,
