@@ -8,10 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 	"sync/atomic"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
@@ -442,24 +439,4 @@ func clip(v []byte) string {
 
 // excerpt returns the first excerptLen bytes of b with control characters and
 // invalid UTF-8 escaped, so that it is safe to print.
-func excerpt(b []byte) string {
-	if len(b) > excerptLen {
-		b = b[:excerptLen]
-	}
-	var sb strings.Builder
-	for len(b) > 0 {
-		r, size := utf8.DecodeRune(b)
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&sb, `\x%02x`, b[0])
-		case r == ' ' || unicode.IsGraphic(r):
-			sb.WriteRune(r)
-		case r < 0x80:
-			fmt.Fprintf(&sb, `\x%02x`, r)
-		default:
-			fmt.Fprintf(&sb, `\u%04x`, r)
-		}
-		b = b[size:]
-	}
-	return sb.String()
-}
+func excerpt(b []byte) string { return rpc.Excerpt(b, excerptLen) }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/jsontype"
 )
 
 // Limits that keep a report small (SPEC §11, "Reports stay small").
@@ -85,23 +87,10 @@ func (d ArgumentsDigest) Matches(args json.RawMessage) bool {
 	return len(args) == d.Bytes && hex.EncodeToString(sum[:]) == d.SHA256
 }
 
+// jsonKind is the JSON type of b for a digest, "empty" for no bytes.
 func jsonKind(b []byte) string {
-	for _, c := range b {
-		switch c {
-		case ' ', '\t', '\r', '\n':
-			continue
-		case '{':
-			return "object"
-		case '[':
-			return "array"
-		case '"':
-			return "string"
-		case 't', 'f':
-			return "boolean"
-		case 'n':
-			return "null"
-		}
-		return "number"
+	if k := jsontype.Of(b); k != "" {
+		return k
 	}
 	return "empty"
 }
