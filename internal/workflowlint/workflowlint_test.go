@@ -279,13 +279,31 @@ var (
 		"include-destructive", "tools", "skip-tools", "cases", "seed", "timeout",
 		"startup-timeout", "concurrency", "sequential", "protocol", "config",
 		"fail-under", "fail-on", "baseline", "comment", "comment-key",
-		"github-token", "sarif", "report",
+		"github-token", "sarif", "report", "secrets",
 	}
 	specOutputs = []string{
 		"score", "grade", "passed", "crashes", "findings", "report-path",
 		"sarif-path", "badge-url",
 	}
 )
+
+// The action declares every input and output SPEC §12 names.
+func TestActionHasTheSpecInterface(t *testing.T) {
+	m, ok := readAction(t, filepath.Join(repoRoot(t), "action.yml"))
+	if !ok {
+		t.Fatal("action.yml is missing")
+	}
+	for _, in := range specInputs {
+		if _, ok := m.Inputs[in]; !ok {
+			t.Errorf("action.yml has no input %q", in)
+		}
+	}
+	for _, out := range specOutputs {
+		if _, ok := m.Outputs[out]; !ok {
+			t.Errorf("action.yml has no output %q", out)
+		}
+	}
+}
 
 func TestHostActionMatchesRootAction(t *testing.T) {
 	root := repoRoot(t)

@@ -64,12 +64,3 @@ func CapRules() []report.Cap {
 		{Grade: NotGraded, Reason: "nothing tested"},
 	}
 }
-
-func weightOf(dim string) int {
-	for _, f := range formulas {
-		if f.Dimension == dim {
-			return f.Weight
-		}
-	}
-	return 0
-}

@@ -284,14 +284,6 @@ func gradeOf(rep *report.Report) string {
 	return *rep.Grade
 }
 
-func capGrades(rep *report.Report) []string {
-	var g []string
-	for _, c := range rep.Caps {
-		g = append(g, c.Grade)
-	}
-	return g
-}
-
 // TestRequiredOutcomes checks the outcomes SPEC §10 promises.
 func TestRequiredOutcomes(t *testing.T) {
 	tests := []struct {
