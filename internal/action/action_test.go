@@ -6,14 +6,13 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/cli"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -231,42 +230,16 @@ func runDemoAPI(t *testing.T, extra map[string]string, c Commenter, wantAPI stri
 	return code, out.String()
 }
 
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-)
-
+// mcpFuzzBinary builds mcp-fuzz once per test process.
 func mcpFuzzBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds mcp-fuzz")
 	}
-	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "mcp-fuzz-action-test-")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "mcp-fuzz")
-		cmd := exec.Command("go", "build", "-o", binPath, "github.com/mcp-fuzz/mcp-fuzz/cmd/mcp-fuzz")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("%v\n%s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	return binPath
+	return fixture.Program(t, "./cmd/mcp-fuzz", "mcp-fuzz")
 }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if binPath != "" {
-		os.RemoveAll(filepath.Dir(binPath))
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { fixture.Main(m) }
 
 func TestCommentModes(t *testing.T) {
 	t.Run("auto on a pull request", func(t *testing.T) {

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -36,47 +35,11 @@ var needles = []string{canary, canaryRandom, "canary-" + canaryRandom[:4]}
 // outputs are the files every run writes, one per format.
 var outputs = []string{"r.json", "r.md", "r.sarif", "r.xml", "r.jsonl", "r.svg"}
 
-var (
-	buildOnce sync.Once
-	cliBin    string // mcp-fuzz
-	actionBin string // the Action entrypoint (cmd/action)
-	buildErr  error
-)
-
 // binaries builds mcp-fuzz and the Action once per test process, beside the
 // fixtures: in the directory fixture.Main removes when the tests end.
 func binaries(t *testing.T) (cli, action string) {
 	t.Helper()
-	dir := filepath.Dir(fixture.Build(t, "hostile-secret-echo"))
-	buildOnce.Do(func() {
-		builds := []struct {
-			out       *string
-			name, pkg string
-		}{
-			{&cliBin, "mcp-fuzz", "./cmd/mcp-fuzz"},
-			{&actionBin, "mcp-fuzz-action", "./cmd/action"},
-		}
-		errs := make([]error, len(builds))
-		var wg sync.WaitGroup
-		for i, b := range builds {
-			wg.Go(func() {
-				out := filepath.Join(dir, b.name)
-				cmd := exec.Command("go", "build", "-o", out, b.pkg)
-				cmd.Dir = filepath.Join("..", "..")
-				if msg, err := cmd.CombinedOutput(); err != nil {
-					errs[i] = fmt.Errorf("go build %s: %v\n%s", b.pkg, err, msg)
-					return
-				}
-				*b.out = out
-			})
-		}
-		wg.Wait()
-		buildErr = errors.Join(errs...)
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return cliBin, actionBin
+	return fixture.Program(t, "./cmd/mcp-fuzz", "mcp-fuzz"), fixture.Program(t, "./cmd/action", "mcp-fuzz-action")
 }
 
 // opts say what one mcp-fuzz run is pointed at and how it is watched.

@@ -3,37 +3,24 @@ package imagetest
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/action"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/fakegithub"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
 )
 
 const secret = "s3cr3t-value"
 
-var (
-	buildOnce sync.Once
-	binDir    string
-	buildErr  error
-)
+// TestMain gives the tests a build directory, removed when they end.
+func TestMain(m *testing.M) { fixture.Main(m) }
 
-// TestMain removes the binaries [buildBinaries] built.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
-	os.Exit(code)
-}
-
-// buildBinaries builds the two binaries of the image, once, into a temporary
-// directory under the names the Dockerfile gives them.
+// buildBinaries builds the two binaries of the image, once, into one
+// directory under the names the Dockerfile gives them, and returns it.
 func buildBinaries(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
@@ -42,23 +29,8 @@ func buildBinaries(t *testing.T) string {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
-	buildOnce.Do(func() {
-		if binDir, buildErr = os.MkdirTemp("", "mcp-fuzz-imagetest-"); buildErr != nil {
-			return
-		}
-		for name, pkg := range map[string]string{"mcp-fuzz": "./cmd/mcp-fuzz", "mcp-fuzz-action": "./cmd/action"} {
-			cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, name), pkg)
-			cmd.Dir = root
-			if out, err := cmd.CombinedOutput(); err != nil {
-				buildErr = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
-				return
-			}
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return binDir
+	fixture.Program(t, "./cmd/action", "mcp-fuzz-action")
+	return filepath.Dir(fixture.Program(t, "./cmd/mcp-fuzz", "mcp-fuzz"))
 }
 
 type result struct {
