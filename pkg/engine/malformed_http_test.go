@@ -45,18 +45,7 @@ func malformedServer(t *testing.T, ct string, body func(id string) string) strin
 
 func malformedSession(t *testing.T, url string) *session {
 	t.Helper()
-	cn, err := newConnector(Config{URL: url, MaxResponse: MinMaxResponse}.withDefaults())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	s, err := cn.connect(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.close)
-	return s
+	return httpSession(t, Config{URL: url, MaxResponse: MinMaxResponse})
 }
 
 // An answer over the cap that is malformed, not JSON, or the answer to

@@ -87,8 +87,13 @@ func hugeServer(t *testing.T, sse bool, mib int, stall bool) *httptest.Server {
 
 func hugeSession(t *testing.T, url string) *session {
 	t.Helper()
-	cfg := Config{URL: url, Bearer: oversizeSecret}.withDefaults()
-	cn, err := newConnector(cfg)
+	return httpSession(t, Config{URL: url, Bearer: oversizeSecret})
+}
+
+// httpSession connects one session to the HTTP target of cfg (defaulted).
+func httpSession(t *testing.T, cfg Config) *session {
+	t.Helper()
+	cn, err := newConnector(cfg.withDefaults())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,8 +65,14 @@ type initializeResult struct {
 const violationGrace = 250 * time.Millisecond
 
 func (s *session) violate(desc string) {
-	s.noteSecrets(desc)
-	desc = s.excerpt(desc, maxViolationText)
+	kept, found := s.excerptFound(desc, maxViolationText)
+	s.noteFound(found)
+	s.record(kept)
+}
+
+// record keeps desc, already redacted, as a violation of the call in flight
+// (the first few of a call; the rest are counted) and cuts the call short.
+func (s *session) record(desc string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.violationCount-s.violationWindow < maxKeptViolations {
@@ -79,10 +85,9 @@ func (s *session) violate(desc string) {
 	}
 }
 
-// noteSecrets records which secrets the raw server text carries: redacted
+// noteFound records the secrets a violation's raw text carried: redacted
 // from what is kept, each is a leak of the call in flight.
-func (s *session) noteSecrets(text string) {
-	_, found := s.leak.RedactText(unescapeJSON(text))
+func (s *session) noteFound(found []string) {
 	if len(found) == 0 {
 		return
 	}
@@ -115,11 +120,13 @@ type keptViolation struct {
 	desc  string
 }
 
-// excerpt makes server text safe to keep: JSON escapes decoded (so that a
+// excerptFound makes server text safe to keep: JSON escapes decoded (so that a
 // secret written as \u0073\u006b… is seen), every secret redacted, then cut
-// to n runes (after redaction, so a secret is hidden whole or not cut).
-func (s *session) excerpt(text string, n int) string {
-	return excerpt(s.leak.Redact(unescapeJSON(text)), n)
+// to n runes (after redaction, so a secret is hidden whole or not cut). It
+// also names the secrets the text carried.
+func (s *session) excerptFound(text string, n int) (string, []string) {
+	redacted, found := s.leak.RedactText(unescapeJSON(text))
+	return excerpt(redacted, n), found
 }
 
 // inCall registers cancel as the way to cut the current call short (nil when
@@ -287,10 +294,11 @@ func (cn *connector) connectStdio(ctx context.Context) (*session, error) {
 		// rpc.Oversize.
 		MaxLine: cn.cfg.MaxResponse,
 		OnViolation: func(v stdio.Violation) {
-			// Redacted before %q escapes it: a secret the server wrote as
-			// \u escapes must still be recognised.
-			s.noteSecrets(v.Excerpt)
-			s.violate(fmt.Sprintf("%s on stdout: %q", strings.ReplaceAll(v.Kind, "_", " "), s.excerpt(v.Excerpt, maxViolationText)))
+			// Scanned and redacted before %q escapes it: a secret the
+			// server wrote as \u escapes must still be recognised.
+			kept, found := s.excerptFound(v.Excerpt, maxViolationText)
+			s.noteFound(found)
+			s.record(fmt.Sprintf("%s on stdout: %q", strings.ReplaceAll(v.Kind, "_", " "), kept))
 		},
 		OnStderr: s.noteStderr,
 	})
@@ -468,8 +476,8 @@ func (s *session) call(ctx context.Context, method string, params any) (json.Raw
 	switch {
 	case errors.As(err, &over):
 		o := *over
-		_, found := s.leak.RedactText(unescapeJSON(o.Head))
-		o.Head = s.excerpt(o.Head, oversizeHead)
+		head, found := s.excerptFound(o.Head, oversizeHead)
+		o.Head = head
 		return nil, found, &o
 	case err == nil:
 		raw, found := s.leak.RedactJSON(raw)
