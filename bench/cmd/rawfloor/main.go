@@ -207,7 +207,8 @@ func (c *client) send(v any) error {
 	if m, ok := v.(map[string]any); ok {
 		if p, ok := m["params"].(json.RawMessage); ok {
 			// Written as is, like any lean client would.
-			data = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`, m["id"], m["method"], p)
+			method, _ := json.Marshal(m["method"])
+			data = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":%s,"params":%s}`, m["id"], method, p)
 		}
 	}
 	if data == nil {

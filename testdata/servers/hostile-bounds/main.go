@@ -7,9 +7,6 @@
 //   - escaped_secret_line prints a malformed JSON-RPC line carrying the
 //     escaped token, then answers normally;
 //   - garbage_flood prints 20,000 non-JSON lines before each answer;
-//   - answer_then_exit answers bad input with isError, then exits (status 3)
-//     right after (over stdio the next case meets the exit: a client cannot
-//     tell whether that request was read);
 //   - a read-only tool whose name is 2,000 bytes long.
 package main
 
@@ -37,7 +34,6 @@ func main() {
 		rawserver.Tool("escaped_secret_big", "Answer with 5 MiB.", rawserver.OneString()),
 		rawserver.Tool("escaped_secret_line", "Print a bad line first.", rawserver.OneString()),
 		rawserver.Tool("garbage_flood", "Print garbage first.", rawserver.OneString()),
-		rawserver.Tool("answer_then_exit", "Exit after answering bad input.", rawserver.OneString()),
 		rawserver.Tool(long, "A name far over 128 characters.", rawserver.OneString()),
 	}
 	bulk := bytes.Repeat([]byte("a"), 5<<20)
@@ -68,16 +64,6 @@ func main() {
 				case "garbage_flood":
 					if err := s.SendLine(bytes.Repeat([]byte("log: working...\n"), 20000)); err != nil {
 						return nil, err
-					}
-					return rawserver.Text("fine"), nil
-				case "answer_then_exit":
-					if !bytes.Contains(p.Arguments, []byte(`"q":"`)) {
-						res := rawserver.Text("q is required")
-						res["isError"] = true
-						if err := s.Respond(req.ID, res, nil); err != nil {
-							return nil, err
-						}
-						os.Exit(3)
 					}
 					return rawserver.Text("fine"), nil
 				}
