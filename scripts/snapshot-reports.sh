@@ -15,6 +15,12 @@
 # (the fixtures are this repository's own and delete nothing). Every format is
 # rendered twice: by the audit itself (-o) and by `mcp-fuzz report` from the
 # normalized JSON, which is the byte-exact check of the renderers.
+#
+# Five fixtures race by design, so two audits of them can differ with no code
+# change: hostile-dup-ids (when the duplicate answer lands), hostile-inherited-fds
+# (ls -l of /proc), hostile-stderr-flood and stderr-panic (when stderr is read),
+# slow-bloated (the median latency in a message). Compare them, and merged.*,
+# with --render-only.
 set -euo pipefail
 shopt -s nullglob
 
@@ -34,13 +40,18 @@ done
 out="$(realpath -m "$1")"
 command -v jq >/dev/null || { echo "$0: jq not found" >&2; exit 2; }
 
-# A fixed build directory: the target command is part of every report.
-bin=/tmp/mcp-fuzz-snapshot-bin
-rm -rf "${bin}" "${out}"
-mkdir -p "${bin}" "${out}"
+# The build directory is part of every target command: normalize spells it BIN.
+bin="$(mktemp -d "${TMPDIR:-/tmp}/mcp-fuzz-snapshot.XXXXXX")"
+src=""
+cleanup() {
+	rm -rf "${bin}"
+	[[ -z "${src}" ]] || git worktree remove --force "${src}" >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+rm -rf "${out}"
+mkdir -p "${out}"
 if [[ -n "${rev}" ]]; then
 	src="$(mktemp -d)"
-	trap 'git worktree remove --force "${src}" >/dev/null 2>&1 || true' EXIT
 	git worktree add --detach "${src}" "${rev}" >/dev/null 2>&1
 	(cd "${src}" && go build -o "${bin}/mcp-fuzz" ./cmd/mcp-fuzz)
 else
@@ -50,7 +61,8 @@ go build -o "${bin}/" ./testdata/servers/...
 
 # normalize zeroes what differs from run to run.
 normalize() {
-	jq -S 'walk(if type == "object" then
+	jq -S --arg bin "${bin}" 'walk(if type == "string" then split($bin) | join("BIN")
+		elif type == "object" then
 		(if has("durationMs") then .durationMs = 0 else . end)
 		| (if has("startedAt") then .startedAt = "2000-01-01T00:00:00Z" else . end)
 		| (if has("elapsedMs") then .elapsedMs = 0 else . end)
@@ -87,7 +99,7 @@ audit() {
 	fi
 	rm "${dir}/run/raw.json"
 	# Timings also appear on stderr (progress); zero them there.
-	sed -E -i 's/[0-9]+(\.[0-9]+)? ?(ms|s)\b/N\2/g' "${dir}/run/stderr"
+	sed -E -i -e 's/[0-9]+(\.[0-9]+)? ?(ms|s)\b/N\2/g' -e "s|${bin}|BIN|g" "${dir}/run/stderr"
 }
 
 # render writes every format of $1/report.json into $1/report.
