@@ -287,11 +287,11 @@ func targetOf(cfg engine.Config) string {
 func progress(w io.Writer) func(engine.Event) {
 	return func(e engine.Event) {
 		switch e.Kind {
-		case "skip":
+		case engine.EventSkip:
 			fmt.Fprintf(w, "mcp-fuzz: %s skipped (%s)\n", escape.Terminal(e.Tool, 80), escape.Terminal(e.Reason, 200))
-		case "tool":
+		case engine.EventTool:
 			fmt.Fprintf(w, "mcp-fuzz: %s: %d cases\n", escape.Terminal(e.Tool, 80), e.Total)
-		case "cutoff":
+		case engine.EventCutoff:
 			fmt.Fprintf(w, "mcp-fuzz: %s: %s\n", escape.Terminal(e.Tool, 80), escape.Terminal(e.Reason, 200))
 		}
 	}

@@ -9,21 +9,17 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-// severityRank orders findings worst first; severities not listed are not
-// annotated.
-var severityRank = map[string]int{"critical": 0, "error": 1, "warning": 2}
-
 // worst returns at most n findings worth an annotation, worst first, in
 // report order within a severity.
 func worst(findings []report.Finding, n int) []report.Finding {
 	var out []report.Finding
 	for _, f := range findings {
-		if _, ok := severityRank[f.Severity]; ok {
+		if f.Severity.Rank() <= report.SeverityWarning.Rank() {
 			out = append(out, f)
 		}
 	}
 	slices.SortStableFunc(out, func(a, b report.Finding) int {
-		return cmp.Compare(severityRank[a.Severity], severityRank[b.Severity])
+		return cmp.Compare(a.Severity.Rank(), b.Severity.Rank())
 	})
 	if len(out) > n {
 		out = out[:n]
@@ -44,7 +40,7 @@ func (r *runner) annotate(rep *report.Report) {
 			msg += fmt.Sprintf(" (case %s)", escape.Terminal(f.CaseID, 120))
 		}
 		emit := a.Warningf
-		if f.Severity != "warning" {
+		if f.Severity != report.SeverityWarning {
 			emit = a.Errorf
 		}
 		emit("%s", msg)

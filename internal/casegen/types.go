@@ -1,22 +1,27 @@
 package casegen
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
 
 // Kind names one family of test cases (SPEC §5.2).
 type Kind string
 
-// The case kinds, in the order [Generate] lists them.
+// The case kinds, in the order [Generate] lists them; their names are the
+// report's (report.Kind*).
 const (
-	Valid           Kind = "valid"
-	MissingRequired Kind = "missing_required"
-	WrongType       Kind = "wrong_type"
-	Null            Kind = "null"
-	OutOfEnum       Kind = "out_of_enum"
-	OutOfRange      Kind = "out_of_range"
-	ExtraProperty   Kind = "extra_property"
-	Oversize        Kind = "oversize"
-	Structural      Kind = "structural"
-	Probe           Kind = "probe" // only with Options.Aggressive
+	Valid           Kind = report.KindValid
+	MissingRequired Kind = report.KindMissingRequired
+	WrongType       Kind = report.KindWrongType
+	Null            Kind = report.KindNull
+	OutOfEnum       Kind = report.KindOutOfEnum
+	OutOfRange      Kind = report.KindOutOfRange
+	ExtraProperty   Kind = report.KindExtraProperty
+	Oversize        Kind = report.KindOversize
+	Structural      Kind = report.KindStructural
+	Probe           Kind = report.KindProbe // only with Options.Aggressive
 )
 
 // kindOrder is the order in which mutation kinds appear in a [Plan].

@@ -27,13 +27,13 @@ func (p *progress) event(e engine.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch e.Kind {
-	case "skip":
+	case engine.EventSkip:
 		fmt.Fprintf(p.w, "- %s: skipped (%s)\n", escape.Terminal(e.Tool, 80), e.Reason)
-	case "tool":
+	case engine.EventTool:
 		fmt.Fprintf(p.w, "> %s: %s\n", escape.Terminal(e.Tool, 80), plural(e.Total, "case", "cases"))
-	case "cutoff":
+	case engine.EventCutoff:
 		fmt.Fprintf(p.w, "  ! %s: %s\n", escape.Terminal(e.Tool, 80), e.Reason)
-	case "case":
+	case engine.EventCase:
 		if e.Case.Verdict.Failure() {
 			fmt.Fprintf(p.w, "  ! %s: %s\n", escape.Terminal(e.Case.ID, 120), e.Case.Verdict)
 		}

@@ -11,54 +11,30 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-// findingRule says how a verdict or flag becomes a finding.
-type findingRule struct {
-	severity string
-	message  string
-}
-
-var verdictFindings = map[report.Verdict]findingRule{
-	report.Crash:             {"critical", "the server crashed"},
-	report.Hang:              {"critical", "the server did not answer"},
-	report.ProtocolViolation: {"critical", "the server broke the protocol"},
-	report.Accepted:          {"error", "input the schema forbids was accepted silently"},
-	report.OutputViolation:   {"error", "the result does not match the declared outputSchema"},
-	report.EmptySuccess:      {"warning", "the valid call succeeded with no content"},
-	report.Errored:           {"warning", "the valid call failed"},
-	report.GeneratorGap:      {"info", "mcp-fuzz could not generate arguments that satisfy the schema"},
-}
-
-var flagFindings = map[string]findingRule{
-	report.FlagLeak:        {"critical", "the answer leaks internals"},
-	report.FlagStderrPanic: {"warning", "the server printed a panic or uncaught exception on stderr"},
-	report.FlagSlow:        {"warning", "the valid call is slow"},
-	report.FlagBloated:     {"warning", "the valid answer is bloated"},
-}
-
 // findings lists one finding per failing case verdict and per flag, worst
 // first, then by tool and case order.
 func findings(rep *report.Report, cfg Config) []report.Finding {
 	out := []report.Finding{}
 	for _, t := range rep.Tools {
 		for _, c := range t.Cases {
-			if rule, ok := verdictFindings[c.Verdict]; ok {
-				out = append(out, newFinding(rep, cfg, t.Name, c, string(c.Verdict), rule))
+			if code, ok := report.LookupCode(string(c.Verdict)); ok && !code.Flag {
+				out = append(out, newFinding(rep, cfg, t.Name, c, code))
 			}
 			for _, f := range c.Flags {
-				if rule, ok := flagFindings[f]; ok {
-					out = append(out, newFinding(rep, cfg, t.Name, c, f, rule))
+				if code, ok := report.LookupCode(f); ok && code.Flag {
+					out = append(out, newFinding(rep, cfg, t.Name, c, code))
 				}
 			}
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
-		return report.SeverityRank(out[i].Severity) < report.SeverityRank(out[j].Severity)
+		return out[i].Severity.Rank() < out[j].Severity.Rank()
 	})
 	return out
 }
 
-func newFinding(rep *report.Report, cfg Config, toolName string, c report.Case, code string, rule findingRule) report.Finding {
-	msg := rule.message
+func newFinding(rep *report.Report, cfg Config, toolName string, c report.Case, code report.Code) report.Finding {
+	msg := code.Message
 	if c.Crash != nil && c.Crash.How != "" {
 		msg += " (" + strings.ReplaceAll(c.Crash.How, "_", " ") + ")"
 	}
@@ -69,9 +45,9 @@ func newFinding(rep *report.Report, cfg Config, toolName string, c report.Case, 
 		msg = cutUTF8(msg, maxFindingMessage) + "… (see the case's detail)"
 	}
 	return report.Finding{
-		ID:         c.ID + "#" + code,
-		Severity:   rule.severity,
-		Code:       code,
+		ID:         c.ID + "#" + code.Name,
+		Severity:   code.Severity,
+		Code:       code.Name,
 		Tool:       toolName,
 		CaseID:     c.ID,
 		Message:    msg,

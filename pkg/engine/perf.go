@@ -32,7 +32,7 @@ func flagPerformance(tools []report.Tool, slowMs float64, bloatChars int) {
 	for i := range tools {
 		for j := range tools[i].Cases {
 			c := &tools[i].Cases[j]
-			if c.Kind == "valid" && answered(c.Verdict) {
+			if c.Kind == report.KindValid && c.Verdict.Answered() {
 				valid = append(valid, c)
 			}
 		}
@@ -64,15 +64,6 @@ func flagPerformance(tools []report.Tool, slowMs float64, bloatChars int) {
 			c.Detail = joinDetail(c.Detail, fmt.Sprintf("bloated: %d characters, over 3× the server's median of %.0f", c.Size, medSize))
 		}
 	}
-}
-
-// answered reports whether a valid call got a real answer to measure.
-func answered(v report.Verdict) bool {
-	switch v {
-	case report.OK, report.EmptySuccess, report.OutputViolation, report.Errored:
-		return true
-	}
-	return false
 }
 
 func median(xs []float64) float64 {

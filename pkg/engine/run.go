@@ -22,15 +22,24 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
-// Event reports progress. Kind is "tool" when a tool starts (Total cases
-// planned), "case" after each case, "skip" for a tool not called, and
-// "cutoff" when a tool's remaining cases will not run (--max-hangs).
+// EventKind says what an [Event] reports.
+type EventKind string
+
+// The progress events, in the order a tool meets them.
+const (
+	EventSkip   EventKind = "skip"   // a tool is not called (Reason)
+	EventTool   EventKind = "tool"   // a tool starts (Total cases planned)
+	EventCase   EventKind = "case"   // a case ended (Case)
+	EventCutoff EventKind = "cutoff" // a tool's remaining cases will not run (Reason; MaxHangs)
+)
+
+// Event reports progress.
 type Event struct {
-	Kind   string
+	Kind   EventKind
 	Tool   string
-	Reason string       // for "skip" and "cutoff"
-	Total  int          // for "tool"
-	Case   *report.Case // for "case"
+	Reason string       // for EventSkip and EventCutoff
+	Total  int          // for EventTool
+	Case   *report.Case // for EventCase
 }
 
 // ErrInterrupted is returned, with the partial report, when ctx ends during
@@ -98,7 +107,6 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	}
 	flagPerformance(rep.Tools, float64(cfg.SlowMs), cfg.BloatChars)
 	rep.Summary = report.Summarize(rep.Tools)
-	rep.Graded = rep.Summary.ToolsTested > 0 && rep.Summary.Cases > rep.Summary.NotRun
 	rep.Interrupted = ctx.Err() != nil
 	rep.Findings = findings(rep, cfg)
 	rep.Normalize()
@@ -222,7 +230,7 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 	rt := report.Tool{Name: t.Name, Description: t.Description, Cases: []report.Case{}}
 	if reason := r.cfg.skipReason(t); reason != "" {
 		rt.SkipReason = reason
-		r.progress(Event{Kind: "skip", Tool: t.Name, Reason: reason})
+		r.progress(Event{Kind: EventSkip, Tool: t.Name, Reason: reason})
 		return rt
 	}
 	rt.Tested = true
@@ -231,7 +239,7 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 		if coveredByLint[p.Code] {
 			continue
 		}
-		r.lint = append(r.lint, report.Lint{Code: p.Code, Severity: p.Severity, Tool: t.Name, Pointer: "/inputSchema" + p.Pointer, Message: p.Message, Hint: hintFor(p.Code)})
+		r.lint = append(r.lint, report.Lint{Code: p.Code, Severity: report.Severity(p.Severity), Tool: t.Name, Pointer: "/inputSchema" + p.Pointer, Message: p.Message, Hint: hintFor(p.Code)})
 	}
 	example, fromExample := r.cfg.Examples[t.Name]
 	plan := casegen.Generate(t.Name, schema, casegen.Options{
@@ -242,7 +250,7 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 	})
 	rt.Dropped = plan.Dropped
 	validateOutput := t.outputValidator()
-	r.progress(Event{Kind: "tool", Tool: t.Name, Total: len(plan.Cases)})
+	r.progress(Event{Kind: EventTool, Tool: t.Name, Total: len(plan.Cases)})
 	// After MaxHangs calls that timed out (a hang, or an answer that never
 	// ended), a tool's remaining cases are not run: each would cost a whole
 	// --timeout, and the finding is already made.
@@ -264,23 +272,20 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 		default:
 			r.runCase(ctx, t, c, &rc, fromExample, validateOutput)
 		}
-		if c.Kind == casegen.Valid {
-			switch rc.Verdict {
-			case report.OK, report.EmptySuccess, report.OutputViolation:
-				rt.Confirmed = true
-			}
+		if c.Kind == casegen.Valid && rc.Verdict.Confirms() {
+			rt.Confirmed = true
 		}
 		if r.timedOut {
 			hangs++
 			lastHang = len(rt.Cases)
 		}
 		rt.Cases = append(rt.Cases, rc)
-		r.progress(Event{Kind: "case", Tool: t.Name, Case: &rt.Cases[len(rt.Cases)-1]})
+		r.progress(Event{Kind: EventCase, Tool: t.Name, Case: &rt.Cases[len(rt.Cases)-1]})
 		if ctx.Err() != nil {
 			break
 		}
 		if r.cfg.MaxHangs > 0 && hangs == r.cfg.MaxHangs && r.timedOut && i < len(plan.Cases)-1 {
-			r.progress(Event{Kind: "cutoff", Tool: t.Name, Reason: fmt.Sprintf("%s got no complete answer within the timeout: the tool's other cases are not run (--max-hangs %d)", plural(hangs, "case", "cases"), r.cfg.MaxHangs)})
+			r.progress(Event{Kind: EventCutoff, Tool: t.Name, Reason: fmt.Sprintf("%s got no complete answer within the timeout: the tool's other cases are not run (--max-hangs %d)", plural(hangs, "case", "cases"), r.cfg.MaxHangs)})
 		}
 	}
 	if cutOff > 0 {

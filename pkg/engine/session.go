@@ -370,7 +370,7 @@ func (cn *connector) connectHTTP(ctx context.Context, transport string) (*sessio
 // start runs the initialize handshake on conn.
 func (s *session) start(ctx context.Context, conn mcp.Connection, version string) error {
 	s.client = rpc.New(conn, func(v rpc.Violation) {
-		if v.Kind == "late_answer" {
+		if v.Kind == rpc.KindLateAnswer {
 			s.noteLate()
 			return
 		}

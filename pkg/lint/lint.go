@@ -136,7 +136,7 @@ func Check(srv Server, tools []Tool) []report.Lint {
 func (r rule) finding(tool string, h hit) report.Lint {
 	return report.Lint{
 		Code:     r.Code,
-		Severity: r.Severity,
+		Severity: report.Severity(r.Severity),
 		Tool:     tool,
 		Pointer:  h.Pointer,
 		Message:  h.Message,

@@ -81,7 +81,7 @@ func runRule(t *testing.T, code string, cases []ruleCase) {
 				return
 			}
 			l := got[0]
-			if l.Severity != sev {
+			if string(l.Severity) != sev {
 				t.Errorf("severity %q, want %q", l.Severity, sev)
 			}
 			if l.Message == "" || l.Hint == "" {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
 // badgeLabel is the left half of the badge.
@@ -47,7 +48,7 @@ func badgeMessage(rep *report.Report) string {
 			return fmt.Sprintf("%s %d", *rep.Grade, *rep.Score)
 		}
 	}
-	return "not graded"
+	return score.NotGraded
 }
 
 // BadgeURL returns a shields.io static badge URL for rep, such as

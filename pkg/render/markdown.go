@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
 // MaxMarkdownBytes is the size [Markdown] keeps under: GitHub's limit for a
@@ -109,23 +110,23 @@ func mdHead(rep *report.Report) string {
 
 	b.WriteString("| Dimension | Score | Weight | Reason |\n|---|---:|---:|---|\n")
 	for _, d := range dimensions(rep) {
-		dim, ok := rep.Dimensions[d.Key]
-		score := "not measured"
+		dim, ok := rep.Dimensions[d.Dimension]
+		points := "not measured"
 		if ok && dim.Score != nil {
-			score = strconv.Itoa(*dim.Score)
+			points = strconv.Itoa(*dim.Score)
 		}
 		weight := "—"
 		if d.Weight > 0 {
 			weight = strconv.Itoa(d.Weight)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", escape.MarkdownInline(d.Title, nameMax), score, weight, escape.MarkdownInline(dimReason(dim), textMax))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", escape.MarkdownInline(d.Title, nameMax), points, weight, escape.MarkdownInline(dimReason(dim), textMax))
 	}
 	b.WriteString("\n")
 	if len(rep.Caps) > 0 {
 		b.WriteString("**Grade caps:**\n\n")
 		for _, c := range rep.Caps {
 			prefix := "at most "
-			if c.Grade == "not graded" {
+			if c.Grade == score.NotGraded {
 				prefix = ""
 			}
 			fmt.Fprintf(&b, "- %s**%s**: %s\n", prefix, escape.MarkdownInline(c.Grade, 20), escape.MarkdownInline(c.Reason, textMax))
@@ -138,7 +139,7 @@ func mdHead(rep *report.Report) string {
 // mdGrade is "grade **C**, score 81/100" or "**not graded**".
 func mdGrade(rep *report.Report) string {
 	if !rep.Graded || rep.Score == nil {
-		return "**not graded**"
+		return "**" + score.NotGraded + "**"
 	}
 	if rep.Grade == nil {
 		return fmt.Sprintf("score %d/100", *rep.Score)
@@ -215,7 +216,7 @@ done:
 // mdFinding renders one finding with its reproducer.
 func mdFinding(rep *report.Report, f report.Finding) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "- **%s** %s", escape.MarkdownInline(f.Severity, 20), escape.MarkdownInline(f.Code, 40))
+	fmt.Fprintf(&b, "- **%s** %s", escape.MarkdownInline(string(f.Severity), 20), escape.MarkdownInline(f.Code, 40))
 	if f.CaseID != "" {
 		fmt.Fprintf(&b, " · case %s", escape.MarkdownInline(f.CaseID, nameMax))
 	}
@@ -253,9 +254,9 @@ func mdFixes(rep *report.Report) string {
 	var b strings.Builder
 	b.WriteString("### Recommended fixes\n\n")
 	for _, c := range countCodes(rep.Findings) {
-		d := describe(c.Code)
+		d := report.DescribeCode(c.Code)
 		fmt.Fprintf(&b, "- **%s** (%s, %s, %s): %s\n", escape.MarkdownInline(d.Title, nameMax), escape.MarkdownInline(c.Code, 40),
-			escape.MarkdownInline(c.Severity, 20), countText(c), escape.MarkdownInline(d.Fix, 0))
+			escape.MarkdownInline(string(c.Severity), 20), countText(c), escape.MarkdownInline(d.Fix, 0))
 	}
 	b.WriteString("\n")
 	return b.String()
@@ -277,7 +278,7 @@ func mdLint(rep *report.Report) string {
 	b.WriteString("### Metadata findings\n\n| Severity | Tool | Where | Code | Message | Hint |\n|---|---|---|---|---|---|\n")
 	for _, l := range rep.Lint {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n",
-			escape.MarkdownInline(l.Severity, 20), escape.MarkdownInline(orDash(l.Tool), nameMax),
+			escape.MarkdownInline(string(l.Severity), 20), escape.MarkdownInline(orDash(l.Tool), nameMax),
 			escape.MarkdownInline(orDash(l.Pointer), nameMax), escape.MarkdownInline(l.Code, 60),
 			escape.MarkdownInline(l.Message, textMax), escape.MarkdownInline(l.Hint, textMax))
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
 // TargetName names a report's target in one line: the server's name and
@@ -30,13 +31,13 @@ func MergedMarkdown(reps []*report.Report) string {
 	fmt.Fprintf(&b, "## mcp-fuzz: %d targets\n\n", len(reps))
 	b.WriteString("| Target | Grade | Score | Crashes | Hangs | Protocol violations | Silent accepts | Leaks |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range reps {
-		score, grade := "—", "not graded"
+		points, grade := "—", score.NotGraded
 		if r.Graded && r.Score != nil && r.Grade != nil {
-			score, grade = fmt.Sprint(*r.Score), *r.Grade
+			points, grade = fmt.Sprint(*r.Score), *r.Grade
 		}
 		s := r.Summary
 		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %d | %d | %d |\n",
-			escape.MarkdownInline(TargetName(r), 120), grade, score,
+			escape.MarkdownInline(TargetName(r), 120), grade, points,
 			s.Crash, s.Hang, s.ProtocolViolation, s.Accepted, s.Leak)
 	}
 	if len(reps) == 0 {

@@ -157,7 +157,7 @@ func findingsFor(rep *report.Report) []report.Finding {
 					repro = report.Reproducer{Shell: "mcp-fuzz replay " + report.ReportPlaceholder + " '" + c.ID + "' -- node server.js"}
 				}
 				out = append(out, report.Finding{
-					ID: c.ID + "#" + code, Severity: s, Code: code, Tool: t.Name, CaseID: c.ID, Message: msg, Reproducer: repro,
+					ID: c.ID + "#" + code, Severity: report.Severity(s), Code: code, Tool: t.Name, CaseID: c.ID, Message: msg, Reproducer: repro,
 				})
 			}
 		}

@@ -83,10 +83,10 @@ type sarifResult struct {
 }
 
 type sarifResultProps struct {
-	Severity  string `json:"severity"`
-	Tool      string `json:"tool,omitempty"`
-	CaseID    string `json:"caseId,omitempty"`
-	FindingID string `json:"findingId"`
+	Severity  report.Severity `json:"severity"`
+	Tool      string          `json:"tool,omitempty"`
+	CaseID    string          `json:"caseId,omitempty"`
+	FindingID string          `json:"findingId"`
 }
 
 type sarifLocation struct {
@@ -111,11 +111,11 @@ type sarifRegion struct {
 func SARIFRuleID(code string) string { return "mcp-fuzz/" + code }
 
 // sarifLevel maps a finding severity to a SARIF level.
-func sarifLevel(severity string) string {
+func sarifLevel(severity report.Severity) string {
 	switch severity {
-	case "critical", "error":
+	case report.SeverityCritical, report.SeverityError:
 		return "error"
-	case "warning":
+	case report.SeverityWarning:
 		return "warning"
 	}
 	return "note"
@@ -139,7 +139,7 @@ func SARIF(rep *report.Report, opts SARIFOptions) ([]byte, error) {
 	}
 	index := map[string]int{}
 	for _, c := range countCodes(rep.Findings) {
-		d := describe(c.Code)
+		d := report.DescribeCode(c.Code)
 		index[c.Code] = len(run.Tool.Driver.Rules)
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
 			ID:                   SARIFRuleID(c.Code),

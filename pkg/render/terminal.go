@@ -76,7 +76,7 @@ func Terminal(rep *report.Report, colour bool) string {
 
 	fmt.Fprintf(&b, "\n  %s\n", st(ansiBold, "Dimensions"))
 	for _, d := range dimensions(rep) {
-		dim := rep.Dimensions[d.Key]
+		dim := rep.Dimensions[d.Dimension]
 		score := st(ansiDim, "  —")
 		if dim.Score != nil {
 			score = st(scoreStyle(*dim.Score), fmt.Sprintf("%3d", *dim.Score))
@@ -108,7 +108,7 @@ func Terminal(rep *report.Report, colour bool) string {
 			fmt.Fprintf(&b, "    %s\n", st(ansiCyan+ansiBold, tool))
 			shellShown := map[string]bool{} // the shell reproducer once per code
 			for _, f := range g.Findings {
-				sev := fmt.Sprintf("%-8s", escape.Terminal(f.Severity, 20))
+				sev := fmt.Sprintf("%-8s", escape.Terminal(string(f.Severity), 20))
 				line := fmt.Sprintf("      %s %s", st(severityStyle(f.Severity), sev), st(ansiBold, escape.Terminal(f.Code, 40)))
 				if f.CaseID != "" {
 					line += " " + st(ansiDim, escape.Terminal(f.CaseID, nameMax))
@@ -169,11 +169,11 @@ func scoreStyle(score int) string {
 	return ansiRed
 }
 
-func severityStyle(sev string) string {
+func severityStyle(sev report.Severity) string {
 	switch sev {
-	case "critical", "error":
+	case report.SeverityCritical, report.SeverityError:
 		return ansiRed + ansiBold
-	case "warning":
+	case report.SeverityWarning:
 		return ansiYellow
 	}
 	return ansiDim

@@ -149,7 +149,7 @@ type CrashInfo struct {
 // Finding is one thing worth fixing.
 type Finding struct {
 	ID         string     `json:"id"`
-	Severity   string     `json:"severity"` // critical, error, warning, info
+	Severity   Severity   `json:"severity"`
 	Code       string     `json:"code"`
 	Tool       string     `json:"tool,omitempty"`
 	CaseID     string     `json:"caseId,omitempty"`
@@ -176,12 +176,12 @@ const ReportPlaceholder = "REPORT.json"
 
 // Lint is a static finding about metadata.
 type Lint struct {
-	Code     string `json:"code"`
-	Severity string `json:"severity"`
-	Tool     string `json:"tool,omitempty"`
-	Pointer  string `json:"pointer,omitempty"`
-	Message  string `json:"message"`
-	Hint     string `json:"hint,omitempty"`
+	Code     string   `json:"code"`
+	Severity Severity `json:"severity"`
+	Tool     string   `json:"tool,omitempty"`
+	Pointer  string   `json:"pointer,omitempty"`
+	Message  string   `json:"message"`
+	Hint     string   `json:"hint,omitempty"`
 }
 
 // Normalize replaces nil lists by empty ones, so the JSON report always has
@@ -239,20 +239,4 @@ func (r *Report) Normalize() {
 	if r.Dimensions == nil {
 		r.Dimensions = map[string]Dimension{}
 	}
-}
-
-// SeverityRank orders finding and lint severities worst first: critical,
-// error, warning, info, then anything else.
-func SeverityRank(s string) int {
-	switch s {
-	case "critical":
-		return 0
-	case "error":
-		return 1
-	case "warning":
-		return 2
-	case "info":
-		return 3
-	}
-	return 4
 }

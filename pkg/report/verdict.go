@@ -23,21 +23,58 @@ const (
 	GeneratorGap    Verdict = "generator_gap"
 )
 
+// Case kinds (SPEC §5.2): the valid call, then the bad inputs internal/casegen
+// derives from the schema.
+const (
+	KindValid           = "valid"
+	KindMissingRequired = "missing_required"
+	KindWrongType       = "wrong_type"
+	KindNull            = "null"
+	KindOutOfEnum       = "out_of_enum"
+	KindOutOfRange      = "out_of_range"
+	KindExtraProperty   = "extra_property"
+	KindOversize        = "oversize"
+	KindStructural      = "structural"
+	KindProbe           = "probe"
+)
+
 // NotRun marks a case that was planned but never sent.
 const NotRun Verdict = "not_run"
+
+// Verdicts lists every verdict: bad-input verdicts, valid-call verdicts,
+// then [NotRun].
+func Verdicts() []Verdict {
+	return []Verdict{Handled, Rejected, Accepted, Tolerated, Crash, Hang, ProtocolViolation,
+		OK, EmptySuccess, OutputViolation, Errored, GeneratorGap, NotRun}
+}
 
 // Failure reports whether v is a robustness failure.
 func (v Verdict) Failure() bool {
 	return v == Crash || v == Hang || v == ProtocolViolation
 }
 
-// Flags, independent of the verdict.
+// Answered reports whether a valid call got a real answer, one that can be
+// timed and sized.
+func (v Verdict) Answered() bool {
+	return v == OK || v == EmptySuccess || v == OutputViolation || v == Errored
+}
+
+// Confirms reports whether a valid call's verdict confirms the tool works,
+// so that its rejections of bad input prove validation (SPEC §10).
+func (v Verdict) Confirms() bool {
+	return v == OK || v == EmptySuccess || v == OutputViolation
+}
+
+// Flags, independent of the verdict; each is a finding code (see [Codes]).
 const (
 	FlagLeak        = "leak"
 	FlagSlow        = "slow"
 	FlagBloated     = "bloated"
 	FlagStderrPanic = "stderr_panic"
 )
+
+// Flags lists every case flag.
+func Flags() []string { return []string{FlagLeak, FlagSlow, FlagBloated, FlagStderrPanic} }
 
 // How a crash happened.
 const (

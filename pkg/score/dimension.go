@@ -143,11 +143,11 @@ func (t tally) performance() report.Dimension {
 // as info.
 type lintCount struct{ errors, warnings, infos int }
 
-func (c *lintCount) add(severity string) {
+func (c *lintCount) add(severity report.Severity) {
 	switch severity {
-	case "error":
+	case report.SeverityError:
 		c.errors++
-	case "warning":
+	case report.SeverityWarning:
 		c.warnings++
 	default:
 		c.infos++

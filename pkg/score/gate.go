@@ -17,16 +17,15 @@ var (
 	ErrNoBaseline       = errors.New("--fail-on-new needs --baseline")
 )
 
-// failKinds are the finding codes --fail-on accepts, in the order help text
-// lists them. "protocol" is the short name of protocol_violation.
-var failKinds = []string{
-	string(report.Crash), string(report.Hang), string(report.ProtocolViolation), report.FlagLeak,
-	string(report.Accepted), string(report.OutputViolation), string(report.EmptySuccess), string(report.Errored),
-	report.FlagStderrPanic, report.FlagSlow, report.FlagBloated, string(report.GeneratorGap),
+// FailKinds returns the kinds --fail-on accepts, as their canonical finding
+// codes, in the order of [report.Codes].
+func FailKinds() []string {
+	var out []string
+	for _, c := range report.Codes() {
+		out = append(out, c.Name)
+	}
+	return out
 }
-
-// FailKinds returns the kinds --fail-on accepts, as their canonical finding codes.
-func FailKinds() []string { return slices.Clone(failKinds) }
 
 // Gates are the CI gates of SPEC §10. The zero value gates nothing.
 type Gates struct {
@@ -51,7 +50,8 @@ type Result struct {
 
 // ParseFailOn parses a comma-separated --fail-on list into canonical kinds
 // (finding codes), without duplicates. Kinds are case-insensitive, "-" may
-// stand for "_", and "protocol" means protocol_violation.
+// stand for "_", and a code's [report.Code.FailOn] name ("protocol") stands
+// for the code.
 func ParseFailOn(s string) ([]string, error) {
 	var kinds []string
 	for _, part := range strings.Split(s, ",") {
@@ -72,14 +72,13 @@ func ParseFailOn(s string) ([]string, error) {
 
 func parseKind(s string) (string, error) {
 	k := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "-", "_")
-	if k == "protocol" {
-		k = string(report.ProtocolViolation)
+	var valid []string
+	for _, c := range report.Codes() {
+		if k == c.Name || k == c.FailOn {
+			return c.Name, nil
+		}
+		valid = append(valid, c.FailOn)
 	}
-	if slices.Contains(failKinds, k) {
-		return k, nil
-	}
-	valid := slices.Clone(failKinds)
-	valid[slices.Index(valid, string(report.ProtocolViolation))] = "protocol"
 	return "", fmt.Errorf("%w %q (valid: %s)", ErrUnknownKind, s, strings.Join(valid, ", "))
 }
 
@@ -211,7 +210,7 @@ func findingFailures(rep *report.Report, g Gates) []string {
 			if slices.Contains(kinds, f.Code) {
 				byKind[f.Code] = append(byKind[f.Code], f.ID)
 			}
-		case f.Severity == "critical" || f.Severity == "error":
+		case f.Severity.Rank() <= report.SeverityError.Rank():
 			byKind[""] = append(byKind[""], f.ID)
 		}
 	}
@@ -226,12 +225,8 @@ func findingFailures(rep *report.Report, g Gates) []string {
 	}
 	for _, k := range kinds {
 		if ids := byKind[k]; len(ids) > 0 {
-			flag := k
-			if k == string(report.ProtocolViolation) {
-				flag = "protocol"
-			}
 			fails = append(fails, fmt.Sprintf("%s %s (--fail-on %s): %s",
-				plural(len(ids), qualifier+k, qualifier+k), pluralFinding(len(ids)), flag, idList(ids)))
+				plural(len(ids), qualifier+k, qualifier+k), pluralFinding(len(ids)), report.DescribeCode(k).FailOn, idList(ids)))
 		}
 	}
 	return fails

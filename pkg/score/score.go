@@ -9,24 +9,22 @@ import (
 )
 
 // Apply computes the dimensions, overall score, grade, caps and critical
-// callout of rep and stores them in it (SPEC §10). A report that is not
-// [report.Report.Graded], or in which no case of a tested tool ran, gets no
-// score and no grade and a single [NotGraded] cap saying why; its dimensions
-// and callout are still filled in.
+// callout of rep and stores them in it (SPEC §10), and decides
+// [report.Report.Graded]: a report that was interrupted, or in which no case
+// of a tested tool ran, gets no score and no grade and a single [NotGraded]
+// cap saying why; its dimensions and callout are still filled in.
 func Apply(rep *report.Report) {
 	t := count(rep)
 	rep.Dimensions = dimensions(rep, t)
 	rep.Critical = t.critical()
-	rep.Score, rep.Grade = nil, nil
+	rep.Score, rep.Grade, rep.Graded = nil, nil, false
 
-	if !rep.Graded || rep.Interrupted || t.tested == 0 || t.casesRun == 0 {
-		rep.Graded = false
+	if rep.Interrupted || t.tested == 0 || t.casesRun == 0 {
 		rep.Caps = []report.Cap{{Grade: NotGraded, Reason: notGradedReason(rep, t)}}
 		return
 	}
 	overall, ok := Overall(rep.Dimensions)
 	if !ok {
-		rep.Graded = false
 		rep.Caps = []report.Cap{{Grade: NotGraded, Reason: "nothing tested: no dimension could be measured"}}
 		return
 	}
@@ -37,7 +35,7 @@ func Apply(rep *report.Report) {
 			grade = c.Grade
 		}
 	}
-	rep.Score, rep.Grade, rep.Caps = &overall, &grade, caps
+	rep.Score, rep.Grade, rep.Caps, rep.Graded = &overall, &grade, caps, true
 }
 
 // Overall is the rounded weighted mean of the measured dimensions; ok is false

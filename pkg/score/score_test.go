@@ -181,7 +181,9 @@ func TestSchema(t *testing.T) {
 		rep.Lint = lint
 		return rep
 	}
-	l := func(tool, sev string) report.Lint { return report.Lint{Code: "x", Severity: sev, Tool: tool} }
+	l := func(tool, sev string) report.Lint {
+		return report.Lint{Code: "x", Severity: report.Severity(sev), Tool: tool}
+	}
 	eleven := make([]report.Lint, 11)
 	for i := range eleven {
 		eleven[i] = l("b", "error")
@@ -426,11 +428,11 @@ func TestNotGraded(t *testing.T) {
 			r.EndedEarly = "reconnecting failed 3 times"
 			return r
 		}(), "no case of the 1 tested tool ran (reconnecting failed 3 times)"},
-		{"graded flag off", func() *report.Report {
+		{"interrupted", func() *report.Report {
 			r := server(tool("a", one(valid(ok))))
-			r.Graded = false
+			r.Interrupted, r.Graded = true, true
 			return r
-		}(), "nothing tested"},
+		}(), "the run was interrupted after 1 case"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -469,8 +471,8 @@ func TestFormulas(t *testing.T) {
 		if _, ok := rep.Dimensions[x.Dimension]; !ok {
 			t.Errorf("formula for %q, which Apply does not produce", x.Dimension)
 		}
-		if x.Text == "" {
-			t.Errorf("%s has no text", x.Dimension)
+		if x.Title == "" {
+			t.Errorf("%s has no title", x.Dimension)
 		}
 	}
 	if len(f) != 6 || sum != 100 {

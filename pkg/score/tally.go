@@ -32,20 +32,6 @@ type tally struct {
 	failureTools map[string][]string
 }
 
-// answered reports whether a valid call got an answer that can be timed and sized.
-func answered(v report.Verdict) bool {
-	switch v {
-	case report.OK, report.EmptySuccess, report.OutputViolation, report.Errored:
-		return true
-	}
-	return false
-}
-
-// succeeded reports whether a valid call's verdict confirms the tool (SPEC §10).
-func succeeded(v report.Verdict) bool {
-	return v == report.OK || v == report.EmptySuccess || v == report.OutputViolation
-}
-
 func count(rep *report.Report) tally {
 	t := tally{
 		listed:       len(rep.Tools),
@@ -76,19 +62,19 @@ func count(rep *report.Report) tally {
 				t.fail(report.FlagLeak, tool.Name)
 			}
 			if c.Verdict == report.GeneratorGap {
-				if c.Kind == "valid" {
+				if c.Kind == report.KindValid {
 					t.validGaps++
 				}
 				continue
 			}
-			if c.Kind == "valid" {
+			if c.Kind == report.KindValid {
 				t.validRun++
 				if c.Verdict == report.OK {
 					t.validOK++
 				} else {
 					t.validNotOK[c.Verdict]++
 				}
-				if answered(c.Verdict) {
+				if c.Verdict.Answered() {
 					measured = true
 					slow = slow || c.HasFlag(report.FlagSlow)
 					big = big || c.HasFlag(report.FlagBloated)

@@ -1,0 +1,100 @@
+package report
+
+import (
+	"slices"
+	"testing"
+)
+
+// The catalogue is the one list of finding codes: every failing verdict and
+// every flag is a row, and nothing else is.
+func TestCodesCoverEveryFailingVerdictAndFlag(t *testing.T) {
+	notFindings := []Verdict{Handled, Rejected, Tolerated, OK, NotRun}
+	for _, v := range Verdicts() {
+		c, ok := LookupCode(string(v))
+		switch {
+		case slices.Contains(notFindings, v) && ok:
+			t.Errorf("verdict %s is a finding code, but it is not a failure", v)
+		case !slices.Contains(notFindings, v) && !ok:
+			t.Errorf("verdict %s has no row in the code catalogue", v)
+		case ok && c.Flag:
+			t.Errorf("verdict %s is marked as a flag", v)
+		}
+	}
+	for _, f := range Flags() {
+		if c, ok := LookupCode(f); !ok || !c.Flag {
+			t.Errorf("flag %s: row %+v, found %v; want a flag row", f, c, ok)
+		}
+	}
+	for _, c := range Codes() {
+		if !slices.Contains(Verdicts(), Verdict(c.Name)) && !slices.Contains(Flags(), c.Name) {
+			t.Errorf("code %s is neither a verdict nor a flag", c.Name)
+		}
+	}
+}
+
+func TestCodesAreComplete(t *testing.T) {
+	seen := map[string]bool{}
+	for i, c := range Codes() {
+		if c.Title == "" || c.Message == "" || c.Fix == "" || c.FailOn == "" {
+			t.Errorf("code %s: empty title, message, fix or --fail-on name: %+v", c.Name, c)
+		}
+		if c.Severity.Rank() > SeverityInfo.Rank() {
+			t.Errorf("code %s: unknown severity %q", c.Name, c.Severity)
+		}
+		for _, name := range []string{c.Name, c.FailOn} {
+			if seen[name] && name != c.Name || seen[c.Name] {
+				t.Errorf("code %s: name or --fail-on name %q used twice", c.Name, name)
+			}
+		}
+		seen[c.Name], seen[c.FailOn] = true, true
+		if CodeRank(c.Name) != i {
+			t.Errorf("CodeRank(%s) = %d, want %d", c.Name, CodeRank(c.Name), i)
+		}
+		// Reports order one severity's findings by catalogue position, so
+		// the catalogue itself goes worst first.
+		if i > 0 && Codes()[i-1].Severity.Rank() > c.Severity.Rank() {
+			t.Errorf("code %s (%s) listed after a less severe code", c.Name, c.Severity)
+		}
+	}
+	if CodeRank("no_such_code") != len(Codes()) {
+		t.Error("an unknown code does not rank last")
+	}
+}
+
+func TestDescribeCodeOfAnUnknownCode(t *testing.T) {
+	d := DescribeCode("from_a_newer_version")
+	if d.Title != "from_a_newer_version" || d.Fix == "" {
+		t.Errorf("DescribeCode of an unknown code = %+v", d)
+	}
+	if got := DescribeCode(string(Crash)); got.Title != "Server crashed" || got.Severity != SeverityCritical {
+		t.Errorf("DescribeCode(crash) = %+v", got)
+	}
+}
+
+func TestCodesReturnsACopy(t *testing.T) {
+	c := Codes()
+	c[0].Severity = SeverityInfo
+	if Codes()[0].Severity == SeverityInfo {
+		t.Error("Codes exposes its backing array")
+	}
+}
+
+func TestSeverityRank(t *testing.T) {
+	order := []Severity{SeverityCritical, SeverityError, SeverityWarning, SeverityInfo, "other"}
+	for i, s := range order {
+		if s.Rank() != i {
+			t.Errorf("%q.Rank() = %d, want %d", s, s.Rank(), i)
+		}
+	}
+}
+
+func TestVerdictPredicates(t *testing.T) {
+	for _, v := range Verdicts() {
+		answered := slices.Contains([]Verdict{OK, EmptySuccess, OutputViolation, Errored}, v)
+		confirms := slices.Contains([]Verdict{OK, EmptySuccess, OutputViolation}, v)
+		failure := slices.Contains([]Verdict{Crash, Hang, ProtocolViolation}, v)
+		if v.Answered() != answered || v.Confirms() != confirms || v.Failure() != failure {
+			t.Errorf("%s: Answered %v Confirms %v Failure %v; want %v %v %v", v, v.Answered(), v.Confirms(), v.Failure(), answered, confirms, failure)
+		}
+	}
+}
