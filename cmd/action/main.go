@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/action"
-	"github.com/mcp-fuzz/mcp-fuzz/internal/cli"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
 )
 
@@ -17,7 +17,7 @@ func main() {
 	// This program starts no children but servers: any orphan it adopts is
 	// one of theirs, and is killed with them.
 	stdio.OwnChildren()
-	ctx, stop := cli.NotifyContext(context.Background())
+	ctx, stop := audit.NotifyContext(context.Background())
 	code := action.Run(ctx, action.Env{Getenv: os.Getenv, Stdout: os.Stdout, Stderr: os.Stderr, HTTPClient: http.DefaultClient, Version: version})
 	stop()
 	os.Exit(code)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/cli"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
 )
@@ -16,7 +17,7 @@ func main() {
 	// This program starts no children but servers: any orphan it adopts is
 	// one of theirs, and is killed with them.
 	stdio.OwnChildren()
-	ctx, stop := cli.NotifyContext(context.Background())
+	ctx, stop := audit.NotifyContext(context.Background())
 	app := &cli.App{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, LookupEnv: os.LookupEnv, Version: version, Executable: os.Executable}
 	code := app.Run(ctx, os.Args[1:])
 	stop()

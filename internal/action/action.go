@@ -13,7 +13,7 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
-	"github.com/mcp-fuzz/mcp-fuzz/internal/cli"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
@@ -21,14 +21,14 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
-// Exit codes, the command line's (SPEC §10).
+// Exit codes (SPEC §10): see the audit package.
 const (
-	ExitOK      = cli.ExitOK
-	ExitGate    = cli.ExitGate
-	ExitUsage   = cli.ExitUsage
-	ExitConnect = cli.ExitConnect
+	ExitOK      = audit.ExitOK
+	ExitGate    = audit.ExitGate
+	ExitUsage   = audit.ExitUsage
+	ExitConnect = audit.ExitConnect
 	// ExitInterrupted: the run was cancelled (the partial report is written).
-	ExitInterrupted = cli.ExitInterrupted
+	ExitInterrupted = audit.ExitInterrupted
 )
 
 // MaxAnnotations is how many findings become ::error / ::warning annotations.
@@ -105,38 +105,40 @@ func (r *runner) run(ctx context.Context) int {
 	for _, w := range s.warnings {
 		r.gh.Warningf("mcp-fuzz: %s", w)
 	}
-	cfg, gates, _, err := cli.ParseOptions(s.args, r.lookup)
+	o, err := audit.Build(s.audit, inputNames, r.lookup)
 	if err != nil {
 		return r.usage(err)
 	}
+	cfg := &o.Engine
 	cfg.LookupEnv = r.lookup
 	r.mask(cfg.SecretValues()) // what the config file added (env:, secrets:)
 	cfg.Version = r.env.Version
 	cfg.Progress = progress(r.env.Stderr)
 
-	r.gh.Group("mcp-fuzz: fuzzing " + targetOf(cfg))
-	rep, err := engine.Run(ctx, cfg)
+	r.gh.Group("mcp-fuzz: fuzzing " + targetOf(*cfg))
+	out := audit.Run(ctx, o)
 	r.gh.EndGroup()
-	interrupted := errors.Is(err, engine.ErrInterrupted) && rep != nil
+	rep := out.Report
+	interrupted := out.Interrupted() && rep != nil
 	switch {
 	case interrupted:
 		// Cancelled (SIGTERM from the runner): still leave the partial
 		// report, summary and outputs behind; no comment, no gate.
 		r.gh.Warningf("mcp-fuzz: %s", rep.EndedEarly)
-	case errors.Is(err, engine.ErrConfig):
-		return r.usage(err)
-	case err != nil && ctx.Err() != nil:
+	case out.Interrupted():
 		r.gh.Warningf("mcp-fuzz: interrupted before the server was ready")
-		return ExitInterrupted
-	case err != nil:
-		return r.connectFailed(err)
+		return out.Code
+	case out.Code == ExitUsage:
+		return r.usage(errors.New(audit.Describe(out.Err, inputNames)))
+	case out.Err != nil:
+		return r.connectFailed(out.Err)
 	}
 
 	reportPath := r.write("report", s.report, func() ([]byte, error) { return render.JSON(rep) })
 	sarifPath := r.write("sarif", s.sarif, func() ([]byte, error) {
 		return render.SARIF(rep, render.SARIFOptions{})
 	})
-	res := score.Check(rep, gates)
+	res := out.Gates
 	r.summary(render.MarkdownLimit(rep, render.MaxMarkdownBytes-gateTextMax) + gateText(res))
 	r.outputs(map[string]string{
 		"score":       intText(rep.Score),
@@ -149,7 +151,7 @@ func (r *runner) run(ctx context.Context) int {
 		"badge-url":   render.BadgeURL(rep),
 	})
 	if interrupted {
-		return ExitInterrupted
+		return out.Code
 	}
 	r.annotate(rep)
 	r.comment(ctx, rep)
@@ -157,10 +159,7 @@ func (r *runner) run(ctx context.Context) int {
 	for _, f := range res.Failures {
 		r.gh.Errorf("mcp-fuzz: gate missed: %s", f)
 	}
-	if !res.Passed {
-		return ExitGate
-	}
-	return ExitOK
+	return out.Code
 }
 
 // usage reports bad inputs (exit 2).

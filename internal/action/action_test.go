@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-fuzz/mcp-fuzz/internal/cli"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -92,10 +92,11 @@ func TestInputsBecomeTheCLIsConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, gates, _, err := cli.ParseOptions(s.args, func(string) (string, bool) { return "", false })
+	o, err := audit.Build(s.audit, inputNames, func(string) (string, bool) { return "", false })
 	if err != nil {
-		t.Fatalf("%v (args %q)", err, s.args)
+		t.Fatalf("%v (settings %+v)", err, s.audit)
 	}
+	cfg, gates := o.Engine, o.Gates
 	check := func(what string, got, want any) {
 		t.Helper()
 		if fmt.Sprint(got) != fmt.Sprint(want) {
@@ -127,10 +128,11 @@ func TestInputsBecomeTheCLIsConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, _, _, err = cli.ParseOptions(s.args, func(string) (string, bool) { return "", false })
+	o, err = audit.Build(s.audit, inputNames, func(string) (string, bool) { return "", false })
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg = o.Engine
 	check("URL", cfg.URL, "https://example.com/mcp")
 	check("Headers", cfg.Headers, []string{"Authorization: Bearer x", "X-A: b"})
 	check("Cwd for url", cfg.Cwd, "")

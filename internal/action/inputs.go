@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/config"
 )
@@ -37,10 +39,10 @@ const (
 	commentOff    = "off"
 )
 
-// settings is what the inputs say beyond the command line's options.
+// settings is what the inputs say: the audit's settings and the Action's own.
 type settings struct {
-	args       []string // command-line flags for [cli.ParseOptions]
-	comment    string   // auto, always or off
+	audit      audit.Settings
+	comment    string // auto, always or off
 	commentKey string
 	token      string
 	sarif      string // absolute path to write, or ""
@@ -72,11 +74,12 @@ func secretsOf(get, getenv func(string) string) []string {
 	return out
 }
 
-// readInputs turns the inputs into command-line flags and action settings.
-// get reads an input; workspace is GITHUB_WORKSPACE, or the current
+// readInputs reads the inputs into the audit's settings and the Action's
+// own. get reads an input; workspace is GITHUB_WORKSPACE, or the current
 // directory outside Actions.
 func readInputs(get func(string) string, workspace string) (settings, error) {
 	s := settings{workspace: workspace}
+	a := &s.audit
 	base := workspace
 	if wd := get("working-directory"); wd != "" {
 		if filepath.IsAbs(wd) {
@@ -91,55 +94,63 @@ func readInputs(get func(string) string, workspace string) (settings, error) {
 		}
 		return filepath.Join(base, p)
 	}
-	flag := func(name, value string) {
-		if value != "" {
-			s.args = append(s.args, "--"+name+"="+value)
-		}
-	}
-	var command []string
 	if c := get("command"); c != "" {
-		var err error
-		if command, err = splitCommand(c); err != nil {
+		command, err := splitCommand(c)
+		if err != nil {
 			return s, fmt.Errorf("input command: %w", err)
 		}
 		if len(command) == 0 {
 			return s, fmt.Errorf("input command: empty")
 		}
-		flag("cwd", base) // the server starts in working-directory
+		a.Command = command
+		a.Cwd = base // the server starts in working-directory
 	}
-	flag("url", get("url"))
-	for _, h := range lines(get("headers")) {
-		flag("header", h)
-	}
-	for _, kv := range lines(get("env")) {
-		flag("env", kv)
-	}
-	for _, n := range list(get("pass-env")) {
-		flag("pass-env", n)
-	}
-	for _, n := range list(get("secrets")) {
-		flag("secret", n)
-	}
+	a.URL = get("url")
+	a.Headers = lines(get("headers"))
+	a.Env = lines(get("env"))
+	a.PassEnv = list(get("pass-env"))
+	a.Secrets = list(get("secrets"))
 	if v := get("include-destructive"); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
 			return s, fmt.Errorf("input include-destructive %q: want true or false", v)
 		}
-		if b {
-			s.args = append(s.args, "--include-destructive")
+		a.IncludeDestructive = &b
+	}
+	a.Tools = list(get("tools"))
+	a.SkipTools = list(get("skip-tools"))
+	var err error
+	if a.Cases, err = intInput(get, "cases"); err != nil {
+		return s, err
+	}
+	if a.FailUnder, err = intInput(get, "fail-under"); err != nil {
+		return s, err
+	}
+	if v := get("seed"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return s, fmt.Errorf("input seed %q: want an integer", v)
+		}
+		a.Seed = &n
+	}
+	for _, t := range []struct {
+		name string
+		d    **time.Duration
+	}{{"timeout", &a.Timeout}, {"startup-timeout", &a.StartupTimeout}} {
+		if v := get(t.name); v != "" {
+			d, err := audit.ParseSeconds(v)
+			if err != nil {
+				return s, fmt.Errorf("input %s %q: %w", t.name, v, err)
+			}
+			*t.d = &d
 		}
 	}
-	flag("tools", strings.Join(list(get("tools")), ","))
-	flag("skip-tools", strings.Join(list(get("skip-tools")), ","))
-	for _, n := range []string{"cases", "seed", "timeout", "startup-timeout", "fail-under"} {
-		flag(n, get(n))
-	}
-	flag("fail-on", strings.Join(list(get("fail-on")), ","))
-	flag("baseline", resolve(get("baseline")))
+	a.FailOn = list(get("fail-on"))
+	a.Baseline = resolve(get("baseline"))
 	if c := get("config"); c != "" {
-		flag("config", resolve(c))
+		a.Config = resolve(c)
 	} else if def := resolve(config.DefaultPath); fileExists(def) {
-		flag("config", def) // .mcp-fuzz.yml of working-directory
+		a.Config = def // .mcp-fuzz.yml of working-directory
 	}
 	for _, n := range notYet {
 		if v := get(n); v != "" {
@@ -162,10 +173,41 @@ func readInputs(get func(string) string, workspace string) (settings, error) {
 			return s, fmt.Errorf("input %s %q: want a file path", p.name, p.path)
 		}
 	}
-	if len(command) > 0 {
-		s.args = append(append(s.args, "--"), command...)
-	}
 	return s, nil
+}
+
+// intInput reads an integer input; nil when it is not set.
+func intInput(get func(string) string, name string) (*int, error) {
+	v := get(name)
+	if v == "" {
+		return nil, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil {
+		return nil, fmt.Errorf("input %s %q: want an integer", name, v)
+	}
+	return &n, nil
+}
+
+// inputNames spells option keys as this Action's inputs, or as config file
+// keys for options only the file can set.
+func inputNames(key string) string {
+	switch key {
+	case "header":
+		return "input headers"
+	case "secret":
+		return "input secrets"
+	case "cwd":
+		return "input working-directory"
+	case "bearer":
+		return "MCP_FUZZ_BEARER"
+	}
+	for _, in := range Inputs {
+		if in == key {
+			return "input " + key
+		}
+	}
+	return "config " + key
 }
 
 // relative names path for an output: relative to the workspace when it lies

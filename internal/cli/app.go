@@ -8,17 +8,17 @@ import (
 	"io"
 	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/demo"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
-// Exit codes (SPEC §10).
+// Exit codes (SPEC §10): see the audit package.
 const (
-	ExitOK      = 0
-	ExitGate    = 1
-	ExitUsage   = 2
-	ExitConnect = 3
+	ExitOK          = audit.ExitOK
+	ExitGate        = audit.ExitGate
+	ExitUsage       = audit.ExitUsage
+	ExitConnect     = audit.ExitConnect
+	ExitInterrupted = audit.ExitInterrupted
 )
 
 // App is the command line with its environment injected.
@@ -54,40 +54,52 @@ func (a *App) Run(ctx context.Context, args []string) int {
 			return ExitOK
 		}
 	}
-	o, code, done := a.parse(args)
+	st, code, done := a.parse(args)
 	if done {
 		return code
 	}
-	return a.fuzz(ctx, o)
+	return a.fuzz(ctx, st)
 }
 
 // parse reads the flags of a run. done is true when there is nothing to run
 // (help was printed, or a usage error), with the exit code.
-func (a *App) parse(args []string) (o options, code int, done bool) {
-	o, err := parseArgs(args, a.LookupEnv, a.Stderr)
+func (a *App) parse(args []string) (st audit.Settings, code int, done bool) {
+	st, help, err := parseArgs(args)
 	switch {
-	case o.help || errors.Is(err, flag.ErrHelp):
+	case help || errors.Is(err, flag.ErrHelp):
 		fmt.Fprint(a.Stdout, usageText)
-		return o, ExitOK, true
+		return st, ExitOK, true
 	case err != nil:
-		return o, a.usageError(err), true
+		return st, a.usageError(err), true
 	}
-	return o, 0, false
+	return st, 0, false
+}
+
+// build turns settings into options (config file applied, all validated);
+// ok is false after a usage error was reported, with its exit code.
+func (a *App) build(st audit.Settings) (o audit.Options, code int, ok bool) {
+	o, err := audit.Build(st, audit.FlagNames, a.LookupEnv)
+	if err != nil {
+		return o, a.usageError(err), false
+	}
+	o.Engine.LookupEnv = a.LookupEnv
+	o.Engine.Version = a.Version
+	return o, ExitOK, true
 }
 
 func (a *App) usageError(err error) int {
-	fmt.Fprintf(a.Stderr, "mcp-fuzz: %v\nRun 'mcp-fuzz --help' for usage.\n", err)
+	fmt.Fprintf(a.Stderr, "mcp-fuzz: %s\nRun 'mcp-fuzz --help' for usage.\n", audit.Describe(err, audit.FlagNames))
 	return ExitUsage
 }
 
 // runDemo audits the built-in demo server, run as a child process of this
 // very binary so that its crashes are real process deaths.
 func (a *App) runDemo(ctx context.Context, args []string) int {
-	o, code, done := a.parse(args)
+	st, code, done := a.parse(args)
 	if done {
 		return code
 	}
-	if o.cfg.URL != "" || len(o.cfg.Command) > 0 {
+	if st.URL != "" || len(st.Command) > 0 {
 		return a.usageError(errors.New("demo takes no target: it audits the built-in demo server"))
 	}
 	self, err := a.Executable()
@@ -95,56 +107,43 @@ func (a *App) runDemo(ctx context.Context, args []string) int {
 		fmt.Fprintf(a.Stderr, "mcp-fuzz demo: cannot find this binary to start the demo server: %v\n", err)
 		return ExitConnect
 	}
-	o.cfg.Command = []string{self, "demo-server"}
-	if !flagGiven(args, "timeout") {
+	st.Command = []string{self, "demo-server"}
+	if st.Timeout == nil {
 		// The demo has a tool that hangs on purpose; do not make people wait 15 s.
-		o.cfg.Timeout = 2 * time.Second
+		st.Timeout = new(time.Duration)
+		*st.Timeout = 2 * time.Second
 	}
 	fmt.Fprintln(a.Stderr, "mcp-fuzz demo: auditing the built-in demo server (deliberately flawed: every verdict shows up)")
-	return a.fuzz(ctx, o)
+	return a.fuzz(ctx, st)
 }
 
-func flagGiven(args []string, name string) bool {
-	for _, a := range args {
-		if a == "-"+name || a == "--"+name || len(a) > len(name)+2 && (a[:len(name)+2] == "--"+name && a[len(name)+2] == '=') {
-			return true
-		}
-	}
-	return false
-}
-
-func (a *App) fuzz(ctx context.Context, o options) int {
-	o.cfg.LookupEnv = a.LookupEnv
-	o.cfg.Version = a.Version
-	o.cfg.Progress = newProgress(a.Stderr).event
-	rep, err := engine.Run(ctx, o.cfg)
-	switch {
-	case errors.Is(err, engine.ErrInterrupted) && rep != nil:
-		// Write what the run has: a partial report is still evidence.
-		fmt.Fprintf(a.Stderr, "mcp-fuzz: %s; writing the partial report\n", rep.EndedEarly)
-		a.emit(rep, o.format, o.outputs)
-		return interruptedCode(ctx)
-	case ctx.Err() != nil:
-		fmt.Fprintf(a.Stderr, "mcp-fuzz: interrupted (%v) before the server was ready; nothing to report\n", context.Cause(ctx))
-		return interruptedCode(ctx)
-	case errors.Is(err, engine.ErrConfig):
-		return a.usageError(err)
-	case errors.Is(err, engine.ErrConnect):
-		fmt.Fprintf(a.Stderr, "mcp-fuzz: %v\n", err)
-		return ExitConnect
-	case err != nil:
-		fmt.Fprintf(a.Stderr, "mcp-fuzz: %v\n", err)
-		return ExitConnect
-	}
-	if code := a.emit(rep, o.format, o.outputs); code != ExitOK {
+func (a *App) fuzz(ctx context.Context, st audit.Settings) int {
+	o, code, ok := a.build(st)
+	if !ok {
 		return code
 	}
-	res := score.Check(rep, o.gates)
-	for _, f := range res.Failures {
+	o.Engine.Progress = newProgress(a.Stderr).event
+	out := audit.Run(ctx, o)
+	switch {
+	case out.Interrupted() && out.Report != nil:
+		// Write what the run has: a partial report is still evidence.
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: %s; writing the partial report\n", out.Report.EndedEarly)
+		a.emit(out.Report, o.Format, o.Outputs)
+		return out.Code
+	case out.Interrupted():
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: interrupted (%v) before the server was ready; nothing to report\n", context.Cause(ctx))
+		return out.Code
+	case out.Code == ExitUsage:
+		return a.usageError(out.Err)
+	case out.Err != nil:
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: %v\n", out.Err)
+		return out.Code
+	}
+	if code := a.emit(out.Report, o.Format, o.Outputs); code != ExitOK {
+		return code
+	}
+	for _, f := range out.Gates.Failures {
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: gate missed: %s\n", f)
 	}
-	if !res.Passed {
-		return ExitGate
-	}
-	return ExitOK
+	return out.Code
 }

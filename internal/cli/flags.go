@@ -1,29 +1,15 @@
 package cli
 
 import (
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
-
-// options is everything the command line can say.
-type options struct {
-	cfg     engine.Config
-	format  string // of stdout: text, json, markdown, ...
-	outputs []string
-	gates   score.Gates
-	help    bool
-}
 
 // listFlag collects a repeatable flag.
 type listFlag []string
@@ -45,7 +31,7 @@ func (c *csvFlag) Set(v string) error {
 }
 
 // secondsFlag accepts a Go duration ("30s", "1m") or plain seconds ("30",
-// "2.5"), as the Python mcp-fuzz CLI does.
+// "2.5"); see [audit.ParseSeconds].
 type secondsFlag struct{ d *time.Duration }
 
 func (s secondsFlag) String() string {
@@ -56,68 +42,12 @@ func (s secondsFlag) String() string {
 }
 
 func (s secondsFlag) Set(v string) error {
-	if f, err := strconv.ParseFloat(v, 64); err == nil {
-		if f <= 0 {
-			return errors.New("must be positive")
-		}
-		*s.d = time.Duration(f * float64(time.Second))
-		return nil
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil {
-		return fmt.Errorf("want seconds or a duration like 30s")
-	}
-	if d <= 0 {
-		return errors.New("must be positive")
-	}
-	*s.d = d
-	return nil
-}
-
-// sizeFlag accepts a byte count, plain ("65536") or with a unit: KiB, MiB,
-// GiB (K, M, G, KB, MB and GB are read as the same binary units).
-type sizeFlag struct {
-	n     *int
-	given *string // as typed, for messages
-}
-
-func (s sizeFlag) String() string {
-	switch {
-	case s.given != nil && *s.given != "":
-		return *s.given
-	case s.n != nil:
-		return strconv.Itoa(*s.n)
-	}
-	return ""
-}
-
-func (s sizeFlag) Set(v string) error {
-	n, err := parseSize(v)
+	d, err := audit.ParseSeconds(v)
 	if err != nil {
 		return err
 	}
-	*s.n, *s.given = n, v
+	*s.d = d
 	return nil
-}
-
-func parseSize(v string) (int, error) {
-	t := strings.TrimSpace(v)
-	shift := 0
-	upper := strings.ToUpper(t)
-	for _, u := range []struct {
-		suffix string
-		shift  int
-	}{{"KIB", 10}, {"MIB", 20}, {"GIB", 30}, {"KB", 10}, {"MB", 20}, {"GB", 30}, {"K", 10}, {"M", 20}, {"G", 30}, {"B", 0}} {
-		if strings.HasSuffix(upper, u.suffix) {
-			t, shift = strings.TrimSpace(t[:len(t)-len(u.suffix)]), u.shift
-			break
-		}
-	}
-	f, err := strconv.ParseFloat(t, 64)
-	if err != nil || f <= 0 || f*float64(int64(1)<<shift) > 1<<40 {
-		return 0, fmt.Errorf("want a size like 4MiB, 512KiB or 65536")
-	}
-	return int(f * float64(int64(1)<<shift)), nil
 }
 
 const usageText = `mcp-fuzz: fuzz the tools of an MCP server and judge every answer.
@@ -197,53 +127,49 @@ The server's environment is a minimal allowlist (PATH, HOME, USER, LOGNAME, SHEL
 LC_ALL, TMPDIR, TZ) plus --env and --pass-env; never your whole environment.
 `
 
-// parseArgs reads the flags of a fuzzing run. Everything after "--" is the
-// server command.
-func parseArgs(args []string, lookup func(string) (string, bool), stderr io.Writer) (options, error) {
-	var o options
+// parseArgs reads the flags of a fuzzing run into [audit.Settings]; help
+// is true for -h and --help. Everything after "--" is the server command.
+func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 	fs := flag.NewFlagSet("mcp-fuzz", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var env, passEnv, headers, outputs, secrets listFlag
-	var tools, skip csvFlag
-	cases := engine.DefaultCases
-	o.cfg.Timeout, o.cfg.StartupTimeout = engine.DefaultTimeout, engine.DefaultStartupTimeout
-	fs.StringVar(&o.cfg.URL, "url", "", "")
+	var tools, skip, failOn csvFlag
+	var timeout, startupTimeout time.Duration
+	fs.StringVar(&st.URL, "url", "", "")
 	fs.Var(&headers, "header", "")
-	fs.StringVar(&o.cfg.Bearer, "bearer", "", "")
+	fs.StringVar(&st.Bearer, "bearer", "", "")
 	fs.Var(&env, "env", "")
 	fs.Var(&passEnv, "pass-env", "")
 	fs.Var(&secrets, "secret", "")
-	fs.StringVar(&o.cfg.Cwd, "cwd", "", "")
-	fs.Var(secondsFlag{&o.cfg.StartupTimeout}, "startup-timeout", "")
-	fs.Var(secondsFlag{&o.cfg.Timeout}, "timeout", "")
-	fs.IntVar(&o.cfg.SlowMs, "slow-ms", engine.DefaultSlowMs, "")
-	fs.IntVar(&o.cfg.BloatChars, "bloat-chars", engine.DefaultBloatChars, "")
-	fs.BoolVar(&o.cfg.IncludeDestructive, "include-destructive", false, "")
+	fs.StringVar(&st.Cwd, "cwd", "", "")
+	fs.Var(secondsFlag{&startupTimeout}, "startup-timeout", "")
+	fs.Var(secondsFlag{&timeout}, "timeout", "")
+	slowMs := fs.Int("slow-ms", engine.DefaultSlowMs, "")
+	bloatChars := fs.Int("bloat-chars", engine.DefaultBloatChars, "")
+	destructive := fs.Bool("include-destructive", false, "")
 	fs.Var(&tools, "tools", "")
 	fs.Var(&skip, "skip-tools", "")
-	fs.Int64Var(&o.cfg.Seed, "seed", engine.DefaultSeed, "")
-	fs.IntVar(&cases, "cases", engine.DefaultCases, "")
-	fs.StringVar(&o.cfg.Profile, "profile", "default", "")
-	fs.IntVar(&o.cfg.Parallel, "parallel", 1, "")
-	o.cfg.MaxResponse = engine.DefaultMaxResponse
-	fs.Var(sizeFlag{&o.cfg.MaxResponse, new(string)}, "max-response", "")
+	seed := fs.Int64("seed", engine.DefaultSeed, "")
+	cases := fs.Int("cases", engine.DefaultCases, "")
+	fs.StringVar(&st.Profile, "profile", "", "")
+	parallel := fs.Int("parallel", 1, "")
+	fs.StringVar(&st.MaxResponse, "max-response", "", "")
 	hangs := fs.Int("max-hangs", engine.DefaultMaxHangs, "")
 	jsonOut := fs.Bool("json", false, "")
-	fs.StringVar(&o.format, "format", "text", "")
+	fs.StringVar(&st.Format, "format", "text", "")
 	failUnder := fs.Int("fail-under", -1, "")
 	dimGates := map[string]*int{}
 	for _, d := range dimensionFlags {
 		dimGates[d] = fs.Int("fail-under-"+d, -1, "")
 	}
-	var failOn csvFlag
 	fs.Var(&failOn, "fail-on", "")
-	baseline := fs.String("baseline", "", "")
-	fs.BoolVar(&o.gates.FailOnNew, "fail-on-new", false, "")
+	fs.StringVar(&st.Baseline, "baseline", "", "")
+	fs.BoolVar(&st.FailOnNew, "fail-on-new", false, "")
 	fs.Var(&outputs, "o", "")
 	fs.Var(&outputs, "output", "")
-	configPath := fs.String("config", "", "")
-	fs.BoolVar(&o.help, "help", false, "")
-	fs.BoolVar(&o.help, "h", false, "")
+	fs.StringVar(&st.Config, "config", "", "")
+	fs.BoolVar(&help, "help", false, "")
+	fs.BoolVar(&help, "h", false, "")
 
 	var command []string
 	for i, a := range args {
@@ -253,152 +179,56 @@ func parseArgs(args []string, lookup func(string) (string, bool), stderr io.Writ
 		}
 	}
 	if err := fs.Parse(args); err != nil {
-		return o, err
+		return st, help, err
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if fs.NArg() > 0 {
-		return o, fmt.Errorf("unexpected argument %q (put the server command after --)", fs.Arg(0))
+		return st, help, fmt.Errorf("unexpected argument %q (put the server command after --)", fs.Arg(0))
 	}
-	if o.cfg.Bearer == "" {
-		o.cfg.Bearer, _ = lookup("MCP_FUZZ_BEARER")
-	}
-	if cases < 0 {
-		return o, fmt.Errorf("--cases %d: must be 0 (no limit) or more", cases)
-	}
-	if cases == 0 {
-		cases = -1 // the engine's "unlimited"
-	}
-	o.cfg.Cases = cases
-	if *hangs < 0 {
-		return o, fmt.Errorf("--max-hangs %d: must be 0 (never cut a tool short) or more", *hangs)
-	}
-	o.cfg.MaxHangs = maxHangs(*hangs)
-	o.cfg.Command = command
-	o.cfg.Env, o.cfg.PassEnv, o.cfg.Headers, o.cfg.Secrets = env, passEnv, headers, secrets
-	o.cfg.Tools, o.cfg.SkipTools = tools, skip
-	o.outputs = outputs
+	// Only what was given goes into the settings: the config file and the
+	// defaults decide the rest.
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "timeout":
+			st.Timeout = &timeout
+		case "startup-timeout":
+			st.StartupTimeout = &startupTimeout
+		case "slow-ms":
+			st.SlowMs = slowMs
+		case "bloat-chars":
+			st.BloatChars = bloatChars
+		case "include-destructive":
+			st.IncludeDestructive = destructive
+		case "seed":
+			st.Seed = seed
+		case "cases":
+			st.Cases = cases
+		case "parallel":
+			st.Parallel = parallel
+		case "max-hangs":
+			st.MaxHangs = hangs
+		case "fail-under":
+			st.FailUnder = failUnder
+		}
+		if d, ok := strings.CutPrefix(f.Name, "fail-under-"); ok {
+			if st.FailUnderDim == nil {
+				st.FailUnderDim = map[string]int{}
+			}
+			st.FailUnderDim[d] = *dimGates[d]
+		}
+	})
+	st.Command = command
+	st.Env, st.PassEnv, st.Headers, st.Secrets = env, passEnv, headers, secrets
+	st.Tools, st.SkipTools, st.FailOn, st.Outputs = tools, skip, failOn, outputs
 	for _, f := range outputs {
 		if _, err := formatOf(f); err != nil {
-			return o, err
+			return st, help, err
 		}
 	}
 	if *jsonOut {
-		o.format = "json"
+		st.Format = "json"
 	}
-	if err := checkFormat(o.format); err != nil {
-		return o, err
-	}
-	file, err := loadConfig(*configPath)
-	if err != nil {
-		return o, err
-	}
-	if file != nil {
-		applyConfig(&o, file, set, failUnder, &failOn)
-		if file.MaxResponse != "" && !set["max-response"] {
-			if o.cfg.MaxResponse, err = parseSize(file.MaxResponse); err != nil {
-				return o, fmt.Errorf("config max-response %q: %w", file.MaxResponse, err)
-			}
-		}
-	}
-	// Where a value came from, for its error message.
-	source := func(flagName, given string) string {
-		if set[flagName] || file == nil {
-			return "--" + flagName + " " + given
-		}
-		return "config " + flagName + ": " + given
-	}
-	if o.cfg.MaxResponse < engine.MinMaxResponse || o.cfg.MaxResponse > 1<<30 {
-		given := fs.Lookup("max-response").Value.String()
-		if !set["max-response"] && file != nil {
-			given = file.MaxResponse
-		}
-		return o, fmt.Errorf("%s: want 64KiB to 1GiB", source("max-response", given))
-	}
-	if o.cfg.Parallel < 1 || o.cfg.Parallel > engine.MaxParallel {
-		return o, fmt.Errorf("%s: want 1 to %d", source("parallel", fmt.Sprint(o.cfg.Parallel)), engine.MaxParallel)
-	}
-	if file != nil && file.MaxHangs != nil && *file.MaxHangs < 0 && !set["max-hangs"] {
-		return o, fmt.Errorf("config max-hangs: %d: must be 0 (never cut a tool short) or more", *file.MaxHangs)
-	}
-	if file != nil && file.Cases != nil && *file.Cases < 0 && !set["cases"] {
-		return o, fmt.Errorf("config cases: %d: must be 0 (no limit) or more", *file.Cases)
-	}
-	if err := o.readGates(*failUnder, dimGates, failOn, *baseline); err != nil {
-		return o, err
-	}
-	if file != nil {
-		for d, v := range file.FailUnderDim {
-			if dimGates[d] != nil && set["fail-under-"+d] {
-				continue
-			}
-			key, err := score.ParseDimension(d)
-			if err != nil {
-				return o, fmt.Errorf("config fail-under-dimensions: %w", err)
-			}
-			if o.gates.FailUnderDim == nil {
-				o.gates.FailUnderDim = map[string]int{}
-			}
-			o.gates.FailUnderDim[key] = v
-		}
-	}
-	return o, nil
-}
-
-// maxHangs maps the documented "--max-hangs 0 never cuts a tool short" onto
-// the engine's negative value for it.
-func maxHangs(n int) int {
-	if n == 0 {
-		return -1
-	}
-	return n
+	return st, help, checkFormat(st.Format)
 }
 
 // dimensionFlags are the dimensions with a --fail-under-DIM flag.
 var dimensionFlags = []string{"robustness", "validation", "error-quality", "liveness", "performance", "schema"}
-
-func (o *options) readGates(failUnder int, dims map[string]*int, failOn []string, baseline string) error {
-	if failUnder >= 0 {
-		if failUnder > 100 {
-			return fmt.Errorf("--fail-under %d: want 0 to 100", failUnder)
-		}
-		o.gates.FailUnder = &failUnder
-	}
-	for name, v := range dims {
-		if *v < 0 {
-			continue
-		}
-		if *v > 100 {
-			return fmt.Errorf("--fail-under-%s %d: want 0 to 100", name, *v)
-		}
-		key, err := score.ParseDimension(name)
-		if err != nil {
-			return err
-		}
-		if o.gates.FailUnderDim == nil {
-			o.gates.FailUnderDim = map[string]int{}
-		}
-		o.gates.FailUnderDim[key] = *v
-	}
-	if len(failOn) > 0 {
-		kinds, err := score.ParseFailOn(strings.Join(failOn, ","))
-		if err != nil {
-			return fmt.Errorf("--fail-on: %w", err)
-		}
-		o.gates.FailOn = kinds
-	}
-	if baseline != "" {
-		b, err := os.ReadFile(baseline)
-		if err != nil {
-			return fmt.Errorf("--baseline: %w", err)
-		}
-		var rep report.Report
-		if err := json.Unmarshal(b, &rep); err != nil {
-			return fmt.Errorf("--baseline %s: not an mcp-fuzz JSON report: %v", baseline, err)
-		}
-		o.gates.Baseline = &rep
-	} else if o.gates.FailOnNew {
-		return fmt.Errorf("--fail-on-new needs --baseline FILE (a previous JSON report)")
-	}
-	return nil
-}

@@ -1,37 +1,54 @@
 package cli
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 )
 
+// options parses args as the command line does and builds the options.
+func options(args ...string) (audit.Options, error) {
+	st, _, err := parseArgs(args)
+	if err != nil {
+		return audit.Options{}, err
+	}
+	return audit.Build(st, audit.FlagNames, func(string) (string, bool) { return "", false })
+}
+
 func TestCostFlags(t *testing.T) {
-	none := func(string) (string, bool) { return "", false }
-	o, err := parseArgs([]string{"--", "srv"}, none, io.Discard)
+	o, err := options("--", "srv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.cfg.MaxResponse != engine.DefaultMaxResponse || o.cfg.Parallel != 1 || o.cfg.MaxHangs != engine.DefaultMaxHangs {
-		t.Errorf("defaults: max-response %d, parallel %d, max-hangs %d", o.cfg.MaxResponse, o.cfg.Parallel, o.cfg.MaxHangs)
+	c := o.Engine
+	if c.MaxResponse != engine.DefaultMaxResponse || c.Parallel != 1 || c.MaxHangs != engine.DefaultMaxHangs {
+		t.Errorf("defaults: max-response %d, parallel %d, max-hangs %d", c.MaxResponse, c.Parallel, c.MaxHangs)
 	}
-	o, err = parseArgs([]string{"--max-response", "512KiB", "--parallel", "4", "--max-hangs", "0", "--", "srv"}, none, io.Discard)
+	o, err = options("--max-response", "512KiB", "--parallel", "4", "--max-hangs", "0", "--", "srv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.cfg.MaxResponse != 512<<10 || o.cfg.Parallel != 4 || o.cfg.MaxHangs >= 0 {
-		t.Errorf("got max-response %d, parallel %d, max-hangs %d; want 524288, 4, never (negative)", o.cfg.MaxResponse, o.cfg.Parallel, o.cfg.MaxHangs)
+	c = o.Engine
+	if c.MaxResponse != 512<<10 || c.Parallel != 4 || c.MaxHangs >= 0 {
+		t.Errorf("got max-response %d, parallel %d, max-hangs %d; want 524288, 4, never (negative)", c.MaxResponse, c.Parallel, c.MaxHangs)
 	}
-	for _, bad := range [][]string{
-		{"--max-response", "1KiB"}, {"--max-response", "2GiB"}, {"--max-response", "lots"},
-		{"--parallel", "0"}, {"--parallel", "65"}, {"--max-hangs", "-1"},
+	for bad, want := range map[string]string{
+		"--max-response 1KiB": "--max-response 1KiB: want 64KiB to 1GiB",
+		"--max-response 2GiB": "--max-response 2GiB: want 64KiB to 1GiB",
+		"--max-response lots": "--max-response lots: want a size like",
+		"--parallel 0":        "--parallel 0: want 1 to 64",
+		"--parallel 65":       "--parallel 65: want 1 to 64",
+		"--max-hangs -1":      "--max-hangs -1: must be 0",
+		"--timeout soon":      `invalid value "soon" for flag -timeout`,
+		"--profile wild":      `--profile "wild": want default or aggressive`,
+		"--env NOEQUALS":      `--env "NOEQUALS": want KEY=VALUE`,
 	} {
-		if _, err := parseArgs(append(bad, "--", "srv"), none, io.Discard); err == nil {
-			t.Errorf("%v accepted", bad)
+		if _, err := options(append(strings.Fields(bad), "--", "srv")...); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error containing %q", bad, err, want)
 		}
 	}
 }
@@ -42,13 +59,12 @@ func TestCostSettingsFromConfigFile(t *testing.T) {
 	if err := os.WriteFile(file, []byte("max-response: 8MiB\nparallel: 3\nmax-hangs: 5\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	none := func(string) (string, bool) { return "", false }
-	o, err := parseArgs([]string{"--config", file, "--parallel", "2", "--", "srv"}, none, io.Discard)
+	o, err := options("--config", file, "--parallel", "2", "--", "srv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.cfg.MaxResponse != 8<<20 || o.cfg.Parallel != 2 || o.cfg.MaxHangs != 5 {
-		t.Errorf("got max-response %d, parallel %d (the flag wins), max-hangs %d", o.cfg.MaxResponse, o.cfg.Parallel, o.cfg.MaxHangs)
+	if c := o.Engine; c.MaxResponse != 8<<20 || c.Parallel != 2 || c.MaxHangs != 5 {
+		t.Errorf("got max-response %d, parallel %d (the flag wins), max-hangs %d", c.MaxResponse, c.Parallel, c.MaxHangs)
 	}
 	// A value the flag refuses is refused in the file too, naming the key.
 	for body, key := range map[string]string{
@@ -61,7 +77,7 @@ func TestCostSettingsFromConfigFile(t *testing.T) {
 		if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := parseArgs([]string{"--config", file, "--", "srv"}, none, io.Discard); err == nil || !strings.Contains(err.Error(), key) {
+		if _, err := options("--config", file, "--", "srv"); err == nil || !strings.Contains(err.Error(), key) {
 			t.Errorf("%q in the file: %v, want an error naming %q", body, err, key)
 		}
 	}

@@ -176,7 +176,7 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 		return a.usageError(err)
 	}
 	caseID := args[1]
-	o, code, done := a.parse(args[2:])
+	st, code, done := a.parse(args[2:])
 	if done {
 		return code
 	}
@@ -192,26 +192,29 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 	if tool == "" {
 		return a.usageError(fmt.Errorf("%s has no case %q", args[0], caseID))
 	}
-	if len(o.cfg.Command) == 0 && o.cfg.URL == "" {
-		o.cfg.Command, o.cfg.URL = rep.Target.Args, rep.Target.URL
-		if o.cfg.Cwd == "" {
-			o.cfg.Cwd = rep.Target.Cwd
+	if len(st.Command) == 0 && st.URL == "" {
+		st.Command, st.URL = rep.Target.Args, rep.Target.URL
+		if st.Cwd == "" {
+			st.Cwd = rep.Target.Cwd
 		}
 	}
+	opts, code, ok := a.build(st)
+	if !ok {
+		return code
+	}
+	cfg := opts.Engine
 	// Compacted arguments are regenerated with the options of the recorded
 	// run, whatever the flags say.
 	if rep.Seed != 0 {
-		o.cfg.Seed = rep.Seed
+		cfg.Seed = rep.Seed
 	}
 	if rep.Config.Cases != 0 {
-		o.cfg.Cases = rep.Config.Cases
+		cfg.Cases = rep.Config.Cases
 	}
 	if rep.Config.Profile != "" {
-		o.cfg.Profile = rep.Config.Profile
+		cfg.Profile = rep.Config.Profile
 	}
-	o.cfg.LookupEnv = a.LookupEnv
-	o.cfg.Version = a.Version
-	now, err := engine.Replay(ctx, o.cfg, tool, old)
+	now, err := engine.Replay(ctx, cfg, tool, old)
 	switch {
 	case errors.Is(err, engine.ErrConfig):
 		return a.usageError(err)
@@ -224,7 +227,7 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 	}
 	fmt.Fprintf(a.Stdout, "case  %s\n", escape.Terminal(caseID, 120))
 	if d := old.ArgumentsDigest; d != nil {
-		how := fmt.Sprintf("regenerated from seed %d", o.cfg.Seed)
+		how := fmt.Sprintf("regenerated from seed %d", cfg.Seed)
 		if d.Pattern != nil && d.Matches(report.ExpandPattern(d.Pattern)) {
 			how = "spelled out by the report's pattern" // as engine.Replay does first
 		}

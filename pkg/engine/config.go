@@ -135,44 +135,81 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// Validate reports the first problem with c, wrapped in [ErrConfig].
+// ConfigError is a problem with a [Config]. Its format names fields of
+// Config in braces, "{URL} %q is not an http(s) URL"; [ConfigError.Error]
+// spells them as Go fields, and a front end spells them as its users wrote
+// them (a flag, an Action input, a config key) with [ConfigError.Describe].
+// It matches [ErrConfig] with errors.Is.
+type ConfigError struct {
+	Format string // fmt format with {Field} placeholders
+	Args   []any
+}
+
+func (e *ConfigError) Error() string {
+	return ErrConfig.Error() + ": " + e.Describe(func(field string) string { return field })
+}
+
+// Is makes errors.Is(err, ErrConfig) true.
+func (e *ConfigError) Is(target error) bool { return target == ErrConfig }
+
+// Describe is the message with each {Field} of the format spelled
+// name(Field). The arguments (values as given) are formatted after, so a
+// brace in them is never taken for a field.
+func (e *ConfigError) Describe(name func(field string) string) string {
+	var b strings.Builder
+	rest := e.Format
+	for {
+		i := strings.IndexByte(rest, '{')
+		j := strings.IndexByte(rest[max(i, 0):], '}')
+		if i < 0 || j < 0 {
+			break
+		}
+		b.WriteString(rest[:i])
+		b.WriteString(strings.ReplaceAll(name(rest[i+1:i+j]), "%", "%%"))
+		rest = rest[i+j+1:]
+	}
+	b.WriteString(rest)
+	return fmt.Sprintf(b.String(), e.Args...)
+}
+
+// Validate reports the first problem with c, a [*ConfigError].
 func (c Config) Validate() error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", ErrConfig, fmt.Sprintf(format, args...))
+		return &ConfigError{Format: format, Args: args}
 	}
 	switch {
 	case len(c.Command) == 0 && c.URL == "":
-		return bad("no target: give a server command after -- or --url URL")
+		return bad("no target: give {Command} or {URL}")
 	case len(c.Command) > 0 && c.URL != "":
-		return bad("both a command and --url given: choose one target")
+		return bad("both {Command} and {URL} given: choose one target")
 	}
 	if c.URL != "" {
 		u, err := url.Parse(c.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return bad("--url %q is not an http(s) URL", c.URL)
+			return bad("{URL} %q is not an http(s) URL", c.URL)
 		}
 		if len(c.Env) > 0 || len(c.PassEnv) > 0 || c.Cwd != "" {
-			return bad("--env, --pass-env and --cwd apply to a stdio command, not to --url")
+			return bad("{Env}, {PassEnv} and {Cwd} apply to a stdio command, not to {URL}")
 		}
 	} else if len(c.Headers) > 0 || c.Bearer != "" {
-		return bad("--header and --bearer apply to --url, not to a stdio command")
+		return bad("{Headers} and {Bearer} apply to {URL}, not to a stdio command")
 	}
 	if c.Command != nil && strings.TrimSpace(c.Command[0]) == "" {
-		return bad("empty server command")
+		return bad("empty {Command}")
 	}
 	for _, h := range c.Headers {
 		if _, _, err := parseHeader(h); err != nil {
-			return bad("%v", err)
+			return bad("{Headers} %q: want 'Name: value'", redactValue(h))
 		}
 	}
 	for _, kv := range c.Env {
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
-			return bad("--env %q: want KEY=VALUE", redactValue(kv))
+			return bad("{Env} %q: want KEY=VALUE", redactValue(kv))
 		}
 	}
 	for _, n := range c.Secrets {
 		if n == "" || strings.ContainsAny(n, "= \t\r\n\x00") {
-			return bad("--secret %q: want the name of an environment variable", n)
+			return bad("{Secrets} %q: want the name of an environment variable", n)
 		}
 	}
 	for _, g := range append(append([]string{}, c.Tools...), c.SkipTools...) {
@@ -181,19 +218,19 @@ func (c Config) Validate() error {
 		}
 	}
 	if c.Profile != "" && c.Profile != "default" && c.Profile != "aggressive" {
-		return bad("--profile %q: want default or aggressive", c.Profile)
+		return bad("{Profile} %q: want default or aggressive", c.Profile)
 	}
 	if c.Timeout < 0 || c.StartupTimeout < 0 {
-		return bad("timeouts must be positive")
+		return bad("{Timeout} and {StartupTimeout} must be positive")
 	}
 	if c.MaxResponse != 0 && (c.MaxResponse < MinMaxResponse || c.MaxResponse > 1<<30) {
-		return bad("--max-response %d: want 64KiB to 1GiB", c.MaxResponse)
+		return bad("{MaxResponse} %d: want 64KiB to 1GiB", c.MaxResponse)
 	}
 	if c.Parallel < 0 || c.Parallel > MaxParallel {
-		return bad("--parallel %d: want 1 to %d", c.Parallel, MaxParallel)
+		return bad("{Parallel} %d: want 1 to %d", c.Parallel, MaxParallel)
 	}
 	if c.SlowMs < 0 || c.BloatChars < 0 {
-		return bad("--slow-ms and --bloat-chars must be positive")
+		return bad("{SlowMs} and {BloatChars} must be positive")
 	}
 	return nil
 }

@@ -12,9 +12,9 @@ import (
 
 // Errors of gate configuration; callers exit 2 (usage error) on them.
 var (
-	ErrUnknownKind      = errors.New("unknown --fail-on kind")
+	ErrUnknownKind      = errors.New("unknown finding kind")
 	ErrUnknownDimension = errors.New("unknown dimension")
-	ErrNoBaseline       = errors.New("--fail-on-new needs --baseline")
+	ErrNoBaseline       = errors.New("gating on new findings needs a baseline report")
 )
 
 // FailKinds returns the kinds --fail-on accepts, as their canonical finding

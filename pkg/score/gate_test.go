@@ -110,8 +110,8 @@ func TestCheck(t *testing.T) {
 			scored(80, crashB),
 			Gates{Baseline: base, FailOnNew: true, Expected: map[string]string{"b/null/y": "flaky"}},
 			nil},
-		{"fail-on-new without a baseline", scored(80), Gates{FailOnNew: true}, []string{"--fail-on-new needs --baseline"}},
-		{"unknown kind", scored(80), Gates{FailOn: []string{"boom"}}, []string{`unknown --fail-on kind "boom"`}},
+		{"fail-on-new without a baseline", scored(80), Gates{FailOnNew: true}, []string{"gating on new findings needs a baseline report"}},
+		{"unknown kind", scored(80), Gates{FailOn: []string{"boom"}}, []string{`unknown finding kind "boom"`}},
 		{"several gates missed at once",
 			scored(50, crashA),
 			Gates{FailUnder: ptr(60), FailUnderDim: map[string]int{"robustness": 95}, FailOn: []string{"crash"}},
@@ -158,7 +158,7 @@ func TestParseFailOn(t *testing.T) {
 		{"protocol_violation,protocol", []string{"protocol_violation"}, ""},
 		{"leak,accepted,empty_success,errored,slow,bloated,generator-gap", []string{"leak", "accepted", "empty_success", "errored", "slow", "bloated", "generator_gap"}, ""},
 		{"", nil, ""},
-		{"crash,boom", nil, `unknown --fail-on kind "boom" (valid: crash, hang, protocol, leak, accepted, output_violation, stderr_panic, errored, empty_success, slow, bloated, generator_gap)`},
+		{"crash,boom", nil, `unknown finding kind "boom" (valid: crash, hang, protocol, leak, accepted, output_violation, stderr_panic, errored, empty_success, slow, bloated, generator_gap)`},
 		{"tolerated", nil, `"tolerated"`},
 	}
 	for _, tc := range tests {

@@ -1,4 +1,4 @@
-package cli
+package audit
 
 import (
 	"context"
@@ -7,10 +7,6 @@ import (
 	"os/signal"
 	"syscall"
 )
-
-// ExitInterrupted is the exit code after SIGINT (128 + 2, as shells report
-// it); SIGTERM gives 143.
-const ExitInterrupted = 130
 
 // Interrupt is the cause of a context ended by a signal.
 type Interrupt struct{ Signal os.Signal }

@@ -1,0 +1,379 @@
+package audit
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/config"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
+)
+
+// Settings are an audit's options as a front end read them, typed. A nil
+// pointer or an empty value is "not given": the config file, then the
+// default, decides. Keys in messages are the command line's flag names
+// ("timeout", "max-response"), spelled for the user by [Names].
+type Settings struct {
+	Command []string
+	URL     string
+	Headers []string
+	Bearer  string // "" reads MCP_FUZZ_BEARER
+	Env     []string
+	PassEnv []string
+	Secrets []string
+	Cwd     string
+
+	StartupTimeout *time.Duration
+	Timeout        *time.Duration
+	SlowMs         *int
+	BloatChars     *int
+	MaxResponse    string // a size as typed, "4MiB"; see [ParseSize]
+	MaxHangs       *int   // 0: never cut a tool short
+	Parallel       *int
+
+	IncludeDestructive *bool
+	Tools              []string
+	SkipTools          []string
+
+	Seed    *int64
+	Cases   *int // 0: no limit
+	Profile string
+
+	Format  string
+	Outputs []string
+
+	FailUnder    *int
+	FailUnderDim map[string]int // dimension as the user wrote it -> floor
+	FailOn       []string
+	Baseline     string // path of a previous JSON report
+	FailOnNew    bool
+
+	// Config is the config file; "" reads config.DefaultPath when it exists.
+	Config string
+}
+
+// Names spells an option key (a flag name of the command line: "timeout",
+// "header", or "command" for the server command) as the front end's users
+// write it: "--timeout", "input timeout".
+type Names func(key string) string
+
+// FlagNames spells keys as the command line's flags.
+func FlagNames(key string) string {
+	if key == "command" {
+		return "a server command after --"
+	}
+	return "--" + key
+}
+
+// fieldKeys maps the fields of engine.Config that a [engine.ConfigError]
+// names to option keys.
+var fieldKeys = map[string]string{
+	"Command": "command", "URL": "url", "Headers": "header", "Bearer": "bearer",
+	"Env": "env", "PassEnv": "pass-env", "Cwd": "cwd", "Secrets": "secret",
+	"Profile": "profile", "Timeout": "timeout", "StartupTimeout": "startup-timeout",
+	"MaxResponse": "max-response", "Parallel": "parallel", "SlowMs": "slow-ms", "BloatChars": "bloat-chars",
+}
+
+// Describe spells err for the user: a [engine.ConfigError] with the front
+// end's option names, anything else as it is.
+func Describe(err error, n Names) string {
+	var ce *engine.ConfigError
+	if errors.As(err, &ce) {
+		return ce.Describe(func(field string) string {
+			if k, ok := fieldKeys[field]; ok {
+				return n(k)
+			}
+			return field
+		})
+	}
+	return err.Error()
+}
+
+// Build applies the config file to s where s is silent, fills in the
+// defaults and validates everything, so that the returned Options run as
+// they are. lookup reads the environment (MCP_FUZZ_BEARER); names spells
+// option keys in error messages. The engine's own checks run here too, so a
+// front end reports every configuration error before starting anything.
+func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options, error) {
+	file, err := loadConfig(s.Config)
+	if err != nil {
+		return Options{}, err
+	}
+	if file == nil {
+		file = &config.File{}
+	}
+	// source names where a value came from: "--max-response 32KiB" or
+	// "config max-response: 32KiB".
+	source := func(key string, given bool, value any) string {
+		if given {
+			return fmt.Sprintf("%s %v", names(key), value)
+		}
+		return fmt.Sprintf("config %s: %v", key, value)
+	}
+
+	o := Options{Format: s.Format, Outputs: s.Outputs}
+	c := &o.Engine
+	c.Command, c.URL, c.Headers, c.Bearer, c.Cwd = s.Command, s.URL, s.Headers, s.Bearer, pick(s.Cwd, file.Cwd)
+	if c.Bearer == "" && lookup != nil {
+		c.Bearer, _ = lookup("MCP_FUZZ_BEARER")
+	}
+	c.Timeout = firstDuration(s.Timeout, file.Timeout.Duration, engine.DefaultTimeout)
+	c.StartupTimeout = firstDuration(s.StartupTimeout, file.StartupTimeout.Duration, engine.DefaultStartupTimeout)
+	c.SlowMs = *first(s.SlowMs, file.SlowMs, ptr(engine.DefaultSlowMs))
+	c.BloatChars = *first(s.BloatChars, file.BloatChars, ptr(engine.DefaultBloatChars))
+	c.Parallel = *first(s.Parallel, file.Parallel, ptr(1))
+	c.Seed = *first(s.Seed, file.Seed, ptr(int64(engine.DefaultSeed)))
+	c.Profile = pick(s.Profile, file.Profile, "default")
+	c.IncludeDestructive = *first(s.IncludeDestructive, file.IncludeDestructive, ptr(false))
+	c.Tools = s.Tools
+	if len(c.Tools) == 0 {
+		c.Tools = file.Tools
+	}
+
+	cases := first(s.Cases, file.Cases, ptr(engine.DefaultCases))
+	if *cases < 0 {
+		return o, fmt.Errorf("%s: must be 0 (no limit) or more", source("cases", s.Cases != nil, *cases))
+	}
+	c.Cases = *cases
+	if c.Cases == 0 {
+		c.Cases = -1 // the engine's "unlimited"
+	}
+	hangs := first(s.MaxHangs, file.MaxHangs, ptr(engine.DefaultMaxHangs))
+	if *hangs < 0 {
+		return o, fmt.Errorf("%s: must be 0 (never cut a tool short) or more", source("max-hangs", s.MaxHangs != nil, *hangs))
+	}
+	c.MaxHangs = *hangs
+	if c.MaxHangs == 0 {
+		c.MaxHangs = -1 // the engine's "never"
+	}
+	c.MaxResponse = engine.DefaultMaxResponse
+	if size := pick(s.MaxResponse, file.MaxResponse); size != "" {
+		n, err := ParseSize(size)
+		if err != nil {
+			return o, fmt.Errorf("%s: %w", source("max-response", s.MaxResponse != "", size), err)
+		}
+		if n < engine.MinMaxResponse || n > 1<<30 {
+			return o, fmt.Errorf("%s: want 64KiB to 1GiB", source("max-response", s.MaxResponse != "", size))
+		}
+		c.MaxResponse = n
+	}
+	if c.Parallel < 1 || c.Parallel > engine.MaxParallel {
+		return o, fmt.Errorf("%s: want 1 to %d", source("parallel", s.Parallel != nil, c.Parallel), engine.MaxParallel)
+	}
+
+	// Lists add up: the file's and the front end's.
+	c.SkipTools = append(append([]string{}, s.SkipTools...), file.SkipTools...)
+	c.PassEnv = append(append([]string{}, s.PassEnv...), file.PassEnv...)
+	c.Secrets = append(append([]string{}, s.Secrets...), file.Secrets...)
+	for _, k := range sortedKeys(file.Env) {
+		c.Env = append(c.Env, k+"="+file.Env[k])
+	}
+	c.Env = append(c.Env, s.Env...) // the front end's last: it wins
+	applyPerTool(c, file)
+
+	if err := buildGates(&o.Gates, s, file, names); err != nil {
+		return o, err
+	}
+	for _, e := range file.Expected {
+		if o.Gates.Expected == nil {
+			o.Gates.Expected = map[string]string{}
+		}
+		o.Gates.Expected[e.ID] = e.Reason
+	}
+	if err := c.Validate(); err != nil {
+		return o, errors.New(Describe(err, names))
+	}
+	return o, nil
+}
+
+// applyPerTool takes the per-tool examples, skips, includes and timeouts
+// of the file, in name order.
+func applyPerTool(c *engine.Config, f *config.File) {
+	for _, n := range sortedKeys(f.PerTool) {
+		t := f.PerTool[n]
+		if t.Example != nil {
+			if c.Examples == nil {
+				c.Examples = map[string]map[string]any{}
+			}
+			c.Examples[n] = t.Example
+		}
+		if t.Skip {
+			c.SkipTools = append(c.SkipTools, n)
+		}
+		if t.Include {
+			c.AlsoCall = append(c.AlsoCall, n)
+		}
+		if t.Timeout.Duration > 0 {
+			if c.ToolTimeouts == nil {
+				c.ToolTimeouts = map[string]time.Duration{}
+			}
+			c.ToolTimeouts[n] = t.Timeout.Duration
+		}
+	}
+}
+
+// buildGates reads the gate settings, the front end's over the file's.
+func buildGates(g *score.Gates, s Settings, f *config.File, names Names) error {
+	if failUnder := first(s.FailUnder, f.FailUnder); failUnder != nil {
+		if *failUnder < 0 || *failUnder > 100 {
+			from := names("fail-under")
+			if s.FailUnder == nil {
+				from = "config fail-under:"
+			}
+			return fmt.Errorf("%s %d: want 0 to 100", from, *failUnder)
+		}
+		g.FailUnder = failUnder
+	}
+	for _, name := range sortedKeys(f.FailUnderDim) {
+		key, err := score.ParseDimension(name)
+		if err != nil {
+			return fmt.Errorf("config fail-under-dimensions: %w", err)
+		}
+		if g.FailUnderDim == nil {
+			g.FailUnderDim = map[string]int{}
+		}
+		g.FailUnderDim[key] = f.FailUnderDim[name]
+	}
+	for _, name := range sortedKeys(s.FailUnderDim) {
+		v := s.FailUnderDim[name]
+		key, err := score.ParseDimension(name)
+		if err != nil {
+			return fmt.Errorf("%s: %w", names("fail-under-"+name), err)
+		}
+		if v < 0 || v > 100 {
+			return fmt.Errorf("%s %d: want 0 to 100", names("fail-under-"+name), v)
+		}
+		if g.FailUnderDim == nil {
+			g.FailUnderDim = map[string]int{}
+		}
+		g.FailUnderDim[key] = v
+	}
+	failOn, from := s.FailOn, names("fail-on")
+	if len(failOn) == 0 {
+		failOn, from = f.FailOn, "config fail-on"
+	}
+	if len(failOn) > 0 {
+		kinds, err := score.ParseFailOn(strings.Join(failOn, ","))
+		if err != nil {
+			return fmt.Errorf("%s: %w", from, err)
+		}
+		g.FailOn = kinds
+	}
+	g.FailOnNew = s.FailOnNew
+	switch {
+	case s.Baseline != "":
+		b, err := os.ReadFile(s.Baseline)
+		if err != nil {
+			return fmt.Errorf("%s: %w", names("baseline"), err)
+		}
+		var rep report.Report
+		if err := json.Unmarshal(b, &rep); err != nil {
+			return fmt.Errorf("%s %s: not an mcp-fuzz JSON report: %v", names("baseline"), s.Baseline, err)
+		}
+		g.Baseline = &rep
+	case s.FailOnNew:
+		return fmt.Errorf("%s needs %s FILE (a previous JSON report)", names("fail-on-new"), names("baseline"))
+	}
+	return nil
+}
+
+// loadConfig reads path, or config.DefaultPath when path is "" and the file
+// exists; nil when there is no file to read.
+func loadConfig(path string) (*config.File, error) {
+	if path == "" {
+		if _, err := os.Stat(config.DefaultPath); err != nil {
+			return nil, nil
+		}
+		path = config.DefaultPath
+	}
+	return config.Load(path)
+}
+
+// ParseSeconds reads a duration as a Go duration ("30s", "1m") or plain
+// seconds ("30", "2.5"); it must be positive.
+func ParseSeconds(v string) (time.Duration, error) {
+	if f, err := strconv.ParseFloat(v, 64); err == nil {
+		if f <= 0 {
+			return 0, errors.New("must be positive")
+		}
+		return time.Duration(f * float64(time.Second)), nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, errors.New("want seconds or a duration like 30s")
+	}
+	if d <= 0 {
+		return 0, errors.New("must be positive")
+	}
+	return d, nil
+}
+
+// ParseSize reads a byte count, plain ("65536") or with a unit: KiB, MiB,
+// GiB (K, M, G, KB, MB and GB are read as the same binary units).
+func ParseSize(v string) (int, error) {
+	t := strings.TrimSpace(v)
+	shift := 0
+	upper := strings.ToUpper(t)
+	for _, u := range []struct {
+		suffix string
+		shift  int
+	}{{"KIB", 10}, {"MIB", 20}, {"GIB", 30}, {"KB", 10}, {"MB", 20}, {"GB", 30}, {"K", 10}, {"M", 20}, {"G", 30}, {"B", 0}} {
+		if strings.HasSuffix(upper, u.suffix) {
+			t, shift = strings.TrimSpace(t[:len(t)-len(u.suffix)]), u.shift
+			break
+		}
+	}
+	f, err := strconv.ParseFloat(t, 64)
+	if err != nil || f <= 0 || f*float64(int64(1)<<shift) > 1<<40 {
+		return 0, fmt.Errorf("want a size like 4MiB, 512KiB or 65536")
+	}
+	return int(f * float64(int64(1)<<shift)), nil
+}
+
+// first returns the first non-nil pointer.
+func first[T any](ps ...*T) *T {
+	for _, p := range ps {
+		if p != nil {
+			return p
+		}
+	}
+	return nil
+}
+
+func firstDuration(given *time.Duration, file, def time.Duration) time.Duration {
+	switch {
+	case given != nil:
+		return *given
+	case file > 0:
+		return file
+	}
+	return def
+}
+
+// pick returns the first non-empty string.
+func pick(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,208 @@
+package audit
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
+)
+
+func noEnv(string) (string, bool) { return "", false }
+
+// inputName spells keys as an Action would, to show that messages follow the
+// front end.
+func inputName(key string) string { return "input " + key }
+
+func TestBuildDefaults(t *testing.T) {
+	o, err := Build(Settings{Command: []string{"srv"}, Config: os.DevNull}, FlagNames, noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := o.Engine
+	if c.Timeout != engine.DefaultTimeout || c.StartupTimeout != engine.DefaultStartupTimeout ||
+		c.Cases != engine.DefaultCases || c.Seed != engine.DefaultSeed || c.Profile != "default" ||
+		c.MaxResponse != engine.DefaultMaxResponse || c.MaxHangs != engine.DefaultMaxHangs || c.Parallel != 1 ||
+		c.SlowMs != engine.DefaultSlowMs || c.BloatChars != engine.DefaultBloatChars || c.IncludeDestructive {
+		t.Errorf("defaults: %+v", c)
+	}
+	if o.Gates.FailUnder != nil || o.Gates.FailOn != nil || o.Gates.Baseline != nil {
+		t.Errorf("gates without settings: %+v", o.Gates)
+	}
+}
+
+func TestBuildZeroMeansUnlimited(t *testing.T) {
+	zero := 0
+	o, err := Build(Settings{Command: []string{"srv"}, Cases: &zero, MaxHangs: &zero, Config: os.DevNull}, FlagNames, noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Engine.Cases >= 0 || o.Engine.MaxHangs >= 0 {
+		t.Errorf("cases %d, max-hangs %d: want the engine's negative 'no limit'", o.Engine.Cases, o.Engine.MaxHangs)
+	}
+}
+
+func TestBuildBearerFromTheEnvironment(t *testing.T) {
+	env := func(k string) (string, bool) { return "tok-from-env", k == "MCP_FUZZ_BEARER" }
+	o, err := Build(Settings{URL: "http://127.0.0.1:9/mcp", Config: os.DevNull}, FlagNames, env)
+	if err != nil || o.Engine.Bearer != "tok-from-env" {
+		t.Errorf("bearer %q, %v", o.Engine.Bearer, err)
+	}
+	o, err = Build(Settings{URL: "http://127.0.0.1:9/mcp", Bearer: "given", Config: os.DevNull}, FlagNames, env)
+	if err != nil || o.Engine.Bearer != "given" {
+		t.Errorf("a given bearer loses to the environment: %q, %v", o.Engine.Bearer, err)
+	}
+}
+
+func TestBuildConfigFileUnderSettings(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "c.yml")
+	body := `timeout: 3s
+seed: 9
+cases: 7
+parallel: 3
+skip-tools: [from_file]
+env:
+  B_FILE: two
+  A_FILE: one
+fail-on: [hang]
+per-tool:
+  lookup:
+    timeout: 9s
+    example: {q: x}
+  rm:
+    skip: true
+expected:
+  - id: lookup/valid#errored
+    reason: needs a database
+`
+	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	seed, timeout := int64(4), 5*time.Second
+	o, err := Build(Settings{
+		Command: []string{"srv"}, Config: file, Seed: &seed, Timeout: &timeout,
+		SkipTools: []string{"from_flag"}, Env: []string{"A_FILE=flag"}, FailOn: []string{"crash"},
+	}, FlagNames, noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := o.Engine
+	if c.Seed != 4 || c.Timeout != 5*time.Second {
+		t.Errorf("given settings must win: seed %d timeout %v", c.Seed, c.Timeout)
+	}
+	if c.Cases != 7 || c.Parallel != 3 {
+		t.Errorf("the file must fill in what is not given: cases %d parallel %d", c.Cases, c.Parallel)
+	}
+	if want := []string{"from_flag", "from_file", "rm"}; !slices.Equal(c.SkipTools, want) {
+		t.Errorf("skip-tools %v, want %v (lists add up, per-tool skips last)", c.SkipTools, want)
+	}
+	if want := []string{"A_FILE=one", "B_FILE=two", "A_FILE=flag"}; !slices.Equal(c.Env, want) {
+		t.Errorf("env %v, want %v (the given value last, so it wins)", c.Env, want)
+	}
+	if c.ToolTimeouts["lookup"] != 9*time.Second || c.Examples["lookup"]["q"] != "x" {
+		t.Errorf("per-tool: timeouts %v examples %v", c.ToolTimeouts, c.Examples)
+	}
+	if !slices.Equal(o.Gates.FailOn, []string{"crash"}) {
+		t.Errorf("fail-on %v: the given list replaces the file's", o.Gates.FailOn)
+	}
+	if o.Gates.Expected["lookup/valid#errored"] != "needs a database" {
+		t.Errorf("expected: %v", o.Gates.Expected)
+	}
+}
+
+func TestBuildErrorsNameTheirSource(t *testing.T) {
+	dir := t.TempDir()
+	files := 0
+	config := func(body string) string {
+		files++
+		p := filepath.Join(dir, fmt.Sprintf("c%d.yml", files))
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	neg, hundredOne, zero := -3, 101, 0
+	tests := []struct {
+		name string
+		s    Settings
+		want string
+	}{
+		{"no target", Settings{}, "no target: give input command or input url"},
+		{"both targets", Settings{Command: []string{"x"}, URL: "http://h/"}, "both input command and input url given"},
+		{"bad url", Settings{URL: "ftp://h/{Env}"}, `input url "ftp://h/{Env}" is not an http(s) URL`},
+		{"header without url", Settings{Command: []string{"x"}, Headers: []string{"A: b"}}, "input header and input bearer apply to input url"},
+		{"bad env", Settings{Command: []string{"x"}, Env: []string{"NOEQUALS"}}, `input env "NOEQUALS": want KEY=VALUE`},
+		{"bad profile", Settings{Command: []string{"x"}, Profile: "wild"}, `input profile "wild": want default or aggressive`},
+		{"negative cases", Settings{Command: []string{"x"}, Cases: &neg}, "input cases -3: must be 0 (no limit) or more"},
+		{"parallel 0", Settings{Command: []string{"x"}, Parallel: &zero}, "input parallel 0: want 1 to 64"},
+		{"small max-response", Settings{Command: []string{"x"}, MaxResponse: "1KiB"}, "input max-response 1KiB: want 64KiB to 1GiB"},
+		{"fail-under 101", Settings{Command: []string{"x"}, FailUnder: &hundredOne}, "input fail-under 101: want 0 to 100"},
+		{"unknown kind", Settings{Command: []string{"x"}, FailOn: []string{"boom"}}, `input fail-on: unknown finding kind "boom"`},
+		{"unknown dimension", Settings{Command: []string{"x"}, FailUnderDim: map[string]int{"speed": 5}}, "input fail-under-speed: unknown dimension"},
+		{"new without baseline", Settings{Command: []string{"x"}, FailOnNew: true}, "input fail-on-new needs input baseline FILE"},
+		{"missing baseline", Settings{Command: []string{"x"}, Baseline: filepath.Join(dir, "none.json")}, "input baseline: open"},
+		{"config cases", Settings{Command: []string{"x"}, Config: config("cases: -1\n")}, "config cases: -1: must be 0"},
+		{"config max-response", Settings{Command: []string{"x"}, Config: config("max-response: huge\n")}, "config max-response: huge: want a size like"},
+		{"config fail-under", Settings{Command: []string{"x"}, Config: config("fail-under: 300\n")}, "config fail-under: 300: want 0 to 100"},
+		{"config fail-on", Settings{Command: []string{"x"}, Config: config("fail-on: [boom]\n")}, `config fail-on: unknown finding kind "boom"`},
+		{"missing config", Settings{Command: []string{"x"}, Config: filepath.Join(dir, "nope.yml")}, "not found"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.s.Config == "" {
+				tc.s.Config = os.DevNull
+			}
+			_, err := Build(tc.s, inputName, noEnv)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+			if err != nil && strings.Contains(err.Error(), "--") {
+				t.Errorf("error %q speaks in flags to a front end that has none", err)
+			}
+		})
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	err := (engine.Config{URL: "http://h/", Env: []string{"A=1"}}).Validate()
+	if !errors.Is(err, engine.ErrConfig) {
+		t.Fatalf("Validate: %v, want an ErrConfig", err)
+	}
+	if got, want := Describe(err, FlagNames), "--env, --pass-env and --cwd apply to a stdio command, not to --url"; got != want {
+		t.Errorf("Describe with flag names = %q, want %q", got, want)
+	}
+	if got := err.Error(); !strings.Contains(got, "Env, PassEnv and Cwd apply to a stdio command, not to URL") {
+		t.Errorf("the engine's own message %q should name its fields", got)
+	}
+	if got := Describe(errors.New("plain"), FlagNames); got != "plain" {
+		t.Errorf("Describe of another error = %q", got)
+	}
+}
+
+func TestParseSecondsAndSize(t *testing.T) {
+	for in, want := range map[string]time.Duration{"30": 30 * time.Second, "2.5": 2500 * time.Millisecond, "1m": time.Minute} {
+		if got, err := ParseSeconds(in); err != nil || got != want {
+			t.Errorf("ParseSeconds(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"0", "-1", "soon", "-5s", ""} {
+		if _, err := ParseSeconds(bad); err == nil {
+			t.Errorf("ParseSeconds(%q) accepted", bad)
+		}
+	}
+	for in, want := range map[string]int{"65536": 65536, "4MiB": 4 << 20, "512 KiB": 512 << 10, "1G": 1 << 30, "1.5k": 1536} {
+		if got, err := ParseSize(in); err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "lots", "-1MiB", "0", "2TiB", "9999GiB"} {
+		if _, err := ParseSize(bad); err == nil {
+			t.Errorf("ParseSize(%q) accepted", bad)
+		}
+	}
+}
