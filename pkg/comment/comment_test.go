@@ -330,3 +330,17 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestBadgeURL(t *testing.T) {
+	for grade, want := range map[string]string{
+		"":  "https://img.shields.io/badge/mcp--fuzz-not%20graded-lightgrey",
+		"A": "https://img.shields.io/badge/mcp--fuzz-A-brightgreen",
+		"D": "https://img.shields.io/badge/mcp--fuzz-D-orange",
+		"F": "https://img.shields.io/badge/mcp--fuzz-F-red",
+		"E": "https://img.shields.io/badge/mcp--fuzz-E-lightgrey",
+	} {
+		if got := BadgeURL(grade); got != want {
+			t.Errorf("BadgeURL(%q) = %s, want %s", grade, got, want)
+		}
+	}
+}
