@@ -145,7 +145,9 @@ func (u *Upserter) call(ctx context.Context, o op, fn func() (*github.Response, 
 			if i >= u.retries() {
 				return fmt.Errorf("%s: rate limited %d times: %w", o, i, err)
 			}
-			u.sleep(wait)
+			if err := u.wait(ctx, wait); err != nil {
+				return fmt.Errorf("%s: waiting out a rate limit: %w", o, err)
+			}
 			continue
 		}
 		status := 0
@@ -197,4 +199,27 @@ func rateLimit(resp *github.Response, err error, attempt int) (time.Duration, bo
 		}
 	}
 	return min(max(wait, time.Second), maxWait), limited
+}
+
+// wait sleeps for d with [Upserter.Sleep], by default [sleep].
+func (u *Upserter) wait(ctx context.Context, d time.Duration) error {
+	if u.Sleep != nil {
+		return u.Sleep(ctx, d)
+	}
+	return sleep(ctx, d)
+}
+
+// sleep waits for d, or returns ctx.Err() as soon as ctx is done.
+func sleep(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }

@@ -4,11 +4,15 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/google/go-github/v62/github"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/fakegithub"
 )
 
 // fakeClient records the writes of [Upserter.apply] and answers each with
@@ -86,4 +90,90 @@ func TestNotFound(t *testing.T) {
 			t.Errorf("%v: %v, want %v", o, err, want)
 		}
 	}
+}
+
+func TestSleepStopsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled before: %v", err)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	time.AfterFunc(10*time.Millisecond, cancel)
+	if err := sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled during: %v", err)
+	}
+	if err := sleep(context.Background(), time.Millisecond); err != nil {
+		t.Errorf("not cancelled: %v", err)
+	}
+}
+
+// cancelAfterCreate cancels a context once a comment is created.
+type cancelAfterCreate struct {
+	Client
+	cancel context.CancelFunc
+}
+
+func (c cancelAfterCreate) CreateComment(ctx context.Context, owner, repo string, number int, ic *github.IssueComment) (*github.IssueComment, *github.Response, error) {
+	defer c.cancel()
+	return c.Client.CreateComment(ctx, owner, repo, number, ic)
+}
+
+// upsertWithin runs u.Upsert and fails the test when it takes longer than d.
+func upsertWithin(t *testing.T, d time.Duration, ctx context.Context, u *Upserter) (Result, error) {
+	t.Helper()
+	type out struct {
+		res Result
+		err error
+	}
+	done := make(chan out, 1)
+	go func() {
+		res, err := u.Upsert(ctx, Section{Key: "a", Report: testReport("alpha", 80, "C")})
+		done <- out{res, err}
+	}()
+	select {
+	case o := <-done:
+		return o.res, o.err
+	case <-time.After(d):
+		t.Fatalf("Upsert still waiting after %v", d)
+		return Result{}, nil
+	}
+}
+
+// TestCancelStopsWaits checks that a cancelled context ends the wait before
+// the verifying re-read and the waits out of a rate limit, instead of
+// sleeping them out.
+func TestCancelStopsWaits(t *testing.T) {
+	t.Run("settle", func(t *testing.T) {
+		fake := fakegithub.New(t)
+		gh := github.NewClient(nil)
+		gh.BaseURL, _ = url.Parse(fake.URL)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		u := &Upserter{Client: cancelAfterCreate{gh.Issues, cancel}, Target: Target{Owner: "o", Repo: "r", Number: 1}, Settle: time.Hour}
+		res, err := upsertWithin(t, 30*time.Second, ctx, u)
+		if !errors.Is(err, context.Canceled) || res.Action != "created" {
+			t.Errorf("%+v, %v; want created and context.Canceled", res, err)
+		}
+		if c := fake.Calls(); c["list"] != 1 {
+			t.Errorf("calls %v: re-read after cancel", c)
+		}
+	})
+	t.Run("rate limit", func(t *testing.T) {
+		fake := fakegithub.New(t)
+		fake.RateLimitNext = 100 // each answer asks for a second's wait
+		gh := github.NewClient(nil)
+		gh.BaseURL, _ = url.Parse(fake.URL)
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		u := &Upserter{Client: gh.Issues, Target: Target{Owner: "o", Repo: "r", Number: 1}, Retries: 20}
+		start := time.Now()
+		_, err := upsertWithin(t, 30*time.Second, ctx, u)
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("err = %v, want context.DeadlineExceeded", err)
+		}
+		if d := time.Since(start); d > 900*time.Millisecond {
+			t.Errorf("took %v: waited out a rate limit of 1s", d)
+		}
+	})
 }

@@ -74,14 +74,15 @@ type Result struct {
 
 // Upserter writes sections into the one mcp-fuzz comment of a pull request.
 // Retries (default 5) bounds both read-modify-write rounds and rate-limit
-// waits; Sleep (default [time.Sleep]) and Rand (default a shared source) are
-// for tests. Settle (default 1s) is how long to wait after writing before the
-// re-read that verifies no concurrent writer dropped our section.
+// waits; Sleep (default: a timer that stops early, returning ctx.Err(), when
+// ctx is done) and Rand (default a shared source) are for tests. Settle
+// (default 1s) is how long to wait after writing before the re-read that
+// verifies no concurrent writer dropped our section.
 type Upserter struct {
 	Client  Client
 	Target  Target
 	Retries int
-	Sleep   func(time.Duration)
+	Sleep   func(ctx context.Context, d time.Duration) error
 	Rand    *rand.Rand
 	Settle  time.Duration
 }
@@ -92,7 +93,8 @@ type Upserter struct {
 // keeps the body under [MaxBodyBytes], edits only when the body changed, and
 // re-reads to verify that our section and every section that was there
 // survived, retrying with jitter when not. A 403 or 404 that is not a rate
-// limit returns an error wrapping [ErrNoAccess].
+// limit returns an error wrapping [ErrNoAccess]. Every wait ends early when
+// ctx is done.
 func (u *Upserter) Upsert(ctx context.Context, s Section) (Result, error) {
 	if s.Key == "" {
 		return Result{}, errors.New("comment: empty section key")
@@ -113,9 +115,8 @@ func (u *Upserter) Upsert(ctx context.Context, s Section) (Result, error) {
 		if attempt >= u.retries() {
 			return st.result(), fmt.Errorf("upserting section %q after %d attempts: %w", s.Key, attempt, ErrConflict)
 		}
-		u.sleep(u.jitter(attempt))
-		if err := ctx.Err(); err != nil {
-			return st.result(), err
+		if err := u.wait(ctx, u.jitter(attempt)); err != nil {
+			return st.result(), fmt.Errorf("waiting to retry: %w", err)
 		}
 	}
 }
@@ -156,7 +157,9 @@ func (u *Upserter) round(ctx context.Context, s Section, st *state) (bool, error
 	if err != nil || !wrote {
 		return err == nil, err
 	}
-	u.sleep(u.settle())
+	if err := u.wait(ctx, u.settle()); err != nil {
+		return false, fmt.Errorf("waiting to verify: %w", err)
+	}
 	return u.verify(ctx, p.mine, p.others)
 }
 
@@ -239,14 +242,6 @@ func (u *Upserter) retries() int {
 		return u.Retries
 	}
 	return 5
-}
-
-func (u *Upserter) sleep(d time.Duration) {
-	if u.Sleep != nil {
-		u.Sleep(d)
-		return
-	}
-	time.Sleep(d)
 }
 
 func (u *Upserter) settle() time.Duration {
