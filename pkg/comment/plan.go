@@ -3,6 +3,7 @@ package comment
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -49,22 +50,12 @@ func planRound(ours []*github.IssueComment, s Section, previous *int) (plan, err
 	}
 	mine := newSection(s.Key, s.Target, s.Report, MaxBodyBytes)
 	mine.Previous = previous
-	if idx >= 0 {
-		// An identical re-run keeps the change shown since the run before,
-		// so the body does not change.
-		old := sections[idx]
-		old.Previous = mine.Previous
-		if reflect.DeepEqual(old, mine) {
-			mine.Previous = sections[idx].Previous
-		}
-		sections[idx] = mine
-	} else {
-		sections = append(sections, mine)
-		idx = len(sections) - 1
-	}
-	body, err := fit(sections, idx, s.Report)
+	body, sections, err := place(sections, idx, mine, s.Report)
 	if err != nil {
 		return plan{}, err
+	}
+	if idx < 0 {
+		idx = len(sections) - 1
 	}
 	p.body, p.mine = body, sections[idx]
 	if len(ours) == 0 {
@@ -79,6 +70,39 @@ func planRound(ours []*github.IssueComment, s Section, previous *int) (plan, err
 		p.delete = append(p.delete, dup.GetID())
 	}
 	return p, nil
+}
+
+// place puts mine into sections, at idx or appended when idx is -1, and
+// returns the fitted body and sections. An identical re-run keeps the
+// change shown since the run before, so the body does not change: when our
+// section comes out as it is, in full or as fitted to the size limit, it
+// keeps its Previous.
+func place(sections []SectionData, idx int, mine SectionData, rep *report.Report) (string, []SectionData, error) {
+	if idx < 0 {
+		sections = append(sections, mine)
+		body, err := fit(sections, len(sections)-1, rep)
+		return body, sections, err
+	}
+	old := sections[idx]
+	sections[idx] = mine
+	if sameNumbers(old, mine) {
+		keep := slices.Clone(sections)
+		keep[idx].Previous = old.Previous
+		body, err := fit(keep, idx, rep)
+		if old.Markdown == mine.Markdown || err == nil && reflect.DeepEqual(keep[idx], old) {
+			return body, keep, err
+		}
+	}
+	body, err := fit(sections, idx, rep)
+	return body, sections, err
+}
+
+// sameNumbers reports whether a and b are equal but for their Markdown and
+// Previous.
+func sameNumbers(a, b SectionData) bool {
+	a.Markdown, b.Markdown = "", ""
+	a.Previous, b.Previous = nil, nil
+	return reflect.DeepEqual(a, b)
 }
 
 // previousScore is the score the section of key holds in ours, nil when

@@ -33,6 +33,16 @@ func planned(t *testing.T, body, key string, rep *report.Report) string {
 	return p.body
 }
 
+// bigReport is a report whose Markdown alone fills most of a comment.
+func bigReport(i int) *report.Report {
+	rep := testReport(fmt.Sprint("server", i), 50+i, "D")
+	for j := range 400 {
+		rep.Findings = append(rep.Findings, report.Finding{ID: fmt.Sprint(j), Severity: "error", Code: "accepted_invalid",
+			Tool: "echo", Message: strings.Repeat("long message ", 20), Reproducer: report.Reproducer{JSONRPC: strings.Repeat("x", 500)}})
+	}
+	return rep
+}
+
 func TestPlanRound(t *testing.T) {
 	alpha80, alpha83 := testReport("alpha", 80, "C"), testReport("alpha", 83, "B")
 	x := Render([]SectionData{{Key: "x", Target: "X", Markdown: "x details"}})
@@ -40,6 +50,10 @@ func TestPlanRound(t *testing.T) {
 	at80 := planned(t, "", "a", alpha80)
 	at83 := planned(t, at80, "a", alpha83) // shows +3
 	xa := planned(t, x, "a", alpha83)
+	var big string
+	for i := range 8 {
+		big = planned(t, big, fmt.Sprint("k", i), bigReport(i))
+	}
 	var full []SectionData
 	for i := range 80 {
 		s := SectionData{Key: fmt.Sprintf("k%02d", i), Target: strings.Repeat("t", targetMax)}
@@ -75,6 +89,9 @@ func TestPlanRound(t *testing.T) {
 			write: opNone, id: 7, keys: []string{"x", "a"}, others: []string{"x"}, body: xa},
 		{name: "an identical re-run keeps the change shown", ours: []*github.IssueComment{issueComment(7, at83)}, previous: ptr(83),
 			write: opNone, id: 7, keys: []string{"a"}, prevShow: ptr(80), body: at83},
+		{name: "an identical re-run of a section fitted to the size limit keeps it too", ours: []*github.IssueComment{issueComment(7, big)},
+			key: "k7", rep: bigReport(7), previous: ptr(57),
+			write: opNone, id: 7, keys: []string{"k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7"}, others: []string{"k0", "k1", "k2", "k3", "k4", "k5", "k6"}, body: big},
 		{name: "duplicates: merged into the oldest, first section of a key wins, the rest deleted",
 			ours:  []*github.IssueComment{issueComment(7, x), issueComment(8, y), issueComment(9, Render([]SectionData{{Key: "x", Target: "X2"}, {Key: "a", Target: "A"}}))},
 			write: opEdit, id: 7, delete: []int64{8, 9}, keys: []string{"x", "y", "a"}, others: []string{"x", "y"}},
