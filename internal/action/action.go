@@ -42,9 +42,9 @@ type Env struct {
 	Stderr     io.Writer // progress
 	HTTPClient *http.Client
 	Version    string // recorded in the report
-	// NewCommenter builds the pull request commenter; nil means the default
-	// (see [DefaultCommenter]).
-	NewCommenter func(apiURL, token string, client *http.Client) Commenter
+	// CommentClient connects to GitHub for the pull request comment, which
+	// package comment upserts; nil means go-github over HTTPClient.
+	CommentClient CommentClientFunc
 }
 
 // Run runs the action and returns the process exit code: 0 done, 1 a gate

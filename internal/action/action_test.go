@@ -1,11 +1,7 @@
 package action
 
 import (
-	"bytes"
-	"context"
 	"fmt"
-	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -186,52 +182,6 @@ func TestWorst(t *testing.T) {
 	}
 }
 
-type fakeCommenter struct {
-	calls []Section
-	prs   []PullRequest
-	err   error
-}
-
-func (f *fakeCommenter) Upsert(_ context.Context, pr PullRequest, s Section) (string, error) {
-	f.calls = append(f.calls, s)
-	f.prs = append(f.prs, pr)
-	return "created", f.err
-}
-
-// runDemo runs the action in-process against the demo server (this test
-// binary cannot serve it, so the mcp-fuzz binary is built once).
-func runDemo(t *testing.T, extra map[string]string, c Commenter) (int, string) {
-	return runDemoAPI(t, extra, c, "https://api.github.com/")
-}
-
-func runDemoAPI(t *testing.T, extra map[string]string, c Commenter, wantAPI string) (int, string) {
-	t.Helper()
-	bin := mcpFuzzBinary(t)
-	ws := t.TempDir()
-	event := filepath.Join(ws, "event.json")
-	os.WriteFile(event, []byte(`{"pull_request":{"number":3}}`), 0o644)
-	env := map[string]string{
-		"GITHUB_WORKSPACE": ws, "GITHUB_OUTPUT": filepath.Join(ws, "o"), "GITHUB_STEP_SUMMARY": filepath.Join(ws, "s"),
-		"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": event, "GITHUB_REPOSITORY": "o/r", "GITHUB_JOB": "fuzz",
-		"INPUT_COMMAND": bin + " demo-server", "INPUT_TOOLS": "lookup_user,get_weather", "INPUT_TIMEOUT": "1", "INPUT_GITHUB-TOKEN": "tok",
-		"PATH": os.Getenv("PATH"),
-	}
-	for k, v := range extra {
-		env[k] = v
-	}
-	var out bytes.Buffer
-	code := Run(context.Background(), Env{
-		Getenv: func(k string) string { return env[k] }, Stdout: &out,
-		NewCommenter: func(apiURL, token string, _ *http.Client) Commenter {
-			if apiURL != wantAPI || token != "tok" {
-				t.Errorf("commenter for %s with token %q", apiURL, token)
-			}
-			return c
-		},
-	})
-	return code, out.String()
-}
-
 // mcpFuzzBinary builds mcp-fuzz once per test process.
 func mcpFuzzBinary(t *testing.T) string {
 	t.Helper()
@@ -242,62 +192,3 @@ func mcpFuzzBinary(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) { fixture.Main(m) }
-
-func TestCommentModes(t *testing.T) {
-	t.Run("auto on a pull request", func(t *testing.T) {
-		c := &fakeCommenter{}
-		code, out := runDemo(t, nil, c)
-		if code != 0 || len(c.calls) != 1 {
-			t.Fatalf("exit %d, %d upserts\n%s", code, len(c.calls), out)
-		}
-		pr, s := c.prs[0], c.calls[0]
-		if pr.Owner != "o" || pr.Repo != "r" || pr.Number != 3 || s.Report == nil {
-			t.Errorf("upsert to %+v", pr)
-		}
-		if !strings.HasPrefix(s.Key, "fuzz ") || s.Target == "" || !strings.Contains(s.Key, s.Target) {
-			t.Errorf("section key %q target %q: want the job name plus the target", s.Key, s.Target)
-		}
-	})
-	t.Run("comment-key", func(t *testing.T) {
-		c := &fakeCommenter{}
-		runDemo(t, map[string]string{"INPUT_COMMENT-KEY": "mine"}, c)
-		if len(c.calls) != 1 || c.calls[0].Key != "mine" {
-			t.Errorf("calls %+v", c.calls)
-		}
-	})
-	t.Run("off", func(t *testing.T) {
-		c := &fakeCommenter{}
-		runDemo(t, map[string]string{"INPUT_COMMENT": "off"}, c)
-		if len(c.calls) != 0 {
-			t.Errorf("commented with comment: off")
-		}
-	})
-	t.Run("push", func(t *testing.T) {
-		c := &fakeCommenter{}
-		code, out := runDemo(t, map[string]string{"GITHUB_EVENT_NAME": "push", "INPUT_COMMENT": "always"}, c)
-		if code != 0 || len(c.calls) != 0 || !strings.Contains(out, "::notice::") || !strings.Contains(out, "no pull request") {
-			t.Errorf("exit %d, %d upserts\n%s", code, len(c.calls), out)
-		}
-	})
-	t.Run("GHES API URL", func(t *testing.T) {
-		c := &fakeCommenter{}
-		runDemoAPI(t, map[string]string{"GITHUB_API_URL": "https://ghe.example.com/api/v3"}, c, "https://ghe.example.com/api/v3/")
-		if len(c.calls) != 1 {
-			t.Errorf("%d upserts", len(c.calls))
-		}
-	})
-	t.Run("no access", func(t *testing.T) {
-		c := &fakeCommenter{err: fmt.Errorf("403: %w", ErrNoAccess)}
-		code, out := runDemo(t, nil, c)
-		if code != 0 || !strings.Contains(out, "::notice::mcp-fuzz: no permission to comment") {
-			t.Errorf("exit %d\n%s", code, out)
-		}
-	})
-	t.Run("other failure", func(t *testing.T) {
-		c := &fakeCommenter{err: fmt.Errorf("boom")}
-		code, out := runDemo(t, map[string]string{"INPUT_FAIL-UNDER": "100"}, c)
-		if code != ExitGate || !strings.Contains(out, "::warning::mcp-fuzz: commenting on pull request #3 failed: boom") {
-			t.Errorf("exit %d\n%s", code, out)
-		}
-	})
-}

@@ -4,42 +4,33 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/url"
 	"strings"
 
+	"github.com/google/go-github/v62/github"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/comment"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-// Commenter upserts this step's section of a pull request's mcp-fuzz
-// comment. Implementations return an error wrapping [ErrNoAccess] when the
-// token may not comment (a fork's read-only token, a 403 or a 404).
-type Commenter interface {
-	Upsert(ctx context.Context, pr PullRequest, sec Section) (what string, err error)
+// CommentClientFunc connects to the GitHub API at apiURL (GITHUB_API_URL,
+// ending in "/", so GitHub Enterprise Server works) with token, over hc, for
+// the pull request comment. See [Env.CommentClient].
+type CommentClientFunc func(apiURL, token string, hc *http.Client) (comment.Client, error)
+
+// githubComments is the [CommentClientFunc] used when [Env.CommentClient] is
+// nil: go-github's issue comment calls.
+func githubComments(apiURL, token string, hc *http.Client) (comment.Client, error) {
+	base, err := url.Parse(apiURL)
+	if err != nil {
+		return nil, fmt.Errorf("GITHUB_API_URL %q: %w", apiURL, err)
+	}
+	gc := github.NewClient(hc).WithAuthToken(token)
+	gc.BaseURL = base
+	return gc.Issues, nil
 }
-
-// PullRequest names the pull request to comment on, and the login whose
-// comment is ours.
-type PullRequest struct {
-	Owner, Repo string
-	Number      int
-	Author      string
-}
-
-// Section is this step's part of the comment.
-type Section struct {
-	Key    string // comment-key: which section to replace
-	Target string // the target's name, for the comment's table
-	Report *report.Report
-}
-
-// ErrNoAccess marks a token that may not comment; the action then prints a
-// notice and carries on.
-var ErrNoAccess = errors.New("the token may not comment on this pull request")
-
-// DefaultCommenter builds the commenter used when [Env.NewCommenter] is nil:
-// [GitHubCommenter]. When nil, the action says that commenting is
-// unavailable.
-var DefaultCommenter = GitHubCommenter
 
 // comment upserts the pull request comment as the comment input says.
 // Nothing here changes the exit code: every problem is a notice or a warning.
@@ -75,17 +66,18 @@ func (r *runner) comment(ctx context.Context, rep *report.Report) {
 		r.gh.Noticef("mcp-fuzz: no github-token: no pull request comment")
 		return
 	}
-	newCommenter := r.env.NewCommenter
-	if newCommenter == nil {
-		newCommenter = DefaultCommenter
-	}
-	if newCommenter == nil {
-		r.gh.Noticef("mcp-fuzz: this build cannot comment on pull requests: job summary only")
-		return
-	}
 	apiURL := ghc.APIURL
 	if !strings.HasSuffix(apiURL, "/") {
 		apiURL += "/"
+	}
+	newClient := r.env.CommentClient
+	if newClient == nil {
+		newClient = githubComments
+	}
+	client, err := newClient(apiURL, r.s.token, r.env.HTTPClient)
+	if err != nil {
+		r.gh.Warningf("mcp-fuzz: commenting on pull request #%d failed: %v", number, err)
+		return
 	}
 	// Our comment is the one whose first line is the marker; with
 	// MCP_FUZZ_COMMENT_AUTHOR, only that login's.
@@ -95,18 +87,30 @@ func (r *runner) comment(ctx context.Context, rep *report.Report) {
 	if key == "" {
 		key = strings.TrimSpace(ghc.Job + " " + target)
 	}
-	pr := PullRequest{Owner: owner, Repo: repo, Number: number, Author: author}
-	what, err := newCommenter(apiURL, r.s.token, r.env.HTTPClient).Upsert(ctx, pr, Section{Key: key, Target: target, Report: rep})
+	u := &comment.Upserter{
+		Client: client,
+		Target: comment.Target{Owner: owner, Repo: repo, Number: number, Author: author},
+	}
+	res, err := u.Upsert(ctx, comment.Section{Key: key, Target: target, Report: rep})
 	switch {
-	case errors.Is(err, ErrNoAccess):
+	case errors.Is(err, comment.ErrNoAccess):
 		r.gh.Noticef("mcp-fuzz: no permission to comment on pull request #%d (%v). A pull request from a fork gets a read-only token: "+
 			"the results are in the job summary; to comment on fork pull requests, upload the JSON report as an artifact and comment "+
 			"from a workflow_run workflow, or grant 'pull-requests: write'.", number, err)
 	case err != nil:
 		r.gh.Warningf("mcp-fuzz: commenting on pull request #%d failed: %v", number, err)
 	default:
-		fmt.Fprintf(r.env.Stdout, "mcp-fuzz: pull request #%d comment: %s\n", number, what)
+		fmt.Fprintf(r.env.Stdout, "mcp-fuzz: pull request #%d comment: %s\n", number, upserted(res))
 	}
+}
+
+// upserted says what an upsert did: "created", "edited (merged 2 duplicate
+// comments)".
+func upserted(res comment.Result) string {
+	if res.Merged > 0 {
+		return fmt.Sprintf("%s (merged %d duplicate comments)", res.Action, res.Merged)
+	}
+	return res.Action
 }
 
 func orUnknown(s string) string {

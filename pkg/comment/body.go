@@ -40,11 +40,6 @@ type SectionData struct {
 	Markdown string `json:"-"`
 }
 
-// gradeColours maps grades to shields.io colour names, as render does.
-var gradeColours = map[string]string{
-	"A": "brightgreen", "B": "green", "C": "yellow", "D": "orange", "F": "red",
-}
-
 // CombinedGrade is the worst grade among sections, or "" when none is graded.
 func CombinedGrade(sections []SectionData) string {
 	worst := ""
@@ -58,15 +53,12 @@ func CombinedGrade(sections []SectionData) string {
 
 // BadgeURL is the shields.io static badge of grade ("" for not graded).
 func BadgeURL(grade string) string {
-	msg, colour := "not graded", "lightgrey"
+	msg := "not graded"
 	if grade != "" {
 		msg = grade
-		if c, ok := gradeColours[grade]; ok {
-			colour = c
-		}
 	}
 	part := strings.NewReplacer("-", "--", "_", "__", " ", "%20").Replace(url.PathEscape(msg))
-	return "https://img.shields.io/badge/mcp--fuzz-" + part + "-" + colour
+	return "https://img.shields.io/badge/mcp--fuzz-" + part + "-" + render.GradeColour(grade)
 }
 
 // Render returns the whole comment body for sections, in their order: the

@@ -42,7 +42,7 @@ func setup(t *testing.T) (*fakegithub.Server, *Upserter) {
 	u := &Upserter{
 		Client: gh.Issues,
 		Target: Target{Owner: "o", Repo: "r", Number: 1, Author: fakegithub.DefaultUser},
-		Sleep:  func(time.Duration) {},
+		Sleep:  func(context.Context, time.Duration) error { return nil },
 		Rand:   rand.New(rand.NewPCG(1, 2)),
 	}
 	return fake, u
@@ -215,7 +215,10 @@ func TestRateLimit(t *testing.T) {
 		fake.RateLimitStatus = status
 		fake.RateLimitNext = 3
 		var slept []time.Duration
-		u.Sleep = func(d time.Duration) { slept = append(slept, d) }
+		u.Sleep = func(_ context.Context, d time.Duration) error {
+			slept = append(slept, d)
+			return nil
+		}
 		r := upsert(t, u, "a", testReport("alpha", 60, "D"))
 		if r.Action != "created" || len(slept) < 3 || slept[0] != time.Second {
 			t.Fatalf("%d: %+v, slept %v", status, r, slept)
@@ -329,4 +332,18 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("not stable:\n%+v\n%+v", p2, p3)
 		}
 	})
+}
+
+func TestBadgeURL(t *testing.T) {
+	for grade, want := range map[string]string{
+		"":  "https://img.shields.io/badge/mcp--fuzz-not%20graded-lightgrey",
+		"A": "https://img.shields.io/badge/mcp--fuzz-A-brightgreen",
+		"D": "https://img.shields.io/badge/mcp--fuzz-D-orange",
+		"F": "https://img.shields.io/badge/mcp--fuzz-F-red",
+		"E": "https://img.shields.io/badge/mcp--fuzz-E-lightgrey",
+	} {
+		if got := BadgeURL(grade); got != want {
+			t.Errorf("BadgeURL(%q) = %s, want %s", grade, got, want)
+		}
+	}
 }

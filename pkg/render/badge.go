@@ -31,12 +31,20 @@ var svgColours = map[string]string{
 	"lightgrey":   "#9f9f9f",
 }
 
+// GradeColour is the shields.io colour name of grade: "brightgreen" for A
+// down to "red" for F, and "lightgrey" for "" (not graded) or any other
+// text. The PR comment's badge uses it too, so both badges agree.
+func GradeColour(grade string) string {
+	if c, ok := gradeColours[grade]; ok {
+		return c
+	}
+	return "lightgrey"
+}
+
 // badgeColour is the shields.io colour name of rep's grade.
 func badgeColour(rep *report.Report) string {
 	if rep.Graded && rep.Score != nil && rep.Grade != nil {
-		if c, ok := gradeColours[*rep.Grade]; ok {
-			return c
-		}
+		return GradeColour(*rep.Grade)
 	}
 	return "lightgrey"
 }

@@ -29,8 +29,16 @@ func TestBadgeColours(t *testing.T) {
 		if got, want := BadgeURL(rep), "https://img.shields.io/badge/mcp--fuzz-"+grade+"%2050-"+colour; got != want {
 			t.Errorf("got %s, want %s", got, want)
 		}
+		if got := GradeColour(grade); got != colour {
+			t.Errorf("GradeColour(%s) = %s, want %s", grade, got, colour)
+		}
 		if !strings.Contains(string(BadgeSVG(rep)), svgColours[colour]) {
 			t.Errorf("SVG for %s lacks %s", grade, svgColours[colour])
+		}
+	}
+	for _, grade := range []string{"", "E", "a", "A+"} {
+		if got := GradeColour(grade); got != "lightgrey" {
+			t.Errorf("GradeColour(%q) = %s, want lightgrey", grade, got)
 		}
 	}
 	if got := shieldsPart("a-b_c d"); got != "a--b__c%20d" {
