@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
 // listFlag collects a repeatable flag.
@@ -50,7 +51,44 @@ func (s secondsFlag) Set(v string) error {
 	return nil
 }
 
-const usageText = `mcp-fuzz: fuzz the tools of an MCP server and judge every answer.
+// usageText is the --help text; the --fail-on kinds come from the code
+// catalogue.
+var usageText = strings.Replace(usageTemplate, "FAIL-ON-KINDS", wrapList(failOnNames(), 48, 68, 26), 1)
+
+// failOnNames are the --fail-on kinds as users write them, worst first.
+func failOnNames() []string {
+	var out []string
+	for _, c := range report.Codes() {
+		out = append(out, c.FailOn)
+	}
+	return out
+}
+
+// wrapList joins items with ", " in lines of at most first characters for
+// the first line and rest for the others, each further line indented by
+// indent spaces.
+func wrapList(items []string, first, rest, indent int) string {
+	var b strings.Builder
+	line, width := 0, first
+	for i, it := range items {
+		word := it
+		if i < len(items)-1 {
+			word += ","
+		}
+		if line > 0 && line+1+len(word) > width {
+			b.WriteString("\n" + strings.Repeat(" ", indent))
+			line, width = 0, rest
+		} else if line > 0 {
+			b.WriteString(" ")
+			line++
+		}
+		b.WriteString(word)
+		line += len(word)
+	}
+	return b.String()
+}
+
+const usageTemplate = `mcp-fuzz: fuzz the tools of an MCP server and judge every answer.
 
 Usage:
   mcp-fuzz [flags] -- COMMAND [ARGS...]   fuzz a stdio server
@@ -110,8 +148,7 @@ Output:
 Gates (each exits 1 when missed):
   --fail-under N          overall score under N (a run that is not graded fails it)
   --fail-under-DIM N      DIM: robustness, validation, error-quality, liveness, performance, schema
-  --fail-on KIND,...      any finding of KIND: crash, hang, protocol, leak, accepted,
-                          output_violation, empty_success, errored, stderr_panic, slow, bloated
+  --fail-on KIND,...      any finding of KIND: FAIL-ON-KINDS
   --baseline FILE         a previous JSON report; with --fail-on-new only findings absent
   --fail-on-new           from it fail
 

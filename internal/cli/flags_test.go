@@ -82,3 +82,24 @@ func TestCostSettingsFromConfigFile(t *testing.T) {
 		}
 	}
 }
+
+// The --fail-on kinds are written out in the README and action.yml; they
+// must list the code catalogue's, in its order, so a new finding code is
+// documented where users look.
+func TestDocsListEveryFailOnKind(t *testing.T) {
+	want := strings.Join(failOnNames(), ", ")
+	for _, doc := range []string{"../../README.md", "../../action.yml", "../../.github/actions/local/action.yml"} {
+		b, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.ReplaceAll(string(b), "`", "")
+		if !strings.Contains(text, want) {
+			t.Errorf("%s does not list the --fail-on kinds as %q", doc, want)
+		}
+	}
+	help := strings.Join(strings.Fields(usageText), " ")
+	if !strings.Contains(help, "any finding of KIND: "+want) {
+		t.Errorf("--help does not list the --fail-on kinds as %q", want)
+	}
+}
