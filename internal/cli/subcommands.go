@@ -103,7 +103,7 @@ func (a *App) emit(rep *report.Report, format string, outs []string) int {
 	switch format {
 	case "":
 	case "text":
-		writeText(a.Stdout, rep, useColour(a.Stdout, a.LookupEnv))
+		_, _ = io.WriteString(a.Stdout, render.Terminal(rep, useColour(a.Stdout, a.LookupEnv)))
 	default:
 		b, err := formats[format](rep)
 		if err != nil {
