@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
 )
 
 // Pinned versions of the reference servers. They must match
@@ -55,10 +57,10 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(runMain(m))
+	os.Exit(runMain(fixture.Wrap(m)))
 }
 
-func runMain(m *testing.M) int {
+func runMain(m fixture.Runner) int {
 	dir, err := filepath.Abs("testdata")
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "e2e: %v\n", err)

@@ -6,13 +6,13 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
@@ -50,12 +50,7 @@ func sarifSchema(t *testing.T) *jsonschema.Schema {
 // severity.
 func TestSARIFValidatesAgainstOfficialSchema(t *testing.T) {
 	schema := sarifSchema(t)
-	bin := filepath.Join(t.TempDir(), "mcp-fuzz")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/mcp-fuzz")
-	build.Dir = ".."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building mcp-fuzz: %v\n%s", err, out)
-	}
+	bin := fixture.Program(t, "./cmd/mcp-fuzz", "mcp-fuzz")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	demo, err := engine.Run(ctx, engine.Config{Command: []string{bin, "demo-server"}, Timeout: time.Second, Cases: 8})

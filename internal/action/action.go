@@ -134,10 +134,8 @@ func (r *runner) run(ctx context.Context) int {
 		return r.connectFailed(out.Err)
 	}
 
-	reportPath := r.write("report", s.report, func() ([]byte, error) { return render.JSON(rep) })
-	sarifPath := r.write("sarif", s.sarif, func() ([]byte, error) {
-		return render.SARIF(rep, render.SARIFOptions{})
-	})
+	reportPath := r.write("report", s.report, "json", rep)
+	sarifPath := r.write("sarif", s.sarif, "sarif", rep)
 	res := out.Gates
 	r.summary(render.MarkdownLimit(rep, render.MaxMarkdownBytes-gateTextMax) + gateText(res))
 	r.outputs(map[string]string{
@@ -210,14 +208,19 @@ func (r *runner) outputs(out map[string]string) {
 	})
 }
 
-// write writes a requested file and returns its path for the outputs
-// (relative to the workspace), or "" when none was requested or writing
-// failed (an error annotation, not a failed step).
-func (r *runner) write(input, path string, render func() ([]byte, error)) string {
+// write writes rep to a requested file in the format called format (see
+// [render.ByName]) and returns its path for the outputs (relative to the
+// workspace), or "" when none was requested or writing failed (an error
+// annotation, not a failed step).
+func (r *runner) write(input, path, format string, rep *report.Report) string {
 	if path == "" {
 		return ""
 	}
-	b, err := render()
+	f, err := render.ByName(format)
+	var b []byte
+	if err == nil {
+		b, err = f.Render(rep, render.Options{})
+	}
 	if err == nil {
 		err = os.MkdirAll(filepath.Dir(path), 0o755)
 	}

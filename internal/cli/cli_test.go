@@ -3,16 +3,18 @@ package cli
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
 )
 
-// TestMain lets testscript run the CLI in-process as the "mcp-fuzz" command.
+// TestMain lets testscript run the CLI in-process as the "mcp-fuzz" command,
+// with a directory for the fixture servers the scripts start.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(fixture.Wrap(m), map[string]func(){
 		"mcp-fuzz": func() {
 			exe, _ := os.Executable()
 			app := &App{
@@ -29,13 +31,10 @@ func TestMain(m *testing.M) {
 // TestScripts runs the txtar scripts in testdata/script: each is a CLI
 // session with its expected output and exit code.
 func TestScripts(t *testing.T) {
-	// Fixture servers the scripts start; built once for all of them.
-	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", bin, "./testdata/servers/needs-example", "./testdata/servers/leak-env")
-	build.Dir = filepath.Join("..", "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building fixtures: %v\n%s", err, out)
-	}
+	// Fixture servers the scripts start, as $FIXTURES/<name>; fixture.Build
+	// puts every binary in one directory.
+	bin := filepath.Dir(fixture.Build(t, "needs-example"))
+	fixture.Build(t, "leak-env")
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {

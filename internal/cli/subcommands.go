@@ -89,7 +89,7 @@ func (a *App) runReport(args []string) int {
 // reproducers of every output name the first .json output, if any.
 func (a *App) emit(rep *report.Report, format string, outs []string) int {
 	for _, path := range outs {
-		if f, _ := formatOf(path); f == "json" {
+		if f, _ := formatOf(path); f.Name == "json" {
 			engine.SetReportPath(rep, path)
 			break
 		}
@@ -100,18 +100,19 @@ func (a *App) emit(rep *report.Report, format string, outs []string) int {
 			return ExitUsage
 		}
 	}
-	switch format {
-	case "":
-	case "text":
-		writeText(a.Stdout, rep, useColour(a.Stdout, a.LookupEnv))
-	default:
-		b, err := formats[format](rep)
-		if err != nil {
-			fmt.Fprintf(a.Stderr, "mcp-fuzz: rendering %s: %v\n", format, err)
-			return ExitUsage
-		}
-		_, _ = a.Stdout.Write(b)
+	if format == "" {
+		return ExitOK
 	}
+	f, err := render.ByName(format)
+	var b []byte
+	if err == nil {
+		b, err = f.Render(rep, render.Options{Colour: useColour(a.Stdout, a.LookupEnv)})
+	}
+	if err != nil {
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: rendering %s: %v\n", format, err)
+		return ExitUsage
+	}
+	_, _ = a.Stdout.Write(b)
 	return ExitOK
 }
 
@@ -122,12 +123,14 @@ func (a *App) runMerge(args []string) int {
 	if err == nil && len(files) == 0 {
 		err = errors.New("usage: mcp-fuzz merge A.json B.json ... [-o combined.md|combined.json]")
 	}
-	if err == nil && format != "" && format != "markdown" && format != "json" {
-		err = fmt.Errorf("merge --format %q: want markdown or json", format)
+	if err == nil && format != "" {
+		if _, ferr := render.MergeByName(format); ferr != nil {
+			err = fmt.Errorf("merge --format: %w", ferr)
+		}
 	}
 	for _, o := range outs {
-		if f, _ := formatOf(o); err == nil && f != "markdown" && f != "json" {
-			err = fmt.Errorf("merge -o %s: merged output is .md or .json", o)
+		if _, ferr := render.MergeForPath(o); err == nil && ferr != nil {
+			err = fmt.Errorf("merge -o %s: %w", o, ferr)
 		}
 	}
 	if err != nil {
@@ -141,16 +144,13 @@ func (a *App) runMerge(args []string) int {
 		}
 		reps = append(reps, rep)
 	}
-	render1 := func(f string) []byte {
-		if f == "json" {
-			b, _ := render.MergedJSON(reps)
-			return b
-		}
-		return []byte(render.MergedMarkdown(reps))
-	}
 	for _, o := range outs {
-		f, _ := formatOf(o)
-		if err := os.WriteFile(o, render1(f), 0o644); err != nil {
+		f, _ := render.MergeForPath(o)
+		b, err := f.Merge(reps)
+		if err == nil {
+			err = os.WriteFile(o, b, 0o644)
+		}
+		if err != nil {
 			fmt.Fprintf(a.Stderr, "mcp-fuzz: writing %s: %v\n", o, err)
 			return ExitUsage
 		}
@@ -159,7 +159,13 @@ func (a *App) runMerge(args []string) int {
 		format = "markdown"
 	}
 	if format != "" {
-		_, _ = a.Stdout.Write(render1(format))
+		f, _ := render.MergeByName(format)
+		b, err := f.Merge(reps)
+		if err != nil {
+			fmt.Fprintf(a.Stderr, "mcp-fuzz: rendering %s: %v\n", format, err)
+			return ExitUsage
+		}
+		_, _ = a.Stdout.Write(b)
 	}
 	return ExitOK
 }

@@ -3,26 +3,8 @@ package cli
 import (
 	"bytes"
 	"os"
-	"strings"
 	"testing"
-
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
-
-func TestTextColourOnlyWhenAsked(t *testing.T) {
-	rep := &report.Report{Tools: []report.Tool{{Name: "t", Tested: true, Cases: []report.Case{
-		{ID: "t/valid", Verdict: report.OK}, {ID: "t/null/x", Verdict: report.Crash},
-	}}}}
-	var plain, coloured bytes.Buffer
-	writeText(&plain, rep, false)
-	writeText(&coloured, rep, true)
-	if strings.Contains(plain.String(), "\x1b[") {
-		t.Error("plain output has escape sequences")
-	}
-	if !strings.Contains(coloured.String(), "\x1b[1;31mcrash") {
-		t.Error("coloured output does not paint the crash red")
-	}
-}
 
 func TestUseColour(t *testing.T) {
 	env := func(kv ...string) func(string) (string, bool) {

@@ -2,21 +2,12 @@ package render
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
-)
-
-// ANSI styles used by [Terminal].
-const (
-	ansiReset  = "\x1b[0m"
-	ansiBold   = "\x1b[1m"
-	ansiDim    = "\x1b[2m"
-	ansiRed    = "\x1b[31m"
-	ansiGreen  = "\x1b[32m"
-	ansiYellow = "\x1b[33m"
-	ansiCyan   = "\x1b[36m"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
 // Lengths, in runes, of server text in the terminal summary.
@@ -27,19 +18,25 @@ const (
 	terminalShellMax = 4096
 )
 
-// Terminal renders the end-of-run summary of rep for a terminal: score and
-// grade, coverage, the critical callout, dimensions, caps, findings grouped
-// by tool (each with its JSON-RPC reproducer), and tools not called. ANSI
-// colour is used only when colour is true; server text never carries escape
-// sequences or control characters either way.
+// Terminal renders rep for a terminal, as mcp-fuzz prints it at the end of
+// a run and for `mcp-fuzz report`: the run (version, seed, server, tools),
+// one line per case grouped by tool, the metadata problems, then the summary:
+// score and grade, coverage, the critical callout, dimensions, caps, findings
+// grouped by tool (each with its JSON-RPC reproducer), and tools not called.
+// ANSI colour is used only when colour is true; text from the report never
+// carries escape sequences or control characters either way.
 func Terminal(rep *report.Report, colour bool) string {
-	st := func(style, s string) string {
-		if !colour || s == "" {
-			return s
-		}
-		return style + s + ansiReset
-	}
 	var b strings.Builder
+	p := ansi(colour)
+	terminalCases(&b, rep, p)
+	b.WriteString("\n")
+	terminalSummary(&b, rep, p)
+	return b.String()
+}
+
+// terminalSummary writes the summary that ends the terminal output.
+func terminalSummary(b *strings.Builder, rep *report.Report, p ansi) {
+	st := p.paint
 	name := escape.Terminal(rep.Server.Name, nameMax)
 	if name == "" {
 		name = "unnamed server"
@@ -47,65 +44,65 @@ func Terminal(rep *report.Report, colour bool) string {
 	if v := escape.Terminal(rep.Server.Version, 40); v != "" {
 		name += " " + v
 	}
-	fmt.Fprintf(&b, "%s %s — %s\n", st(ansiBold, "mcp-fuzz"), escape.Terminal(rep.Version, 40), st(ansiBold, name))
+	fmt.Fprintf(b, "%s %s — %s\n", st(ansiBold, "mcp-fuzz"), escape.Terminal(rep.Version, 40), st(ansiBold, name))
 
 	if !rep.Graded || rep.Score == nil {
-		fmt.Fprintf(&b, "\n  %s\n", st(ansiBold, "not graded"))
+		fmt.Fprintf(b, "\n  %s\n", st(ansiBold, score.NotGraded))
 	} else {
 		grade := "-"
 		if rep.Grade != nil {
 			grade = escape.Terminal(*rep.Grade, 20)
 		}
-		fmt.Fprintf(&b, "\n  Grade %s   score %d/100\n", st(ansiBold+gradeStyle(grade), grade), *rep.Score)
+		fmt.Fprintf(b, "\n  Grade %s   score %d/100\n", st(ansiBold+gradeStyle(grade), grade), *rep.Score)
 	}
 	s := rep.Summary
-	fmt.Fprintf(&b, "  %s tested, %d skipped · %s · %s · seed %d · %s s\n",
+	fmt.Fprintf(b, "  %s tested, %d skipped · %s · %s · seed %d · %s s\n",
 		plural(s.ToolsTested, "tool", "tools"), s.ToolsSkipped, plural(s.Cases, "case", "cases"),
 		escape.Terminal(orDash(rep.Target.Transport), 40), rep.Seed, seconds(float64(rep.DurationMs)))
-	fmt.Fprintf(&b, "  %s\n", st(ansiDim, verdictLine(s)))
+	fmt.Fprintf(b, "  %s\n", st(ansiDim, verdictLine(s)))
 	if rep.EndedEarly != "" {
-		fmt.Fprintf(&b, "  %s %s\n", st(ansiYellow+ansiBold, "ended early:"), escape.Terminal(rep.EndedEarly, textMax))
+		fmt.Fprintf(b, "  %s %s\n", st(ansiYellow+ansiBold, "ended early:"), escape.Terminal(rep.EndedEarly, textMax))
 	}
 
 	if len(rep.Critical) > 0 {
-		fmt.Fprintf(&b, "\n  %s\n", st(ansiRed+ansiBold, "CRITICAL"))
+		fmt.Fprintf(b, "\n  %s\n", st(ansiRed+ansiBold, "CRITICAL"))
 		for _, c := range rep.Critical {
-			fmt.Fprintf(&b, "    %s %s\n", st(ansiRed, "!"), escape.Terminal(c, textMax))
+			fmt.Fprintf(b, "    %s %s\n", st(ansiRed, "!"), escape.Terminal(c, textMax))
 		}
 	}
 
-	fmt.Fprintf(&b, "\n  %s\n", st(ansiBold, "Dimensions"))
+	fmt.Fprintf(b, "\n  %s\n", st(ansiBold, "Dimensions"))
 	for _, d := range dimensions(rep) {
 		dim := rep.Dimensions[d.Dimension]
-		score := st(ansiDim, "  —")
+		points := st(ansiDim, "  —")
 		if dim.Score != nil {
-			score = st(scoreStyle(*dim.Score), fmt.Sprintf("%3d", *dim.Score))
+			points = st(scoreStyle(*dim.Score), fmt.Sprintf("%3d", *dim.Score))
 		}
 		weight := "   "
 		if d.Weight > 0 {
 			weight = fmt.Sprintf("×%-2d", d.Weight)
 		}
-		fmt.Fprintf(&b, "    %-14s %s %s  %s\n", escape.Terminal(d.Title, 30), score, st(ansiDim, weight), escape.Terminal(dim.Reason, textMax))
+		fmt.Fprintf(b, "    %-14s %s %s  %s\n", escape.Terminal(d.Title, 30), points, st(ansiDim, weight), escape.Terminal(dim.Reason, textMax))
 	}
 	if len(rep.Caps) > 0 {
-		fmt.Fprintf(&b, "\n  %s\n", st(ansiBold, "Caps"))
+		fmt.Fprintf(b, "\n  %s\n", st(ansiBold, "Caps"))
 		for _, c := range rep.Caps {
 			prefix := "at most "
-			if c.Grade == "not graded" {
+			if c.Grade == score.NotGraded {
 				prefix = ""
 			}
-			fmt.Fprintf(&b, "    %s%s: %s\n", prefix, st(ansiBold, escape.Terminal(c.Grade, 20)), escape.Terminal(c.Reason, textMax))
+			fmt.Fprintf(b, "    %s%s: %s\n", prefix, st(ansiBold, escape.Terminal(c.Grade, 20)), escape.Terminal(c.Reason, textMax))
 		}
 	}
 
 	if len(rep.Findings) > 0 {
-		fmt.Fprintf(&b, "\n  %s (%d)\n", st(ansiBold, "Findings"), len(rep.Findings))
+		fmt.Fprintf(b, "\n  %s (%d)\n", st(ansiBold, "Findings"), len(rep.Findings))
 		for _, g := range groupByTool(rep.Findings) {
 			tool := "server"
 			if g.Tool != "" {
 				tool = "tool " + escape.Terminal(g.Tool, nameMax)
 			}
-			fmt.Fprintf(&b, "    %s\n", st(ansiCyan+ansiBold, tool))
+			fmt.Fprintf(b, "    %s\n", st(ansiCyan+ansiBold, tool))
 			shellShown := map[string]bool{} // the shell reproducer once per code
 			for _, f := range g.Findings {
 				sev := fmt.Sprintf("%-8s", escape.Terminal(string(f.Severity), 20))
@@ -113,22 +110,22 @@ func Terminal(rep *report.Report, colour bool) string {
 				if f.CaseID != "" {
 					line += " " + st(ansiDim, escape.Terminal(f.CaseID, nameMax))
 				}
-				fmt.Fprintf(&b, "%s: %s\n", line, escape.Terminal(f.Message, textMax))
+				fmt.Fprintf(b, "%s: %s\n", line, escape.Terminal(f.Message, textMax))
 				if f.Reproducer.JSONRPC != "" {
-					fmt.Fprintf(&b, "        %s\n", st(ansiDim, escape.Terminal(f.Reproducer.JSONRPC, terminalReproMax)))
+					fmt.Fprintf(b, "        %s\n", st(ansiDim, escape.Terminal(f.Reproducer.JSONRPC, terminalReproMax)))
 				}
 				switch sh := f.Reproducer.Shell; {
 				case sh == "":
 				case f.Reproducer.JSONRPC == "":
 					// A replay command, the only reproducer of its case.
-					fmt.Fprintf(&b, "        reproduce: %s\n", escape.Terminal(sh, terminalShellMax))
+					fmt.Fprintf(b, "        reproduce: %s\n", escape.Terminal(sh, terminalShellMax))
 					if note := placeholderNote(sh); note != "" && !shellShown[""] {
 						shellShown[""] = true
-						fmt.Fprintf(&b, "        %s\n", st(ansiDim, note))
+						fmt.Fprintf(b, "        %s\n", st(ansiDim, note))
 					}
 				case !shellShown[f.Code] && len(sh) <= terminalShellMax:
 					shellShown[f.Code] = true
-					fmt.Fprintf(&b, "        reproduce: %s\n", escape.Terminal(sh, terminalShellMax))
+					fmt.Fprintf(b, "        reproduce: %s\n", escape.Terminal(sh, terminalShellMax))
 				}
 			}
 		}
@@ -141,40 +138,83 @@ func Terminal(rep *report.Report, colour bool) string {
 		}
 	}
 	if len(untested) > 0 {
-		fmt.Fprintf(&b, "\n  %s\n%s", st(ansiBold, "Tools not called"), strings.Join(untested, ""))
+		fmt.Fprintf(b, "\n  %s\n%s", st(ansiBold, "Tools not called"), strings.Join(untested, ""))
 	}
 	if n := len(rep.Lint); n > 0 {
-		fmt.Fprintf(&b, "\n  %s in the metadata (see the Markdown or JSON report)\n", plural(n, "problem", "problems"))
+		fmt.Fprintf(b, "\n  %s in the metadata (see the Markdown or JSON report)\n", plural(n, "problem", "problems"))
 	}
-	return b.String()
 }
 
-func gradeStyle(grade string) string {
-	switch grade {
-	case "A", "B":
-		return ansiGreen
-	case "C":
-		return ansiYellow
+// terminalCases writes the run, then every case of the tested tools, one
+// line each, then the metadata problems.
+func terminalCases(b *strings.Builder, rep *report.Report, p ansi) {
+	fmt.Fprintf(b, "\nmcp-fuzz %s  seed %d\n", escape.Terminal(rep.Version, 40), rep.Seed)
+	fmt.Fprintf(b, "server  %s %s (protocol %s, %s)\n", escape.Terminal(rep.Server.Name, 60), escape.Terminal(rep.Server.Version, 30),
+		escape.Terminal(rep.Server.ProtocolVersion, 20), escape.Terminal(rep.Target.Transport, 40))
+	fmt.Fprintf(b, "tools   %d listed, %d tested, %d skipped\n", rep.Discovery.Tools, rep.Summary.ToolsTested, rep.Summary.ToolsSkipped)
+	for _, n := range rep.Discovery.Notes {
+		fmt.Fprintf(b, "note    %s\n", escape.Terminal(n, 200))
 	}
-	return ansiRed
+
+	for _, t := range rep.Tools {
+		if !t.Tested {
+			continue
+		}
+		fmt.Fprintf(b, "\n%s  (%s)\n", escape.Terminal(t.Name, 80), countLine(t.Cases))
+		for _, c := range t.Cases {
+			verdict := fmt.Sprintf("%-18s", escape.Terminal(string(c.Verdict), 40))
+			fmt.Fprintf(b, "  %s %-52s %7.1fms", p.paint(verdictStyle(c.Verdict), verdict), escape.Terminal(c.ID, 52), c.DurationMs)
+			if len(c.Flags) > 0 {
+				fmt.Fprintf(b, "  [%s]", escape.Terminal(strings.Join(c.Flags, ","), textMax))
+			}
+			if c.Detail != "" && c.Verdict != report.OK && c.Verdict != report.Handled {
+				fmt.Fprintf(b, "  %s", escape.Terminal(c.Detail, 140))
+			}
+			b.WriteString("\n")
+		}
+	}
+	if len(rep.Lint) > 0 {
+		fmt.Fprintf(b, "\nmetadata problems (%d):\n", len(rep.Lint))
+		for _, l := range rep.Lint {
+			loc := l.Tool
+			if l.Pointer != "" {
+				loc += " " + l.Pointer
+			}
+			fmt.Fprintf(b, "  %-7s %-26s %s: %s\n", escape.Terminal(string(l.Severity), 20), escape.Terminal(l.Code, 40),
+				escape.Terminal(loc, 80), escape.Terminal(l.Message, 160))
+		}
+	}
 }
 
-func scoreStyle(score int) string {
-	switch {
-	case score >= 75:
-		return ansiGreen
-	case score >= 60:
-		return ansiYellow
-	}
-	return ansiRed
+// verdictOrder is the order [countLine] lists verdicts in, worst first.
+var verdictOrder = []report.Verdict{
+	report.Crash, report.Hang, report.ProtocolViolation, report.Accepted, report.OutputViolation,
+	report.Errored, report.EmptySuccess, report.GeneratorGap, report.NotRun,
+	report.Tolerated, report.Rejected, report.Handled, report.OK,
 }
 
-func severityStyle(sev report.Severity) string {
-	switch sev {
-	case report.SeverityCritical, report.SeverityError:
-		return ansiRed + ansiBold
-	case report.SeverityWarning:
-		return ansiYellow
+// countLine renders "3 handled, 1 crash": the verdicts of cases in
+// verdictOrder, then any others by name.
+func countLine(cases []report.Case) string {
+	counts := map[report.Verdict]int{}
+	for _, c := range cases {
+		counts[c.Verdict]++
 	}
-	return ansiDim
+	var parts []string
+	for _, v := range verdictOrder {
+		if n := counts[v]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, v))
+			delete(counts, v)
+		}
+	}
+	var rest []string
+	for v, n := range counts {
+		rest = append(rest, fmt.Sprintf("%d %s", n, escape.Terminal(string(v), 40)))
+	}
+	sort.Strings(rest)
+	parts = append(parts, rest...)
+	if len(parts) == 0 {
+		return "no cases"
+	}
+	return strings.Join(parts, ", ")
 }

@@ -37,6 +37,9 @@ func TestTerminal(t *testing.T) {
 						t.Errorf("server newline split a line: %q", line)
 					}
 				}
+				if colour && strings.Contains(stripped, "crash") && !strings.Contains(out, ansiBoldRed+"crash") {
+					t.Error("a crash is not painted bold red")
+				}
 				golden(t, []byte(out))
 			})
 		}
