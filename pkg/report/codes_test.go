@@ -20,7 +20,10 @@ func TestCodesCoverEveryFailingVerdictAndFlag(t *testing.T) {
 			t.Errorf("verdict %s is marked as a flag", v)
 		}
 	}
-	for _, f := range Flags() {
+	for _, f := range []string{FlagLeak, FlagSlow, FlagBloated, FlagStderrPanic} {
+		if !slices.Contains(Flags(), f) {
+			t.Errorf("flag %s is not in Flags()", f)
+		}
 		if c, ok := LookupCode(f); !ok || !c.Flag {
 			t.Errorf("flag %s: row %+v, found %v; want a flag row", f, c, ok)
 		}

@@ -73,8 +73,16 @@ const (
 	FlagStderrPanic = "stderr_panic"
 )
 
-// Flags lists every case flag.
-func Flags() []string { return []string{FlagLeak, FlagSlow, FlagBloated, FlagStderrPanic} }
+// Flags lists every case flag: the catalogue's codes that are flags.
+func Flags() []string {
+	var out []string
+	for _, c := range codes {
+		if c.Flag {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
 
 // How a crash happened.
 const (

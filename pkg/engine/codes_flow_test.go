@@ -1,0 +1,59 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
+)
+
+// A finding code is one row of report.Codes: from that row alone, a case
+// with the verdict or flag becomes a finding with the row's severity and
+// message, the Markdown report titles it and gives its fix, SARIF has a rule
+// for it, and --fail-on gates on it. Nothing else needs to change, which this
+// test checks for every row, present and future.
+func TestEveryCodeFlowsFromItsRow(t *testing.T) {
+	cfg := Config{Command: []string{"srv"}}
+	for _, code := range report.Codes() {
+		t.Run(code.Name, func(t *testing.T) {
+			c := report.Case{ID: "t/valid", Kind: report.KindValid, Verdict: report.OK, Arguments: []byte(`{}`), Detail: "the detail"}
+			if code.Flag {
+				c.Flags = []string{code.Name}
+			} else {
+				c.Verdict = report.Verdict(code.Name)
+			}
+			rep := &report.Report{Tools: []report.Tool{{Name: "t", Tested: true, Cases: []report.Case{c}}}}
+			rep.Summary = report.Summarize(rep.Tools)
+			rep.Findings = findings(rep, cfg)
+			rep.Normalize()
+			score.Apply(rep)
+
+			i := slices.IndexFunc(rep.Findings, func(f report.Finding) bool { return f.Code == code.Name })
+			if i < 0 {
+				t.Fatalf("no finding for the case: %+v", rep.Findings)
+			}
+			f := rep.Findings[i]
+			if f.Severity != code.Severity || !strings.HasPrefix(f.Message, code.Message) || f.ID != "t/valid#"+code.Name {
+				t.Errorf("finding %+v, want severity %s and a message starting %q", f, code.Severity, code.Message)
+			}
+			md := render.Markdown(rep)
+			if !strings.Contains(md, code.Title) || !strings.Contains(md, code.Fix) {
+				t.Errorf("the Markdown report lacks the title %q or the fix of %s", code.Title, code.Name)
+			}
+			sarif, err := render.SARIF(rep, render.SARIFOptions{})
+			if err != nil || !strings.Contains(string(sarif), `"id": "`+render.SARIFRuleID(code.Name)+`"`) {
+				t.Errorf("SARIF has no rule %s (err %v)", render.SARIFRuleID(code.Name), err)
+			}
+			kinds, err := score.ParseFailOn(code.FailOn)
+			if err != nil {
+				t.Fatalf("--fail-on %s: %v", code.FailOn, err)
+			}
+			if res := score.Check(rep, score.Gates{FailOn: kinds}); res.Passed {
+				t.Errorf("--fail-on %s passed a report with that finding", code.FailOn)
+			}
+		})
+	}
+}
