@@ -13,30 +13,6 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-func TestCrashByServerErrorRange(t *testing.T) {
-	rep := runFixture(t, "server-error", nil)
-	crashes := withVerdict(rep, report.Crash)
-	if len(crashes) == 0 {
-		t.Fatal("no crash verdict for -32001")
-	}
-	for _, c := range crashes {
-		if c.Crash.How != report.CrashInternalError || *c.ErrorCode != -32001 {
-			t.Errorf("%s: %+v code %d, want internal_error -32001", c.ID, c.Crash, *c.ErrorCode)
-		}
-	}
-}
-
-func TestApplicationErrorCodeIsRejected(t *testing.T) {
-	rep := runFixture(t, "app-error", nil)
-	if f := failures(rep); len(f) > 0 {
-		t.Fatalf("application error code judged a failure: %+v", f[0])
-	}
-	rej := withVerdict(rep, report.Rejected)
-	if len(rej) == 0 || *rej[0].ErrorCode != 4001 {
-		t.Fatalf("want rejected cases with code 4001, got %+v", rej)
-	}
-}
-
 func TestCrashByClosedConnection(t *testing.T) {
 	rep := runFixture(t, "closed-stdout", func(c *Config) { c.Cases = 4 })
 	crashes := withVerdict(rep, report.Crash)

@@ -11,7 +11,7 @@ import (
 // The leak flag is for the run's secrets and internals, never for an echo of
 // what mcp-fuzz itself sent.
 func TestLeaksIgnoreEchoOfArguments(t *testing.T) {
-	r := &runner{leak: leak.NewDetector(map[string]string{"--env API_TOKEN": "canary-7f3a9c1e5b"})}
+	d := leak.NewDetector(map[string]string{"--env API_TOKEN": "canary-7f3a9c1e5b"})
 	trace := "Error: boom\n    at handler (/srv/app/index.js:12:5)"
 	for _, tc := range []struct {
 		name, args, text string
@@ -24,7 +24,7 @@ func TestLeaksIgnoreEchoOfArguments(t *testing.T) {
 		{"probe string echoed", `{"q":"at handler (/srv/app/index.js:12:5)"}`, "no such item: at handler (/srv/app/index.js:12:5)", nil, nil},
 		{"echo of a JSON-escaped argument", `{"q":"line\nat handler (/srv/app/index.js:12:5)"}`, "got: line\nat handler (/srv/app/index.js:12:5)", nil, nil},
 	} {
-		got := r.leaks(json.RawMessage(tc.args), tc.text, tc.seen)
+		got := leaks(d, json.RawMessage(tc.args), tc.text, tc.seen)
 		if len(tc.want) == 0 && len(got) == 0 {
 			continue
 		}

@@ -1,10 +1,14 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -39,17 +43,50 @@ func classifyCode(code int64) codeClass {
 	return codeOther
 }
 
-// outcome is what came back for one call.
+// caseInfo is what the oracle knows of a case: what was sent, and what the
+// schemas say of it.
+type caseInfo struct {
+	kind        casegen.Kind
+	forbidden   bool // the tool's input schema forbids the arguments
+	fromExample bool // the valid call's arguments are the user's own example
+	// validate checks structuredContent against the tool's outputSchema;
+	// nil when it declares none.
+	validate    func(json.RawMessage) error
+	args        json.RawMessage // the arguments sent, to tell an echo from a leak
+	leak        *leak.Detector  // the run's secrets and the shapes of a leak
+	maxResponse int             // --max-response, named in the bloated detail
+}
+
+// outcome is what came back for one call, as the session saw it: the
+// server's text in it is already redacted.
 type outcome struct {
 	result     json.RawMessage // the raw result of a successful answer
 	rpcErr     *rpc.Error
 	hung       bool          // no answer within the call timeout
 	closed     bool          // the connection ended before an answer
 	cutShort   bool          // a protocol violation ended the wait for an answer
+	cancelled  bool          // the run was cancelled before an answer
 	oversize   *rpc.Oversize // the answer was over the response cap
-	unended    bool          // an answer began but did not end within the timeout
 	exitStatus string        // how the process ended, when it did
-	violations []string      // protocol violations seen during the call
+	violations []string      // protocol violations seen on the wire during the call
+	// pendingLine is how many bytes of an answer line had come, without
+	// its end, when the call timed out.
+	pendingLine int64
+	// secrets names the run's secrets the answer and the call's violations
+	// carried (redacted from them by the session).
+	secrets []string
+	// stderrPanic is set when a line that reads like a panic (see
+	// isPanicLine) reached stderr during the call.
+	stderrPanic bool
+}
+
+// unended reports whether an answer began but did not end within the call
+// timeout: the stream is left mid-message.
+func (o outcome) unended() bool {
+	if over := o.oversize; over != nil {
+		return over.Malformed == "" && !over.Ended
+	}
+	return o.hung && o.pendingLine > 0
 }
 
 // callResult is the part of a CallToolResult the oracle reads.
@@ -108,12 +145,106 @@ func parseCallResult(raw json.RawMessage) (callResult, error) {
 	return r, nil
 }
 
-// judgement is the oracle's answer for one case.
+// judgement is the oracle's answer for one case: everything the report
+// records of it except its timing and, for a failure, the process's exit
+// status and stderr.
 type judgement struct {
-	verdict report.Verdict
-	crash   string // exit, closed, internal_error
-	detail  string
-	result  *callResult
+	verdict   report.Verdict
+	crash     string // exit, closed, internal_error
+	detail    string // redacted
+	errorCode *int64 // the code of a JSON-RPC error answer
+	flags     []string
+	response  string // a redacted excerpt of the answer
+	size      int    // characters of the answer (bytes of an oversize one)
+	result    *callResult
+}
+
+// judge is the oracle (SPEC §6): from what a case was and what came back for
+// it, the verdict and its detail, and the flags that are independent of the
+// verdict (bloated for an answer over the response cap, leak, stderr_panic).
+// It does no I/O: the session gathered everything it reads. Whether the
+// session survives is not its business.
+func judge(c caseInfo, o outcome) judgement {
+	if o.cancelled {
+		return judgement{verdict: report.NotRun, detail: "run cancelled"}
+	}
+	validate := c.validate
+	if o.oversize != nil {
+		validate = nil // structuredContent was not read
+	}
+	o = o.settled()
+	var j judgement
+	if c.kind == casegen.Valid {
+		j = judgeValid(o, c.fromExample, validate)
+	} else {
+		j = judgeBad(c.kind == casegen.Structural, c.forbidden, o)
+	}
+	j.detail = c.leak.Redact(j.detail)
+	if o.rpcErr != nil {
+		code := o.rpcErr.Code
+		j.errorCode = &code
+	}
+
+	text := ""
+	switch {
+	case j.result != nil:
+		text = j.result.Text + string(j.result.StructRaw)
+		j.size = j.result.Size
+	case o.rpcErr != nil:
+		text = o.rpcErr.Message + " " + string(o.rpcErr.Data)
+	}
+	if o.oversize != nil {
+		j.size = int(min(o.oversize.Bytes, int64(^uint(0)>>1)))
+		j.flags = append(j.flags, report.FlagBloated)
+		// First, so that a cut detail still says it.
+		j.detail = joinDetail(fmt.Sprintf("bloated: an answer of %d bytes, over --max-response %d; the rest was counted, not read", o.oversize.Bytes, c.maxResponse), j.detail)
+	}
+	// Redacted before the final cut, so that a token straddling it is hidden
+	// whole rather than shown in part.
+	j.response = excerpt(c.leak.Redact(excerpt(text, 600)), 300)
+	if leaks := leaks(c.leak, c.args, text, o.secrets); len(leaks) > 0 {
+		j.flags = append(j.flags, report.FlagLeak)
+		// One line per kind of leak, after the verdict's own detail if any
+		// (an empty detail used to leave "; leak: …").
+		var seen []string
+		for _, l := range leaks {
+			if !slices.Contains(seen, l) {
+				seen = append(seen, l)
+			}
+		}
+		j.detail = strings.TrimPrefix(j.detail+"; leak: "+strings.Join(seen, ", "), "; ")
+	}
+	if o.stderrPanic {
+		j.flags = append(j.flags, report.FlagStderrPanic)
+	}
+	return j
+}
+
+// settled is o as the verdict rules read it. An answer that began and never
+// ended, or an answer over the response cap that breaks JSON-RPC, is a
+// protocol violation, after those seen on the wire: padding a broken answer
+// past the cap must not launder it. An oversize answer that ended is the
+// error answer and code, or the result and isError, that the scan of the
+// whole answer found, built by mcp-fuzz, never taken from the server's bytes.
+func (o outcome) settled() outcome {
+	o.violations = slices.Clone(o.violations)
+	if over := o.oversize; over != nil {
+		switch {
+		case over.Malformed != "":
+			o.violations = append(o.violations, fmt.Sprintf("an answer of %d bytes that breaks JSON-RPC: %s", over.Bytes, over.Malformed))
+		case !over.Ended:
+			o.violations = append(o.violations, fmt.Sprintf("an answer of over %d bytes that had not ended within the call timeout", over.Bytes))
+		case over.IsErrorAnswer:
+			o.rpcErr = &rpc.Error{Code: over.Code, Message: fmt.Sprintf("(an error answer of %d bytes, not read; it starts: %s)", over.Bytes, over.Head)}
+		default:
+			isError := over.IsError != nil && *over.IsError
+			text, _ := json.Marshal(fmt.Sprintf("(an answer of %d bytes, not read; it starts: %s)", over.Bytes, over.Head))
+			o.result = fmt.Appendf(nil, `{"content":[{"type":"text","text":%s}],"isError":%t}`, text, isError)
+		}
+	} else if o.unended() {
+		o.violations = append(o.violations, fmt.Sprintf("an answer line that never ended: %d bytes without a newline within the call timeout", o.pendingLine))
+	}
+	return o
 }
 
 // judgeFailure handles the outcomes that are failures whatever the case.
@@ -215,6 +346,52 @@ func judgeValid(o outcome, fromExample bool, validate func(json.RawMessage) erro
 		j.verdict = report.OK
 	}
 	return j
+}
+
+// leaks describes what an answer leaked: the secrets it carried (already
+// redacted from text; their names are in secretsSeen) and the stack traces,
+// source paths and secret-shaped tokens in text. What the arguments of the
+// call also carry is an echo of mcp-fuzz's own input, not a leak.
+func leaks(d *leak.Detector, args json.RawMessage, text string, secretsSeen []string) []string {
+	var out []string
+	echoed := d.Sources(string(args))
+	for _, name := range secretsSeen {
+		if !slices.Contains(echoed, name) {
+			out = append(out, "value of "+name)
+		}
+	}
+	for _, m := range d.Find(text) {
+		if !echoes(args, m.Text) {
+			out = append(out, m.Detail)
+		}
+	}
+	return out
+}
+
+// echoes reports whether the arguments of a call contain text, as is or
+// JSON-escaped.
+func echoes(args json.RawMessage, text string) bool {
+	if text == "" || len(args) == 0 {
+		return false
+	}
+	if bytes.Contains(args, []byte(text)) {
+		return true
+	}
+	quoted, err := json.Marshal(text)
+	return err == nil && bytes.Contains(args, quoted[1:len(quoted)-1])
+}
+
+// isPanicLine recognises the first line runtimes print for an uncaught
+// failure. The session applies it to each stderr line as it comes (a call's
+// stderr is not kept: it may be a flood); a match during a call is the
+// stderr_panic flag of its case.
+func isPanicLine(line string) bool {
+	for _, p := range []string{"panic:", "fatal error:", "Traceback (most recent call last)", "Uncaught", "UnhandledPromiseRejection", "Unhandled exception", "thread 'main' panicked", "panicked at"} {
+		if strings.Contains(line, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // excerpt shortens s to at most n runes on one line.

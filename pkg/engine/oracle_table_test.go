@@ -3,15 +3,20 @@ package engine
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-// The oracle's verdicts, one row per answer, without a server process: the
-// fixture-process tests stay as end-to-end checks of the same table.
+// The oracle's verdicts and flags, one row per case and answer, without a
+// server process: the fixture-process tests check that the answers of a real
+// server reach the oracle and that its judgement reaches the report.
 
 const (
 	okResult      = `{"content":[{"type":"text","text":"done"}]}`
@@ -38,101 +43,305 @@ func TestClassifyCode(t *testing.T) {
 	}
 }
 
-func TestJudgeBad(t *testing.T) {
-	type row struct {
-		name                  string
-		structural, forbidden bool
-		o                     outcome
-		verdict               report.Verdict
-		crash                 string
-		detail                string // a part of the detail
+// judgeRow is one case and answer, and what the oracle must make of them.
+type judgeRow struct {
+	name    string
+	c       caseInfo // the test fills in the leak detector and --max-response
+	o       outcome
+	verdict report.Verdict
+	crash   string
+	flags   []string // exactly these, in this order
+	detail  string   // a part of the detail
+	code    *int64   // the error code recorded; by default the one of o.rpcErr
+	noCode  bool     // no error code is recorded, whatever o.rpcErr
+	size    int      // when not 0, the size recorded
+	hidden  string   // when set, in neither the detail nor the response
+}
+
+// Case classes, as casegen makes them.
+var (
+	validCall      = caseInfo{kind: casegen.Valid}
+	exampleCall    = caseInfo{kind: casegen.Valid, fromExample: true}
+	structuralCall = caseInfo{kind: casegen.Structural, forbidden: true}
+	missingCall    = caseInfo{kind: casegen.MissingRequired, forbidden: true}
+	wrongTypeCall  = caseInfo{kind: casegen.WrongType, forbidden: true}
+	enumCall       = caseInfo{kind: casegen.OutOfEnum, forbidden: true}
+	extraAllowed   = caseInfo{kind: casegen.ExtraProperty}
+	oversizeAllow  = caseInfo{kind: casegen.Oversize}
+)
+
+// withSchema is c for a tool that declares an outputSchema: validate
+// accepts or rejects structuredContent.
+func withSchema(c caseInfo, conforms bool) caseInfo {
+	c.validate = func(json.RawMessage) error { return nil }
+	if !conforms {
+		c.validate = func(json.RawMessage) error { return errors.New("sum: want integer") }
 	}
-	var rows []row
-	// Every error code, on an ordinary bad-input case.
-	for code, v := range map[int64]report.Verdict{
-		-32700: report.Rejected, -32600: report.Rejected, -32601: report.Rejected, -32602: report.Rejected,
-		-32603: report.Crash, -32000: report.Crash, -32099: report.Crash,
-		-31999: report.Rejected, -32100: report.Rejected, 1: report.Rejected, -1: report.Rejected,
+	return c
+}
+
+func withArgs(c caseInfo, args string) caseInfo {
+	c.args = json.RawMessage(args)
+	return c
+}
+
+func code(n int64) *int64 { return &n }
+
+// The secret the table's run declares (the session has already replaced it
+// with *** in what the server sent, and names it in outcome.secrets), a stack
+// trace, and a secret-shaped token no one declared.
+const (
+	canary      = "canary-7f3a9c1e5b"
+	nodeTrace   = "Error: boom\n    at handler (/srv/app/index.js:12:5)"
+	githubToken = "ghp_0123456789abcdefghijABCDEFGHIJ0123456789"
+)
+
+// judgeRows is the oracle's table (SPEC §6): every JSON-RPC error code on
+// every class of case, every shape of result, every failure, and each flag.
+func judgeRows() []judgeRow {
+	var rows []judgeRow
+	// Every error code answering a tools/call, on every class of case. The
+	// server-error range is -32000…-32099; other codes are the
+	// application's own.
+	for _, e := range []struct {
+		code       int64
+		bad, valid report.Verdict
+	}{
+		{-32700, report.Rejected, report.Errored},
+		{-32600, report.Rejected, report.Errored},
+		{-32601, report.Rejected, report.Errored},
+		{-32602, report.Rejected, report.Errored},
+		{-32603, report.Crash, report.Crash},
+		{-32000, report.Crash, report.Crash},
+		{-32001, report.Crash, report.Crash},
+		{-32099, report.Crash, report.Crash},
+		{-31999, report.Rejected, report.Errored},
+		{-32100, report.Rejected, report.Errored},
+		{0, report.Rejected, report.Errored},
+		{1, report.Rejected, report.Errored},
+		{-1, report.Rejected, report.Errored},
+		{42, report.Rejected, report.Errored},
+		{4001, report.Rejected, report.Errored},
 	} {
-		r := row{name: "code", forbidden: true, o: rpcErr(code), verdict: v, detail: "JSON-RPC error"}
-		if v == report.Crash {
-			r.crash = report.CrashInternalError
+		name := "error " + jsonNumber(e.code)
+		detail := "JSON-RPC error " + jsonNumber(e.code) + ": m"
+		crash := ""
+		if e.bad == report.Crash {
+			crash = report.CrashInternalError
 		}
-		rows = append(rows, r)
-	}
-	// Structural cases: any JSON-RPC error is a refusal, -32603 included,
-	// with a note unless the code is the right one.
-	for code, note := range map[int64]bool{-32602: false, -32600: false, -32603: true, -32700: true, -32601: true, 1: true} {
-		d := "JSON-RPC error"
-		if note {
-			d = "(expected -32602)"
+		rows = append(rows,
+			judgeRow{name: name + " on missing_required", c: missingCall, o: rpcErr(e.code), verdict: e.bad, crash: crash, detail: detail},
+			judgeRow{name: name + " on an allowed input", c: extraAllowed, o: rpcErr(e.code), verdict: e.bad, crash: crash, detail: detail},
+		)
+		// A structural case is a malformed request: any JSON-RPC error is
+		// a refusal, with a note unless the code is the right one.
+		srow := judgeRow{name: name + " on structural", c: structuralCall, o: rpcErr(e.code), verdict: report.Rejected, detail: detail + " (expected -32602)"}
+		if e.code == -32602 || e.code == -32600 {
+			srow.detail, srow.hidden = detail, "expected"
 		}
-		rows = append(rows, row{name: "structural", structural: true, forbidden: true, o: rpcErr(code), verdict: report.Rejected, detail: d})
+		rows = append(rows, srow)
+		vdetail, xdetail := detail, detail
+		if e.valid == report.Errored {
+			vdetail += " (may be a synthetic-input false positive"
+			xdetail += " (the input is your own example)"
+		}
+		rows = append(rows,
+			judgeRow{name: name + " on the valid call", c: validCall, o: rpcErr(e.code), verdict: e.valid, crash: crash, detail: vdetail},
+			judgeRow{name: name + " on the user's example", c: exampleCall, o: rpcErr(e.code), verdict: e.valid, crash: crash, detail: xdetail},
+		)
 	}
+
 	rows = append(rows,
-		row{name: "isError", forbidden: true, o: result(isErrorResult), verdict: report.Handled, detail: "isError: bad q"},
-		row{name: "success forbidden", forbidden: true, o: result(okResult), verdict: report.Accepted},
-		row{name: "success allowed", o: result(okResult), verdict: report.Tolerated},
-		row{name: "empty success forbidden", forbidden: true, o: result(emptyResult), verdict: report.Accepted},
-		row{name: "result not an object", forbidden: true, o: result(`"x"`), verdict: report.ProtocolViolation, detail: "not an object"},
-		row{name: "no content", forbidden: true, o: result(`{}`), verdict: report.ProtocolViolation, detail: "no content"},
-		row{name: "content not a list", forbidden: true, o: result(`{"content":{}}`), verdict: report.ProtocolViolation, detail: "content is not an array"},
-		row{name: "block without type", forbidden: true, o: result(`{"content":[{}]}`), verdict: report.ProtocolViolation, detail: "no string type"},
-		row{name: "text block without text", forbidden: true, o: result(`{"content":[{"type":"text"}]}`), verdict: report.ProtocolViolation, detail: "without a string text"},
-		row{name: "isError not boolean", forbidden: true, o: result(`{"content":[],"isError":"yes"}`), verdict: report.ProtocolViolation, detail: "isError is not a boolean"},
-		row{name: "hang", forbidden: true, o: outcome{hung: true}, verdict: report.Hang},
-		row{name: "exit", forbidden: true, o: outcome{closed: true, exitStatus: "exit code 2"}, verdict: report.Crash, crash: report.CrashExit, detail: "exit code 2"},
-		row{name: "closed", forbidden: true, o: outcome{closed: true}, verdict: report.Crash, crash: report.CrashClosed},
-		// A violation outranks the answer that came with it.
-		row{name: "violation with an answer", forbidden: true, o: outcome{result: json.RawMessage(okResult), violations: []string{"garbage"}}, verdict: report.ProtocolViolation, detail: "garbage"},
-		row{name: "violation with an error", structural: true, o: outcome{rpcErr: &rpc.Error{Code: -32602}, violations: []string{"garbage"}}, verdict: report.ProtocolViolation},
+		// Results of bad-input cases.
+		judgeRow{name: "isError on missing_required", c: missingCall, o: result(isErrorResult), verdict: report.Handled, detail: "isError: bad q"},
+		judgeRow{name: "isError on structural", c: structuralCall, o: result(isErrorResult), verdict: report.Handled},
+		judgeRow{name: "isError on an allowed input", c: extraAllowed, o: result(isErrorResult), verdict: report.Handled},
+		judgeRow{name: "success on wrong_type", c: wrongTypeCall, o: result(okResult), verdict: report.Accepted, detail: "success on input the schema forbids"},
+		judgeRow{name: "success on out_of_enum", c: enumCall, o: result(structResult), verdict: report.Accepted},
+		judgeRow{name: "success on structural", c: structuralCall, o: result(okResult), verdict: report.Accepted},
+		judgeRow{name: "empty success on missing_required", c: missingCall, o: result(emptyResult), verdict: report.Accepted},
+		judgeRow{name: "success on an allowed extra property", c: extraAllowed, o: result(okResult), verdict: report.Tolerated, detail: "success on input the schema allows"},
+		judgeRow{name: "success on an allowed oversize value", c: oversizeAllow, o: result(okResult), verdict: report.Tolerated},
+		judgeRow{name: "isError false on a forbidden input", c: missingCall, o: result(`{"content":[],"isError":false}`), verdict: report.Accepted},
+		judgeRow{name: "isError null on a forbidden input", c: missingCall, o: result(`{"content":[],"isError":null}`), verdict: report.Accepted},
+
+		// The valid call.
+		judgeRow{name: "valid ok", c: validCall, o: result(okResult), verdict: report.OK, size: len("done\n")},
+		judgeRow{name: "valid empty success", c: validCall, o: result(emptyResult), verdict: report.EmptySuccess, detail: "no content and no structured content"},
+		judgeRow{name: "valid with only structuredContent", c: validCall, o: result(`{"content":[],"structuredContent":{"a":1}}`), verdict: report.OK},
+		judgeRow{name: "valid isError", c: validCall, o: result(isErrorResult), verdict: report.Errored, detail: "isError: bad q (may be a synthetic-input false positive"},
+		judgeRow{name: "valid isError on the user's example", c: exampleCall, o: result(isErrorResult), verdict: report.Errored, detail: "(the input is your own example)"},
+		judgeRow{name: "structuredContent without outputSchema", c: validCall, o: result(structResult), verdict: report.OK},
+		judgeRow{name: "outputSchema, conforming", c: withSchema(validCall, true), o: result(structResult), verdict: report.OK},
+		judgeRow{name: "outputSchema, violating", c: withSchema(validCall, false), o: result(structResult), verdict: report.OutputViolation, detail: "structuredContent does not match outputSchema: sum: want integer"},
+		judgeRow{name: "outputSchema, structuredContent missing", c: withSchema(validCall, true), o: result(okResult), verdict: report.OutputViolation, detail: "outputSchema declared but structuredContent is missing"},
+		judgeRow{name: "outputSchema, structuredContent null", c: withSchema(validCall, true), o: result(`{"content":[],"structuredContent":null}`), verdict: report.OutputViolation, detail: "missing"},
+		judgeRow{name: "outputSchema, isError", c: withSchema(validCall, true), o: result(isErrorResult), verdict: report.Errored},
+		judgeRow{name: "outputSchema is no concern of a bad input", c: withSchema(missingCall, false), o: result(structResult), verdict: report.Accepted},
+
+		// Results that are not a CallToolResult.
+		judgeRow{name: "result a string", c: missingCall, o: result(`"x"`), verdict: report.ProtocolViolation, detail: "not a CallToolResult: result is not an object"},
+		judgeRow{name: "result an array", c: validCall, o: result(`[]`), verdict: report.ProtocolViolation, detail: "result is not an object"},
+		judgeRow{name: "result null", c: structuralCall, o: result(`null`), verdict: report.ProtocolViolation, detail: "result is not an object"},
+		judgeRow{name: "no content", c: missingCall, o: result(`{}`), verdict: report.ProtocolViolation, detail: "result has no content array"},
+		judgeRow{name: "no content on the valid call", c: validCall, o: result(`{"structuredContent":{}}`), verdict: report.ProtocolViolation, detail: "no content array"},
+		judgeRow{name: "content an object", c: missingCall, o: result(`{"content":{}}`), verdict: report.ProtocolViolation, detail: "content is not an array of objects"},
+		judgeRow{name: "content of numbers", c: validCall, o: result(`{"content":[1]}`), verdict: report.ProtocolViolation, detail: "content is not an array of objects"},
+		judgeRow{name: "block without type", c: missingCall, o: result(`{"content":[{}]}`), verdict: report.ProtocolViolation, detail: "content[0] has no string type"},
+		judgeRow{name: "text block without text", c: validCall, o: result(`{"content":[{"type":"text"}]}`), verdict: report.ProtocolViolation, detail: "without a string text"},
+		judgeRow{name: "isError a string", c: missingCall, o: result(`{"content":[],"isError":"yes"}`), verdict: report.ProtocolViolation, detail: "isError is not a boolean"},
+		judgeRow{name: "isError a string on the valid call", c: validCall, o: result(`{"content":[],"isError":"yes"}`), verdict: report.ProtocolViolation, detail: "isError is not a boolean"},
+
+		// No answer.
+		judgeRow{name: "hang", c: missingCall, o: outcome{hung: true}, verdict: report.Hang, detail: "no answer within the call timeout"},
+		judgeRow{name: "hang on the valid call", c: validCall, o: outcome{hung: true}, verdict: report.Hang},
+		judgeRow{name: "hang on structural", c: structuralCall, o: outcome{hung: true}, verdict: report.Hang},
+		judgeRow{name: "closed", c: missingCall, o: outcome{closed: true}, verdict: report.Crash, crash: report.CrashClosed, detail: "connection closed before an answer"},
+		judgeRow{name: "closed on structural", c: structuralCall, o: outcome{closed: true}, verdict: report.Crash, crash: report.CrashClosed},
+		judgeRow{name: "exit", c: missingCall, o: outcome{closed: true, exitStatus: "exit code 2"}, verdict: report.Crash, crash: report.CrashExit, detail: "server process exited (exit code 2)"},
+		judgeRow{name: "exit on the valid call", c: validCall, o: outcome{closed: true, exitStatus: "signal SIGSEGV"}, verdict: report.Crash, crash: report.CrashExit, detail: "SIGSEGV"},
+		judgeRow{name: "an answer line that never ended", c: missingCall, o: outcome{hung: true, pendingLine: 17}, verdict: report.ProtocolViolation, detail: "an answer line that never ended: 17 bytes without a newline"},
+		judgeRow{name: "the run was cancelled", c: missingCall, o: outcome{cancelled: true, stderrPanic: true, rpcErr: &rpc.Error{Code: -32603}}, verdict: report.NotRun, detail: "run cancelled", noCode: true},
+
+		// Protocol violations during the call outrank the answer.
+		judgeRow{name: "violation with a result", c: missingCall, o: outcome{result: json.RawMessage(okResult), violations: []string{"garbage on stdout"}}, verdict: report.ProtocolViolation, detail: "garbage on stdout"},
+		judgeRow{name: "violation with an error", c: structuralCall, o: outcome{rpcErr: &rpc.Error{Code: -32602}, violations: []string{"garbage"}}, verdict: report.ProtocolViolation, detail: "garbage"},
+		judgeRow{name: "violations cut the call short", c: validCall, o: outcome{cutShort: true, violations: []string{"a", "b", "and 3 more"}}, verdict: report.ProtocolViolation, detail: "a; b; and 3 more"},
+		judgeRow{name: "violation then exit", c: missingCall, o: outcome{closed: true, exitStatus: "exit code 1", violations: []string{"garbage"}}, verdict: report.ProtocolViolation},
+		judgeRow{name: "violation then an unended line", c: missingCall, o: outcome{hung: true, pendingLine: 5, violations: []string{"garbage"}}, verdict: report.ProtocolViolation, detail: "garbage; an answer line that never ended: 5 bytes"},
+
+		// Answers over the response cap: bloated whatever the verdict, judged
+		// on what the scan of the whole answer found.
+		judgeRow{name: "oversize success on a forbidden input", c: missingCall, o: oversized(true, nil, ""), verdict: report.Accepted, flags: []string{report.FlagBloated}, detail: "bloated: an answer of 5000000 bytes, over --max-response 4096; the rest was counted, not read; success on input the schema forbids", size: 5000000},
+		judgeRow{name: "oversize success on an allowed input", c: oversizeAllow, o: oversized(true, nil, ""), verdict: report.Tolerated, flags: []string{report.FlagBloated}},
+		judgeRow{name: "oversize isError", c: missingCall, o: oversized(true, new(true), ""), verdict: report.Handled, flags: []string{report.FlagBloated}, detail: "isError: (an answer of 5000000 bytes, not read; it starts: {\"jsonrpc\""},
+		judgeRow{name: "oversize -32602", c: missingCall, o: oversizedError(-32602), verdict: report.Rejected, flags: []string{report.FlagBloated}, detail: "JSON-RPC error -32602: (an error answer of 5000000 bytes", code: code(-32602)},
+		judgeRow{name: "oversize -32603", c: missingCall, o: oversizedError(-32603), verdict: report.Crash, crash: report.CrashInternalError, flags: []string{report.FlagBloated}, code: code(-32603)},
+		judgeRow{name: "oversize valid success", c: validCall, o: oversized(true, nil, ""), verdict: report.OK, flags: []string{report.FlagBloated}},
+		// Its structuredContent was not read: not missing.
+		judgeRow{name: "oversize valid success with an outputSchema", c: withSchema(validCall, false), o: oversized(true, nil, ""), verdict: report.OK, flags: []string{report.FlagBloated}},
+		judgeRow{name: "oversize and malformed", c: missingCall, o: oversized(true, nil, "no jsonrpc member"), verdict: report.ProtocolViolation, flags: []string{report.FlagBloated}, detail: "an answer of 5000000 bytes that breaks JSON-RPC: no jsonrpc member"},
+		judgeRow{name: "oversize, malformed, after wire violations", c: validCall, o: withViolations(oversized(false, nil, "no jsonrpc member"), "garbage"), verdict: report.ProtocolViolation, flags: []string{report.FlagBloated}, detail: "garbage; an answer of 5000000 bytes that breaks JSON-RPC"},
+		judgeRow{name: "oversize and unended", c: missingCall, o: oversized(false, nil, ""), verdict: report.ProtocolViolation, flags: []string{report.FlagBloated}, detail: "an answer of over 5000000 bytes that had not ended within the call timeout"},
+
+		// Leaks: in an error, in a result, but not an echo of the arguments.
+		judgeRow{name: "stack trace in an error message", c: missingCall, o: outcome{rpcErr: &rpc.Error{Code: -32602, Message: nodeTrace}}, verdict: report.Rejected, flags: []string{report.FlagLeak}, detail: "; leak: Node stack frame"},
+		judgeRow{name: "stack trace in error data", c: missingCall, o: outcome{rpcErr: &rpc.Error{Code: 1, Message: "m", Data: json.RawMessage(`{"trace":"Traceback (most recent call last):"}`)}}, verdict: report.Rejected, flags: []string{report.FlagLeak}, detail: "leak: Python traceback"},
+		judgeRow{name: "stack trace in an internal error", c: missingCall, o: outcome{rpcErr: &rpc.Error{Code: -32603, Message: nodeTrace}}, verdict: report.Crash, crash: report.CrashInternalError, flags: []string{report.FlagLeak}, detail: "leak: Node stack frame"},
+		judgeRow{name: "stack trace in an isError result", c: missingCall, o: result(`{"content":[{"type":"text","text":"Traceback (most recent call last):\n  File \"/app/x.py\", line 3"}],"isError":true}`), verdict: report.Handled, flags: []string{report.FlagLeak}, detail: "leak: Python traceback"},
+		judgeRow{name: "stack trace in structuredContent", c: validCall, o: result(`{"content":[],"structuredContent":{"e":"goroutine 1 [running]:"}}`), verdict: report.OK, flags: []string{report.FlagLeak}, detail: "leak: Go panic"},
+		// No "; " before the leak when the verdict says nothing.
+		judgeRow{name: "stack trace in an ok result", c: validCall, o: result(`{"content":[{"type":"text","text":"at handler (/srv/app/index.js:12:5)"}]}`), verdict: report.OK, flags: []string{report.FlagLeak}, detail: "leak: Node stack frame"},
+		judgeRow{name: "secret value in a result", c: validCall, o: outcome{result: json.RawMessage(`{"content":[{"type":"text","text":"token ***"}]}`), secrets: []string{"--env API_TOKEN"}}, verdict: report.OK, flags: []string{report.FlagLeak}, detail: "leak: value of --env API_TOKEN"},
+		judgeRow{name: "secret value in an error", c: missingCall, o: outcome{rpcErr: &rpc.Error{Code: -32602, Message: "bad token ***"}, secrets: []string{"--env API_TOKEN"}}, verdict: report.Rejected, flags: []string{report.FlagLeak}, detail: "leak: value of --env API_TOKEN"},
+		judgeRow{name: "secret value in a violation", c: missingCall, o: outcome{violations: []string{"garbage: ***"}, secrets: []string{"--env API_TOKEN"}}, verdict: report.ProtocolViolation, flags: []string{report.FlagLeak}, detail: "garbage: ***; leak: value of --env API_TOKEN"},
+		judgeRow{name: "secret token in an isError result", c: missingCall, o: result(`{"content":[{"type":"text","text":"token ` + githubToken + `"}],"isError":true}`), verdict: report.Handled, flags: []string{report.FlagLeak}, detail: "isError: token ***; leak: GitHub token", hidden: githubToken},
+		judgeRow{name: "echo of a user example's secret", c: withArgs(exampleCall, `{"q":"`+canary+`"}`), o: outcome{result: json.RawMessage(`{"content":[{"type":"text","text":"you said ***"}]}`), secrets: []string{"--env API_TOKEN"}}, verdict: report.OK},
+		judgeRow{name: "echo of a probe string", c: withArgs(missingCall, `{"q":"at handler (/srv/app/index.js:12:5)"}`), o: result(`{"content":[{"type":"text","text":"no such item: at handler (/srv/app/index.js:12:5)"}],"isError":true}`), verdict: report.Handled},
+		judgeRow{name: "echo of a JSON-escaped argument", c: withArgs(missingCall, `{"q":"x\nat handler (/srv/app/index.js:12:5)"}`), o: outcome{rpcErr: &rpc.Error{Code: -32602, Message: "bad q: x\nat handler (/srv/app/index.js:12:5)"}}, verdict: report.Rejected},
+		judgeRow{name: "a leak besides an echo", c: withArgs(missingCall, `{"q":"at handler (/srv/app/index.js:12:5)"}`), o: outcome{rpcErr: &rpc.Error{Code: -32602, Message: "bad q\nTraceback (most recent call last):"}}, verdict: report.Rejected, flags: []string{report.FlagLeak}, detail: "leak: Python traceback"},
+		judgeRow{name: "stack trace at the head of an oversize answer", c: missingCall, o: oversizedHead(nodeTrace), verdict: report.Accepted, flags: []string{report.FlagBloated, report.FlagLeak}, detail: "leak: Node stack frame"},
+
+		// Panic text on stderr during the call, whatever the verdict.
+		judgeRow{name: "stderr panic on a handled case", c: missingCall, o: outcome{result: json.RawMessage(isErrorResult), stderrPanic: true}, verdict: report.Handled, flags: []string{report.FlagStderrPanic}},
+		judgeRow{name: "stderr panic on the valid call", c: validCall, o: outcome{result: json.RawMessage(okResult), stderrPanic: true}, verdict: report.OK, flags: []string{report.FlagStderrPanic}},
+		judgeRow{name: "stderr panic then exit", c: missingCall, o: outcome{closed: true, exitStatus: "exit code 2", stderrPanic: true}, verdict: report.Crash, crash: report.CrashExit, flags: []string{report.FlagStderrPanic}},
+		judgeRow{name: "every flag", c: missingCall, o: func() outcome { o := oversizedHead(nodeTrace); o.stderrPanic = true; return o }(), verdict: report.Accepted, flags: []string{report.FlagBloated, report.FlagLeak, report.FlagStderrPanic}},
 	)
-	for _, r := range rows {
-		j := judgeBad(r.structural, r.forbidden, r.o)
-		if j.verdict != r.verdict || j.crash != r.crash || !strings.Contains(j.detail, r.detail) {
-			code := ""
-			if r.o.rpcErr != nil {
-				code = " code " + jsonNumber(r.o.rpcErr.Code)
-			}
-			t.Errorf("%s%s: verdict %s (crash %q, %q), want %s (crash %q, detail with %q)", r.name, code, j.verdict, j.crash, j.detail, r.verdict, r.crash, r.detail)
+	return rows
+}
+
+// oversized is an answer of 5,000,000 bytes over a 4096-byte cap, seen
+// whole (ended) or not, with the isError the scan found and what broke
+// JSON-RPC, if anything.
+func oversized(ended bool, isError *bool, malformed string) outcome {
+	return outcome{oversize: &rpc.Oversize{Bytes: 5000000, Ended: ended, IsError: isError, Malformed: malformed, Head: `{"jsonrpc":"2.0","id":2,"result":{"content":[`}}
+}
+
+func oversizedError(code int64) outcome {
+	return outcome{oversize: &rpc.Oversize{Bytes: 5000000, Ended: true, IsErrorAnswer: true, Code: code, Head: `{"jsonrpc":"2.0","id":2,"error":{"code":`}}
+}
+
+func oversizedHead(head string) outcome {
+	o := oversized(true, nil, "")
+	o.oversize.Head = head
+	return o
+}
+
+func withViolations(o outcome, v ...string) outcome {
+	o.violations = v
+	return o
+}
+
+// TestJudge runs the oracle's table: each row's verdict, crash, flags, error
+// code and detail.
+func TestJudge(t *testing.T) {
+	det := leak.NewDetector(map[string]string{"--env API_TOKEN": canary})
+	for _, r := range judgeRows() {
+		c := r.c
+		c.leak, c.maxResponse = det, 4096
+		if c.args == nil {
+			c.args = json.RawMessage(`{"q":"x"}`)
+		}
+		j := judge(c, r.o)
+		var problems []string
+		if j.verdict != r.verdict || j.crash != r.crash {
+			problems = append(problems, fmt.Sprintf("verdict %s (crash %q), want %s (crash %q)", j.verdict, j.crash, r.verdict, r.crash))
+		}
+		if !slices.Equal(j.flags, r.flags) {
+			problems = append(problems, fmt.Sprintf("flags %q, want %q", j.flags, r.flags))
+		}
+		if !strings.Contains(j.detail, r.detail) {
+			problems = append(problems, fmt.Sprintf("detail %q, want it to contain %q", j.detail, r.detail))
+		}
+		wantCode := r.code
+		if wantCode == nil && r.o.rpcErr != nil {
+			wantCode = &r.o.rpcErr.Code
+		}
+		if r.noCode {
+			wantCode = nil
+		}
+		if (j.errorCode == nil) != (wantCode == nil) || j.errorCode != nil && *j.errorCode != *wantCode {
+			problems = append(problems, fmt.Sprintf("error code %v, want %v", deref(j.errorCode), deref(wantCode)))
+		}
+		if r.size != 0 && j.size != r.size {
+			problems = append(problems, fmt.Sprintf("size %d, want %d", j.size, r.size))
+		}
+		if r.hidden != "" && (strings.Contains(j.detail, r.hidden) || strings.Contains(j.response, r.hidden)) {
+			problems = append(problems, fmt.Sprintf("%q shown in %q / %q", r.hidden, j.detail, j.response))
+		}
+		if len(problems) > 0 {
+			t.Errorf("%s: %s", r.name, strings.Join(problems, "; "))
 		}
 	}
 }
 
-func TestJudgeValid(t *testing.T) {
-	valid := func(json.RawMessage) error { return nil }
-	invalid := func(json.RawMessage) error { return errors.New("sum: want integer") }
-	for _, r := range []struct {
-		name        string
-		o           outcome
-		fromExample bool
-		validate    func(json.RawMessage) error
-		verdict     report.Verdict
-		detail      string
-	}{
-		{"ok", result(okResult), false, nil, report.OK, ""},
-		{"empty success", result(emptyResult), false, nil, report.EmptySuccess, "no content"},
-		{"isError synthetic", result(isErrorResult), false, nil, report.Errored, "synthetic-input"},
-		{"isError from example", result(isErrorResult), true, nil, report.Errored, "your own example"},
-		{"-32602 synthetic", rpcErr(-32602), false, nil, report.Errored, "synthetic-input"},
-		{"-32601", rpcErr(-32601), false, nil, report.Errored, "JSON-RPC error -32601"},
-		{"-32700", rpcErr(-32700), false, nil, report.Errored, "JSON-RPC error -32700"},
-		{"-32600", rpcErr(-32600), false, nil, report.Errored, "JSON-RPC error -32600"},
-		{"application code", rpcErr(4001), false, nil, report.Errored, "4001"},
-		{"-32603", rpcErr(-32603), false, nil, report.Crash, "JSON-RPC error -32603"},
-		{"-32000", rpcErr(-32000), false, nil, report.Crash, ""},
-		{"outputSchema, structured and valid", result(structResult), false, valid, report.OK, ""},
-		{"outputSchema, structured but invalid", result(structResult), false, invalid, report.OutputViolation, "want integer"},
-		{"outputSchema, nothing structured", result(okResult), false, valid, report.OutputViolation, "missing"},
-		{"structured without outputSchema", result(structResult), false, nil, report.OK, ""},
-		{"only structured content", result(`{"content":[],"structuredContent":{"a":1}}`), false, nil, report.OK, ""},
-		{"malformed result", result(`[]`), false, nil, report.ProtocolViolation, "not an object"},
-		{"hang", outcome{hung: true}, false, nil, report.Hang, ""},
-		{"exit", outcome{closed: true, exitStatus: "signal SIGSEGV"}, false, nil, report.Crash, "SIGSEGV"},
+func deref(p *int64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// The lines of stderr that make the stderr_panic flag: the first line each
+// runtime prints for an uncaught failure, and not ordinary logging.
+func TestIsPanicLine(t *testing.T) {
+	for line, want := range map[string]bool{
+		"panic: runtime error: index out of range [1] with length 1":  true,
+		"fatal error: concurrent map writes":                          true,
+		"Traceback (most recent call last):":                          true,
+		"Uncaught TypeError: x is undefined":                          true,
+		"[UnhandledPromiseRejection: This error originated either by": true,
+		"Unhandled exception. System.NullReferenceException":          true,
+		"thread 'main' panicked at src/main.rs:2:5:":                  true,
+		"thread 'tokio-1' panicked at src/lib.rs:9:1:":                true,
+		"listening on stdio":                                          false,
+		"error: city is required":                                     false,
+		"WARN no panic, just a warning":                               false,
+		"":                                                            false,
 	} {
-		j := judgeValid(r.o, r.fromExample, r.validate)
-		if j.verdict != r.verdict || !strings.Contains(j.detail, r.detail) {
-			t.Errorf("%s: verdict %s (%q), want %s (detail with %q)", r.name, j.verdict, j.detail, r.verdict, r.detail)
+		if got := isPanicLine(line); got != want {
+			t.Errorf("isPanicLine(%q) = %v, want %v", line, got, want)
 		}
 	}
 }

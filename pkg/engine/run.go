@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -306,7 +305,9 @@ var coveredByLint = map[string]bool{
 	"remote_ref":              true,
 }
 
-// runCase sends one case and fills in rc.
+// runCase sends one case, gathers what came back, has the oracle judge it
+// (see [judge]) and records the judgement in rc. It keeps the session only
+// while it is alive.
 func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report.Case, fromExample bool, validateOutput func(json.RawMessage) error) {
 	s := r.s
 	params := callParams(t.Name, c.Arguments)
@@ -329,13 +330,12 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 		o.rpcErr = rpcErr
 	case errors.As(err, &over):
 		o.oversize = over
-		r.oversized(&o)
-		validateOutput = nil // structuredContent was not read
 	case ctx.Err() != nil:
-		rc.Verdict, rc.Detail = report.NotRun, "run cancelled"
-		return
+		o.cancelled = true
 	case errors.Is(err, context.DeadlineExceeded):
 		o.hung = true
+		// Not silence if an answer began and never ended.
+		o.pendingLine = s.pendingLine()
 	case errors.Is(err, context.Canceled):
 		// Cut short by a protocol violation: the answer, if any, was garbage.
 		o.cutShort = true
@@ -343,73 +343,33 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 		o.closed = true
 		o.exitStatus = s.waitExit(2 * time.Second)
 	}
-	// After what oversized found, not instead of it.
-	o.violations = append(s.violationsSince(violationsBefore), o.violations...)
-	if n := s.pendingLine(); o.hung && n > 0 {
-		// Not silence: an answer began and never ended.
-		o.violations = append(o.violations, fmt.Sprintf("an answer line that never ended: %d bytes without a newline within the call timeout", n))
-		o.unended = true
-	}
-	r.timedOut = o.hung || o.unended
+	o.violations = s.violationsSince(violationsBefore)
+	o.secrets = append(secretsSeen, s.secretsInViolations()...)
+	_, panics := s.marks()
+	o.stderrPanic = panics > panicsBefore
 
-	var j judgement
-	if c.Kind == casegen.Valid {
-		j = judgeValid(o, fromExample, validateOutput)
-	} else {
-		j = judgeBad(c.Kind == casegen.Structural, c.Forbidden, o)
-	}
-	rc.Verdict, rc.Detail = j.verdict, r.leak.Redact(j.detail)
-	if o.rpcErr != nil {
-		code := o.rpcErr.Code
-		rc.ErrorCode = &code
-	}
-
-	// Flags.
-	text := ""
-	switch {
-	case j.result != nil:
-		text = j.result.Text + string(j.result.StructRaw)
-		rc.Size = j.result.Size
-	case o.rpcErr != nil:
-		text = o.rpcErr.Message + " " + string(o.rpcErr.Data)
-	}
-	if o.oversize != nil {
-		rc.Size = int(min(o.oversize.Bytes, int64(^uint(0)>>1)))
-		rc.Flags = append(rc.Flags, report.FlagBloated)
-		// First, so that a cut detail still says it.
-		rc.Detail = joinDetail(fmt.Sprintf("bloated: an answer of %d bytes, over --max-response %d; the rest was counted, not read", o.oversize.Bytes, r.cfg.MaxResponse), rc.Detail)
-	}
-	// Redacted before the final cut, so that a token straddling it is hidden
-	// whole rather than shown in part.
-	rc.Response = excerpt(r.leak.Redact(excerpt(text, 600)), 300)
-	secretsSeen = append(secretsSeen, s.secretsInViolations()...)
-	if leaks := r.leaks(c.Arguments, text, secretsSeen); len(leaks) > 0 {
-		rc.Flags = append(rc.Flags, report.FlagLeak)
-		// One line per kind of leak, after the verdict's own detail if any
-		// (an empty detail used to leave "; leak: …").
-		var seen []string
-		for _, l := range leaks {
-			if !slices.Contains(seen, l) {
-				seen = append(seen, l)
-			}
-		}
-		rc.Detail = strings.TrimPrefix(rc.Detail+"; leak: "+strings.Join(seen, ", "), "; ")
-	}
-	if _, panics := s.marks(); panics > panicsBefore {
-		rc.Flags = append(rc.Flags, report.FlagStderrPanic)
+	j := judge(caseInfo{
+		kind:        c.Kind,
+		forbidden:   c.Forbidden,
+		fromExample: fromExample,
+		validate:    validateOutput,
+		args:        c.Arguments,
+		leak:        r.leak,
+		maxResponse: r.cfg.MaxResponse,
+	}, o)
+	rc.Verdict, rc.Detail, rc.ErrorCode = j.verdict, j.detail, j.errorCode
+	rc.Flags = append(rc.Flags, j.flags...)
+	rc.Response, rc.Size = j.response, j.size
+	if j.verdict.Failure() {
+		rc.Crash = &report.CrashInfo{How: j.crash}
 	}
 
-	if rc.Verdict.Failure() {
-		rc.Crash = &report.CrashInfo{}
-		if rc.Verdict == report.Crash {
-			rc.Crash.How = j.crash
-		}
-	}
+	r.timedOut = o.hung || o.unended()
 	// The verdict does not decide restarts (SPEC §6): an answer, any
 	// JSON-RPC error included, means the session is alive. Only a closed
 	// connection, or no answer followed by a failed ping, ends it.
 	switch {
-	case o.closed, o.unended:
+	case o.closed, o.unended():
 		// An unfinished line leaves the stream mid-message: no later
 		// answer could be read, a ping included.
 		r.closeSession()
@@ -423,29 +383,6 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 		// complete; for a live server they are what it said so far.
 		rc.Crash.ExitStatus = s.proc.ExitStatus()
 		rc.Crash.Stderr = r.stderrTail(s.proc.Stderr())
-	}
-}
-
-// oversized turns an answer over the response cap into the outcome the
-// oracle judges: what the scan of the whole answer found (an error answer
-// and its code, or a result and its isError), built by mcp-fuzz, never taken
-// from the server's bytes. An answer that never ended is a protocol
-// violation.
-func (r *runner) oversized(o *outcome) {
-	over := o.oversize
-	switch {
-	case over.Malformed != "":
-		// Padding a broken answer past the cap must not launder it.
-		o.violations = append(o.violations, fmt.Sprintf("an answer of %d bytes that breaks JSON-RPC: %s", over.Bytes, over.Malformed))
-	case !over.Ended:
-		o.violations = append(o.violations, fmt.Sprintf("an answer of over %d bytes that had not ended within the call timeout", over.Bytes))
-		o.unended = true
-	case over.IsErrorAnswer:
-		o.rpcErr = &rpc.Error{Code: over.Code, Message: fmt.Sprintf("(an error answer of %d bytes, not read; it starts: %s)", over.Bytes, over.Head)}
-	default:
-		isError := over.IsError != nil && *over.IsError
-		text, _ := json.Marshal(fmt.Sprintf("(an answer of %d bytes, not read; it starts: %s)", over.Bytes, over.Head))
-		o.result = fmt.Appendf(nil, `{"content":[{"type":"text","text":%s}],"isError":%t}`, text, isError)
 	}
 }
 
@@ -464,39 +401,6 @@ func (r *runner) alive(ctx context.Context, s *session) bool {
 	_, _, err := s.call(pctx, "ping", nil)
 	var rpcErr *rpc.Error
 	return err == nil || errors.As(err, &rpcErr)
-}
-
-// leaks describes what an answer leaked: the secrets it carried (already
-// redacted from text; their names are in secretsSeen) and the stack traces,
-// source paths and secret-shaped tokens in text. What the arguments of the
-// call also carry is an echo of mcp-fuzz's own input, not a leak.
-func (r *runner) leaks(args json.RawMessage, text string, secretsSeen []string) []string {
-	var out []string
-	echoed := r.leak.Sources(string(args))
-	for _, name := range secretsSeen {
-		if !slices.Contains(echoed, name) {
-			out = append(out, "value of "+name)
-		}
-	}
-	for _, m := range r.leak.Find(text) {
-		if !echoes(args, m.Text) {
-			out = append(out, m.Detail)
-		}
-	}
-	return out
-}
-
-// echoes reports whether the arguments of a call contain text, as is or
-// JSON-escaped.
-func echoes(args json.RawMessage, text string) bool {
-	if text == "" || len(args) == 0 {
-		return false
-	}
-	if bytes.Contains(args, []byte(text)) {
-		return true
-	}
-	quoted, err := json.Marshal(text)
-	return err == nil && bytes.Contains(args, quoted[1:len(quoted)-1])
 }
 
 func callParams(name string, args json.RawMessage) json.RawMessage {

@@ -189,16 +189,6 @@ func (s *session) noteStderr(line string) {
 	s.mu.Unlock()
 }
 
-// isPanicLine recognises the first line runtimes print for an uncaught failure.
-func isPanicLine(line string) bool {
-	for _, p := range []string{"panic:", "fatal error:", "Traceback (most recent call last)", "Uncaught", "UnhandledPromiseRejection", "Unhandled exception", "thread 'main' panicked", "panicked at"} {
-		if strings.Contains(line, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // pendingLine is how many bytes of an unfinished stdout line the server has
 // written (0 over HTTP or between lines).
 func (s *session) pendingLine() int64 {
