@@ -187,10 +187,21 @@ type capStore struct {
 	mu       sync.Mutex
 	done     map[any]*rpc.Oversize // answers read to their end, by id.Raw()
 	inFlight map[any]*rpc.Oversize // answers over the cap still being read
+	// cut are answers whose reading was cut off (the call timed out) and
+	// whose stand-in was already delivered: kept for [capStore.unfinished]
+	// until the next call starts.
+	cut map[any]*rpc.Oversize
 }
 
 func newCapStore(max int) *capStore {
-	return &capStore{max: max, done: map[any]*rpc.Oversize{}, inFlight: map[any]*rpc.Oversize{}}
+	return &capStore{max: max, done: map[any]*rpc.Oversize{}, inFlight: map[any]*rpc.Oversize{}, cut: map[any]*rpc.Oversize{}}
+}
+
+// newCall forgets the answers cut off during earlier calls.
+func (s *capStore) newCall() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clear(s.cut)
 }
 
 // take removes and returns the oversize answer recorded for id.
@@ -198,19 +209,33 @@ func (s *capStore) take(id jsonrpc.ID) *rpc.Oversize {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	o := s.done[id.Raw()]
+	if o == nil {
+		// Cut off before it ended: the stand-in comes when the body read
+		// fails, which may come before or after the call notices its
+		// timeout, so the record stays where unfinished finds it.
+		if o = s.inFlight[id.Raw()]; o != nil {
+			s.cut[id.Raw()] = o
+		}
+	}
 	delete(s.done, id.Raw())
+	delete(s.inFlight, id.Raw())
 	return o
 }
 
-// unfinished returns the oversize answer to id still being read, or nil.
+// unfinished returns the oversize answer to id still being read, or cut
+// off during this call, or nil.
 func (s *capStore) unfinished(id jsonrpc.ID) *rpc.Oversize {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if o := s.inFlight[id.Raw()]; o != nil {
-		c := *o
-		return &c
+	o := s.inFlight[id.Raw()]
+	if o == nil {
+		o = s.cut[id.Raw()]
 	}
-	return nil
+	if o == nil {
+		return nil
+	}
+	c := *o
+	return &c
 }
 
 // forget drops what is recorded for id.
@@ -254,6 +279,7 @@ type capConn struct {
 func (c *capConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	cc := &capCall{store: c.store}
 	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+		c.store.newCall()
 		cc.id = req.ID
 		if w, ok := ctx.Value(capWatchKey{}).(*capWatch); ok {
 			w.id = req.ID
