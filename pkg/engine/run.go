@@ -226,13 +226,8 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 		return rt
 	}
 	rt.Tested = true
-	schema, problems := casegen.Compile(t.InputSchema)
-	for _, p := range problems {
-		if coveredByLint[p.Code] {
-			continue
-		}
-		r.lint = append(r.lint, report.Lint{Code: p.Code, Severity: p.Severity, Tool: t.Name, Pointer: "/inputSchema" + p.Pointer, Message: p.Message, Hint: hintFor(p.Code)})
-	}
+	schema, _ := casegen.Compile(t.InputSchema)
+	r.lint = append(r.lint, lint.SchemaProblems(t.Name, schema)...)
 	example, fromExample := r.cfg.Examples[t.Name]
 	plan := casegen.Generate(t.Name, schema, casegen.Options{
 		Seed:       r.cfg.Seed,
@@ -289,16 +284,6 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 			plural(hangs, "case", "cases"), plural(cutOff, "case was", "cases were"), r.cfg.MaxHangs)
 	}
 	return rt
-}
-
-// coveredByLint are the schema problems of case generation that the static
-// lint rules (pkg/lint) already report for every listed tool.
-var coveredByLint = map[string]bool{
-	"schema_not_object":       true,
-	"schema_invalid_json":     true,
-	"root_type_not_object":    true,
-	"schema_does_not_compile": true,
-	"remote_ref":              true,
 }
 
 // runCase sends one case and fills in rc.
