@@ -147,10 +147,7 @@ func start(ctx context.Context, cfg Config) (*started, error) {
 // nil when it declares none (or one that does not compile: pkg/lint reports
 // that).
 func (t tool) outputValidator() func(json.RawMessage) error {
-	if len(t.OutputSchema) == 0 || string(t.OutputSchema) == "null" {
-		return nil
-	}
-	if out, _ := casegen.Compile(t.OutputSchema); out.Compiled() {
+	if _, out := t.compiled(); out.Compiled() {
 		return out.Validate
 	}
 	return nil
@@ -226,7 +223,7 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 		return rt
 	}
 	rt.Tested = true
-	schema, _ := casegen.Compile(t.InputSchema)
+	schema, _ := t.compiled()
 	r.lint = append(r.lint, lint.SchemaProblems(t.Name, schema)...)
 	example, fromExample := r.cfg.Examples[t.Name]
 	plan := casegen.Generate(t.Name, schema, casegen.Options{
@@ -598,7 +595,8 @@ func staticLint(s *session, tools []tool) []report.Lint {
 	}
 	lt := make([]lint.Tool, len(tools))
 	for i, t := range tools {
-		lt[i] = lint.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Annotations: t.Annotations}
+		in, out := t.compiled()
+		lt[i] = lint.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Annotations: t.Annotations, Input: in, Output: out}
 	}
 	return lint.Check(srv, lt)
 }
