@@ -3,4 +3,8 @@
 // and many deliberately broken calls derived from it, each judged forbidden or
 // allowed by a real JSON Schema validator. It also reports malformed schema
 // metadata as [Problem]s instead of failing, as SPEC §4 and §5 require.
+//
+// [Compile] is the one schema compiler of mcp-fuzz, with one loader that
+// fetches nothing and one set of limits: pkg/lint and the engine's output
+// validation use what it compiled.
 package casegen

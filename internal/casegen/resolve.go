@@ -20,7 +20,7 @@ func (l loc) child(v any, toks ...string) loc {
 // Limits that keep hostile schemas from hanging or exhausting the generator.
 const (
 	maxDepth      = 32               // nesting levels of generated values and of the lint walk
-	maxIndexDepth = maxJSONDepth + 1 // nesting levels indexed for $id / $anchor (all that is kept)
+	maxIndexDepth = MaxJSONDepth + 1 // nesting levels indexed for $id / $anchor (all that is kept)
 	maxIndexNodes = 100000           // objects indexed for $id / $anchor
 	maxRefChain   = 64               // schema parts merged into one node ($ref and allOf expansion)
 )

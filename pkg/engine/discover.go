@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -26,6 +28,30 @@ type tool struct {
 	ReadOnly     *bool
 	Destructive  *bool
 	TaskSupport  string
+	schemas      *schemas
+}
+
+// schemas holds a tool's input and output schemas, compiled on first use
+// and then shared by lint, case generation and output validation.
+type schemas struct {
+	once          sync.Once
+	input, output *casegen.Schema
+}
+
+// compiled returns t's input and output schemas, compiling them with
+// [casegen.Compile] on the first call; output is nil when t declares none.
+func (t tool) compiled() (input, output *casegen.Schema) {
+	s := t.schemas
+	if s == nil {
+		s = &schemas{}
+	}
+	s.once.Do(func() {
+		s.input, _ = casegen.Compile(t.InputSchema)
+		if len(t.OutputSchema) > 0 && string(t.OutputSchema) != "null" {
+			s.output, _ = casegen.Compile(t.OutputSchema)
+		}
+	})
+	return s.input, s.output
 }
 
 func parseTool(raw json.RawMessage) (tool, error) {
@@ -33,7 +59,7 @@ func parseTool(raw json.RawMessage) (tool, error) {
 	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil { // null decodes to a nil map
 		return tool{}, fmt.Errorf("tool entry is not an object")
 	}
-	var t tool
+	t := tool{schemas: &schemas{}}
 	_ = json.Unmarshal(fields["name"], &t.Name)
 	_ = json.Unmarshal(fields["description"], &t.Description)
 	t.InputSchema = fields["inputSchema"]

@@ -55,32 +55,6 @@ func newFinding(rep *report.Report, cfg Config, toolName string, c report.Case, 
 	}
 }
 
-// hintFor gives the fix hint of a schema problem code.
-func hintFor(code string) string {
-	hints := map[string]string{
-		"schema_not_object":        "inputSchema must be a JSON Schema object with type \"object\"",
-		"properties_not_object":    "properties must map names to schemas",
-		"required_not_string_list": "required must be an array of property names",
-		"schema_too_deep":          "flatten the schema; deep nesting is unusable for models too",
-		"ref_cycle":                "break the $ref cycle or bound it with a non-recursive branch",
-		"huge_enum":                "replace a huge enum by a pattern or a lookup tool",
-		"schema_does_not_compile":  "validate the schema with a JSON Schema validator",
-		"unresolvable_ref":         "use local $ref targets under $defs",
-		"enum_empty":               "give the enum at least one value, or remove the property",
-		"enum_not_array":           "enum must be an array of the allowed values",
-		"internal_error":           "mcp-fuzz could not analyse this schema: please report it with the schema attached",
-		"pattern_unsupported":      "use the ECMA-262 subset of regular expressions that JSON Schema validators share",
-		"problems_truncated":       "fix the problems listed first; the rest are not shown",
-		"property_schema_boolean":  "describe the property with a schema object (type, description) instead of true or false",
-		"schema_too_large":         "split the tool or move large enums and definitions behind a lookup tool",
-		"schema_truncated":         "reduce the schema's size or nesting; only part of it was analysed",
-		"subschema_not_object":     "every subschema must be an object or a boolean",
-		"unknown_metaschema":       "declare a known draft in $schema (https://json-schema.org/draft/2020-12/schema) or leave it out",
-		"unknown_type":             "use the JSON Schema types: object, array, string, number, integer, boolean, null",
-	}
-	return hints[code]
-}
-
 // Bounds on what a finding carries, so that findings stay small whatever the
 // case: a reproducer longer than maxCallLine is an `mcp-fuzz replay` command
 // instead, and a message is cut at maxFindingMessage bytes.

@@ -62,7 +62,7 @@ func regenerate(cfg Config, t tool, c report.Case) (json.RawMessage, error) {
 			return args, nil
 		}
 	}
-	schema, _ := casegen.Compile(t.InputSchema)
+	schema, _ := t.compiled()
 	example, fromExample := cfg.Examples[t.Name]
 	g, ok := casegen.Regenerate(t.Name, schema, casegen.Options{
 		Seed:       cfg.Seed,

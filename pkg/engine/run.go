@@ -91,7 +91,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	if p.lateAnswers > 0 {
 		rep.Lint = append(rep.Lint, report.Lint{
 			Code:     "late_answers",
-			Severity: "warning",
+			Severity: report.SeverityWarning,
 			Message:  fmt.Sprintf("the server sent %s to requests it had already answered, or that mcp-fuzz had cancelled after its timeout and whose late answer it had already received", plural(p.lateAnswers, "answer", "answers")),
 			Hint:     "answer each request once; after notifications/cancelled, do not answer at all",
 		})
@@ -99,7 +99,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	if o := cn.refusedOrigin(); o != "" {
 		rep.Lint = append(rep.Lint, report.Lint{
 			Code:     "cross_origin_redirect",
-			Severity: "error",
+			Severity: report.SeverityError,
 			Message:  fmt.Sprintf("the server sent mcp-fuzz to another origin, %s (a redirect or an SSE endpoint); the request was not sent, so no header or token left the origin of --url", detector.Redact(o)),
 			Hint:     "serve MCP on one origin; clients do not follow a server to another host with their credentials",
 		})
@@ -154,10 +154,7 @@ func start(ctx context.Context, cfg Config) (*started, error) {
 // nil when it declares none (or one that does not compile: pkg/lint reports
 // that).
 func (t tool) outputValidator() func(json.RawMessage) error {
-	if len(t.OutputSchema) == 0 || string(t.OutputSchema) == "null" {
-		return nil
-	}
-	if out, _ := casegen.Compile(t.OutputSchema); out.Compiled() {
+	if _, out := t.compiled(); out.Compiled() {
 		return out.Validate
 	}
 	return nil
@@ -233,13 +230,8 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 		return rt
 	}
 	rt.Tested = true
-	schema, problems := casegen.Compile(t.InputSchema)
-	for _, p := range problems {
-		if coveredByLint[p.Code] {
-			continue
-		}
-		r.lint = append(r.lint, report.Lint{Code: p.Code, Severity: report.Severity(p.Severity), Tool: t.Name, Pointer: "/inputSchema" + p.Pointer, Message: p.Message, Hint: hintFor(p.Code)})
-	}
+	schema, _ := t.compiled()
+	r.lint = append(r.lint, lint.SchemaProblems(t.Name, schema)...)
 	example, fromExample := r.cfg.Examples[t.Name]
 	plan := casegen.Generate(t.Name, schema, casegen.Options{
 		Seed:       r.cfg.Seed,
@@ -293,16 +285,6 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 			plural(hangs, "case", "cases"), plural(cutOff, "case was", "cases were"), r.cfg.MaxHangs)
 	}
 	return rt
-}
-
-// coveredByLint are the schema problems of case generation that the static
-// lint rules (pkg/lint) already report for every listed tool.
-var coveredByLint = map[string]bool{
-	"schema_not_object":       true,
-	"schema_invalid_json":     true,
-	"root_type_not_object":    true,
-	"schema_does_not_compile": true,
-	"remote_ref":              true,
 }
 
 // runCase sends one case, gathers what came back, has the oracle judge it
@@ -522,7 +504,8 @@ func staticLint(s *session, tools []tool) []report.Lint {
 	}
 	lt := make([]lint.Tool, len(tools))
 	for i, t := range tools {
-		lt[i] = lint.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Annotations: t.Annotations}
+		in, out := t.compiled()
+		lt[i] = lint.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Annotations: t.Annotations, Input: in, Output: out}
 	}
 	return lint.Check(srv, lt)
 }

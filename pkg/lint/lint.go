@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -19,6 +20,12 @@ type Tool struct {
 	OutputSchema json.RawMessage
 	// Annotations is the raw "annotations", nil when absent.
 	Annotations json.RawMessage
+
+	// Input and Output are InputSchema and OutputSchema compiled by
+	// [casegen.Compile], for a caller that compiled them already (the
+	// engine compiles each tool's schemas once, for lint, case generation
+	// and output validation). When nil, Check compiles them.
+	Input, Output *casegen.Schema
 }
 
 // Server is what the server said about itself in initialize.
@@ -118,8 +125,8 @@ func Check(srv Server, tools []Tool) []report.Lint {
 			Tool:   t,
 			index:  i,
 			first:  first,
-			input:  analyzeSchema(t.InputSchema),
-			output: analyzeSchema(t.OutputSchema),
+			input:  analyzeSchema(t.InputSchema, t.Input),
+			output: analyzeSchema(t.OutputSchema, t.Output),
 		}
 		for _, r := range rules {
 			if r.tool == nil {

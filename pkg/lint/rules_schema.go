@@ -3,6 +3,8 @@ package lint
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 )
 
 const inputSchemaHint = `set "inputSchema": {"type": "object", "properties": {...}}; MCP requires an object schema even for a tool without arguments`
@@ -63,7 +65,7 @@ func checkOutputCompiles(t *toolInput) []hit {
 }
 
 func compileHits(t *toolInput, s *schemaInfo, at, what string) []hit {
-	if s.Kind != "object" || s.Compiled || s.CompileErr == "" {
+	if s.Kind != "object" || s.CompileErr == "" {
 		return nil
 	}
 	return []hit{{
@@ -97,12 +99,16 @@ func checkTooComplex(t *toolInput) []hit {
 		info     *schemaInfo
 		at, what string
 	}{{t.input, "/inputSchema", "inputSchema"}, {t.output, "/outputSchema", "outputSchema"}} {
-		if s.info.Kind != "object" || !s.info.tooComplex() {
+		var why string
+		switch {
+		case s.info.Kind != "object":
 			continue
-		}
-		why := fmt.Sprintf("is nested %d levels deep (mcp-fuzz compiles up to %d)", s.info.Depth, maxCompileDepth)
-		if s.info.Size > maxCompileBytes {
-			why = fmt.Sprintf("is %d bytes long (mcp-fuzz compiles up to %d)", s.info.Size, maxCompileBytes)
+		case s.info.Truncated:
+			why = fmt.Sprintf("is nested %d levels deep (mcp-fuzz compiles up to %d)", s.info.Depth, casegen.MaxJSONDepth)
+		case s.info.TooLarge:
+			why = fmt.Sprintf("has more than %d schema objects (the most mcp-fuzz compiles)", casegen.MaxCompileObjects)
+		default:
+			continue
 		}
 		hits = append(hits, hit{
 			Pointer: s.at,

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 )
 
 // in returns one clean tool with the given inputSchema ("" for absent).
@@ -86,20 +88,25 @@ func TestRemoteRef(t *testing.T) {
 
 func TestSchemaTooComplex(t *testing.T) {
 	deep := strings.Repeat(`{"type":"object","properties":{"a":`, 70) + `{}` + strings.Repeat(`}}`, 70)
-	var wide strings.Builder
-	wide.WriteString(`{"type":"object","properties":{`)
-	for i := 0; wide.Len() <= maxCompileBytes; i++ {
-		if i > 0 {
-			wide.WriteByte(',')
+	wide := func(n int) string {
+		var b strings.Builder
+		b.WriteString(`{"type":"object","properties":{`)
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `"p%d":{"type":"string"}`, i)
 		}
-		fmt.Fprintf(&wide, `"p%d":{"type":"string"}`, i)
+		return b.String() + `}}`
 	}
-	wide.WriteString(`}}`)
+	long := `{"type":"object","properties":{"e":{"type":"string","enum":[` + strings.TrimSuffix(strings.Repeat(`"abcdefgh",`, 20000), ",") + `]}}}`
 	runRule(t, "schema_too_complex", []ruleCase{
 		{name: "deep", tools: in(deep), want: 1, pointer: "/inputSchema", contains: "141 levels deep"},
-		{name: "wide", tools: in(wide.String()), want: 1, contains: "bytes long"},
+		{name: "wide", tools: in(wide(casegen.MaxCompileObjects)), want: 1, contains: "more than 10000 schema objects"},
 		{name: "deep output", tools: out(deep), want: 1, pointer: "/outputSchema"},
 		{name: "just deep enough", tools: in(strings.Repeat(`{"type":"object","properties":{"a":`, 60) + `{}` + strings.Repeat(`}}`, 60)), want: 0},
+		{name: "just wide enough", tools: in(wide(casegen.MaxCompileObjects - 2)), want: 0},
+		{name: "long but few objects", tools: in(long), want: 0},
 		{name: "ordinary", want: 0},
 	})
 }

@@ -10,34 +10,23 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/jsonclip"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/jsontype"
 )
 
-// schemaBase is the URL the schema under test is compiled at. Any other URL
-// the compiler asks for is outside the document and is never fetched.
-const schemaBase = "mcp-fuzz:///schema.json"
+// schemaURL is the address [casegen.Compile] gives the schema under test,
+// and schemaDir the prefix of every other address inside the document. Any
+// other URL is outside it and is never fetched.
+const schemaURL = casegen.ResourceURL
 
-// The compiler's cost grows faster than linearly with nesting depth and with
-// the number of subschemas (2,500 levels take minutes, 256 KiB of properties half a second), so schemas beyond
-// these bounds are not compiled; the schema_too_complex rule says so.
-const (
-	maxCompileDepth = 128       // JSON nesting levels
-	maxCompileBytes = 128 << 10 // bytes
-)
+var schemaDir = schemaURL[:strings.LastIndex(schemaURL, "/")+1]
 
 // maxDetailLen bounds compiler messages quoted in findings.
 const maxDetailLen = 300
 
-// errNoFetch is what the loader answers for every URL.
-var errNoFetch = errors.New("mcp-fuzz does not fetch schemas")
-
-// refuseLoader refuses every URL, so compiling never touches the network or
-// the file system.
-type refuseLoader struct{}
-
-func (refuseLoader) Load(string) (any, error) { return nil, errNoFetch }
-
-// schemaInfo is one tool schema, parsed and compiled once per [Check].
+// schemaInfo is one tool schema, parsed once per [Check], with what
+// compiling it (once, by [casegen.Compile]) came to.
 type schemaInfo struct {
 	// Present is false when the schema is absent or JSON null.
 	Present bool
@@ -49,18 +38,19 @@ type schemaInfo struct {
 	// Obj holds the root members when Kind is "object".
 	Obj map[string]json.RawMessage
 
-	// Compiled is true when the schema compiled.
-	Compiled bool
-	// CompileErr says why it did not compile ("" when it did, or when it
-	// stopped only at a remote reference).
+	// CompileErr says why the schema does not compile ("" when it does, when
+	// it stopped only at a remote reference, and when it is beyond the
+	// compiler's limits).
 	CompileErr string
 	// ErrPointer locates the problem inside the schema, "" for the root.
 	ErrPointer string
 	// RemoteURL is the outside document compiling stopped at.
 	RemoteURL string
-	// Depth is the JSON nesting depth and Size the length in bytes; when
-	// either is over its bound the schema is not compiled.
-	Depth, Size int
+	// Truncated is set when the schema nests deeper than the compiler keeps
+	// (Depth is how deep), TooLarge when it has more schema objects than the
+	// compiler takes: either way the schema as written was not compiled.
+	Truncated, TooLarge bool
+	Depth               int
 
 	// HasProps is true when the root has a "properties" member.
 	HasProps bool
@@ -79,7 +69,9 @@ type property struct {
 	Obj map[string]json.RawMessage
 }
 
-func analyzeSchema(raw json.RawMessage) *schemaInfo {
+// analyzeSchema reads raw, and what compiling it came to from compiled:
+// the result of [casegen.Compile] on raw, or nil to compile raw here.
+func analyzeSchema(raw json.RawMessage, compiled *casegen.Schema) *schemaInfo {
 	s := &schemaInfo{}
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -100,9 +92,15 @@ func analyzeSchema(raw json.RawMessage) *schemaInfo {
 		s.Kind, s.Obj, s.Invalid = "invalid", nil, clip(err.Error())
 		return s
 	}
-	s.Depth, s.Size = jsonDepth(raw), len(raw)
-	if !s.tooComplex() {
-		s.compile(raw)
+	if compiled == nil {
+		compiled, _ = casegen.Compile(raw)
+	}
+	s.Truncated, s.TooLarge = compiled.Truncated(), compiled.TooLarge()
+	if s.Truncated {
+		s.Depth = jsonclip.Depth(raw)
+	}
+	if err := compiled.CompileError(); err != nil {
+		s.explain(err)
 	}
 	if p, ok := s.Obj["properties"]; ok {
 		s.HasProps = true
@@ -179,43 +177,15 @@ func orderedMembers(raw json.RawMessage) ([]member, bool) {
 	return ms, true
 }
 
-// compile compiles the schema once with a loader that refuses every URL and
-// records the outcome. A panic in the compiler becomes a compile error.
-func (s *schemaInfo) compile(raw []byte) {
-	defer func() {
-		if r := recover(); r != nil {
-			s.Compiled = false
-			s.CompileErr = clip(fmt.Sprintf("the schema compiler failed: %v", r))
-		}
-	}()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		s.CompileErr = clip("not valid JSON: " + err.Error())
-		return
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(refuseLoader{})
-	if err := c.AddResource(schemaBase, doc); err != nil {
-		s.CompileErr = clip(err.Error())
-		return
-	}
-	if _, err := c.Compile(schemaBase); err != nil {
-		s.explain(err)
-		return
-	}
-	s.Compiled = true
-}
-
 // explain turns a compiler error into a message and a pointer.
 func (s *schemaInfo) explain(err error) {
 	var load *jsonschema.LoadURLError
 	if errors.As(err, &load) {
-		if !strings.HasPrefix(load.URL, "mcp-fuzz:") {
+		if !strings.HasPrefix(load.URL, schemaDir) {
 			s.RemoteURL = load.URL
 			return
 		}
-		s.CompileErr = clip(fmt.Sprintf("reference %q cannot be resolved inside the schema", strings.TrimPrefix(load.URL, "mcp-fuzz:///")))
+		s.CompileErr = clip(fmt.Sprintf("reference %q cannot be resolved inside the schema", strings.TrimPrefix(load.URL, schemaDir)))
 		return
 	}
 	var sve *jsonschema.SchemaValidationError
@@ -241,7 +211,7 @@ func (s *schemaInfo) explain(err error) {
 		s.CompileErr = clip(sve.Err.Error())
 		return
 	}
-	s.CompileErr = clip(strings.ReplaceAll(err.Error(), schemaBase, ""))
+	s.CompileErr = clip(strings.ReplaceAll(strings.ReplaceAll(err.Error(), schemaURL, ""), schemaDir, ""))
 }
 
 // fragment returns the JSON pointer in a compiler URL's fragment, unescaped
@@ -299,36 +269,4 @@ func stringMember(m map[string]json.RawMessage, name string) (string, bool) {
 		return "", false
 	}
 	return s, true
-}
-
-// tooComplex reports whether the schema is beyond the compile bounds.
-func (s *schemaInfo) tooComplex() bool {
-	return s.Depth > maxCompileDepth || s.Size > maxCompileBytes
-}
-
-// jsonDepth returns the deepest nesting of objects and arrays in valid JSON.
-func jsonDepth(raw []byte) int {
-	depth, deepest := 0, 0
-	inString, escaped := false, false
-	for _, b := range raw {
-		switch {
-		case escaped:
-			escaped = false
-		case inString:
-			switch b {
-			case '\\':
-				escaped = true
-			case '"':
-				inString = false
-			}
-		case b == '"':
-			inString = true
-		case b == '{' || b == '[':
-			depth++
-			deepest = max(deepest, depth)
-		case b == '}' || b == ']':
-			depth--
-		}
-	}
-	return deepest
 }

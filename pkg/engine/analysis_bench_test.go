@@ -1,0 +1,59 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/lint"
+)
+
+// benchTools is a listing of 100 tools: half a realistic 10-property schema
+// with an outputSchema, half a one-property schema.
+func benchTools() []json.RawMessage {
+	const search = `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","additionalProperties":false,
+ "required":["owner","repo","query"],
+ "properties":{
+  "owner":{"type":"string","description":"Repository owner","minLength":1,"maxLength":39,"pattern":"^[A-Za-z0-9-]+$"},
+  "repo":{"type":"string","description":"Repository name","minLength":1,"maxLength":100},
+  "query":{"type":"string","description":"Search text","minLength":1},
+  "state":{"type":"string","enum":["open","closed","all"],"default":"open"},
+  "labels":{"type":"array","items":{"type":"string"},"maxItems":20,"uniqueItems":true},
+  "since":{"type":"string","format":"date-time"},
+  "assignee":{"type":"object","properties":{"login":{"type":"string"},"id":{"type":"integer","minimum":1}},"required":["login"],"additionalProperties":false},
+  "page":{"type":"integer","minimum":1,"default":1},
+  "per_page":{"type":"integer","minimum":1,"maximum":100,"default":30},
+  "include_body":{"type":"boolean","default":false}}}`
+	const output = `{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","properties":{"title":{"type":"string"},"number":{"type":"integer"}}}}}}`
+	const trivial = `{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}`
+	var raws []json.RawMessage
+	for i := range 100 {
+		var t string
+		if i%2 == 0 {
+			t = fmt.Sprintf(`{"name":"search_%d","description":"Search issues.","inputSchema":%s,"outputSchema":%s,"annotations":{"readOnlyHint":true}}`, i, search, output)
+		} else {
+			t = fmt.Sprintf(`{"name":"get_%d","description":"Get one item.","inputSchema":%s,"annotations":{"readOnlyHint":true}}`, i, trivial)
+		}
+		raws = append(raws, json.RawMessage(t))
+	}
+	return raws
+}
+
+// BenchmarkSchemaAnalysis measures what a run does with the schemas of 100
+// listed tools besides calling them: lint them, and take each input schema
+// for case generation (with its problems) and each output schema for output
+// validation.
+func BenchmarkSchemaAnalysis(b *testing.B) {
+	raws := benchTools()
+	s := &session{}
+	b.ReportAllocs()
+	for b.Loop() {
+		tools, _ := decodeTools(raws)
+		staticLint(s, tools)
+		for _, t := range tools {
+			in, _ := t.compiled()
+			lint.SchemaProblems(t.Name, in)
+			t.outputValidator()
+		}
+	}
+}
