@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
 // Bounds of the lint walk.
@@ -38,7 +40,7 @@ type linter struct {
 	tooDeep  bool
 }
 
-func (l *linter) add(code, sev string, path []string, msg string) {
+func (l *linter) add(code string, sev report.Severity, path []string, msg string) {
 	if len(l.problems) < maxProblems {
 		l.problems = append(l.problems, Problem{code, sev, pointer(path), msg})
 	}

@@ -55,17 +55,17 @@ type Case struct {
 
 // Problem is a lint-style finding about the schema itself.
 type Problem struct {
-	Code     string // stable, e.g. "properties_not_object"
-	Severity string // "error" | "warning" | "info"
-	Pointer  string // JSON pointer into the inputSchema
+	Code     string          // stable, e.g. "properties_not_object"
+	Severity report.Severity // error, warning or info
+	Pointer  string          // JSON pointer into the inputSchema
 	Message  string
 }
 
 // Problem severities.
 const (
-	SevError   = "error"
-	SevWarning = "warning"
-	SevInfo    = "info"
+	SevError   = report.SeverityError
+	SevWarning = report.SeverityWarning
+	SevInfo    = report.SeverityInfo
 )
 
 // Options tune [Generate].

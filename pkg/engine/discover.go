@@ -162,13 +162,13 @@ func decodeTools(raws []json.RawMessage) ([]tool, []report.Lint) {
 		t, err := parseTool(raw)
 		switch {
 		case err != nil:
-			lint = append(lint, report.Lint{Code: "tool_not_object", Severity: "error", Pointer: fmt.Sprintf("/tools/%d", i), Message: err.Error(), Hint: "every tools/list entry must be a Tool object"})
+			lint = append(lint, report.Lint{Code: "tool_not_object", Severity: report.SeverityError, Pointer: fmt.Sprintf("/tools/%d", i), Message: err.Error(), Hint: "every tools/list entry must be a Tool object"})
 			continue
 		case t.Name == "":
-			lint = append(lint, report.Lint{Code: "tool_without_name", Severity: "error", Pointer: fmt.Sprintf("/tools/%d", i), Message: "tool has no name; it cannot be called", Hint: "give every tool a unique name"})
+			lint = append(lint, report.Lint{Code: "tool_without_name", Severity: report.SeverityError, Pointer: fmt.Sprintf("/tools/%d", i), Message: "tool has no name; it cannot be called", Hint: "give every tool a unique name"})
 			continue
 		case seen[t.Name]:
-			lint = append(lint, report.Lint{Code: "duplicate_tool_name", Severity: "error", Tool: t.Name, Message: fmt.Sprintf("tool name %q is listed more than once; only the first is tested", t.Name), Hint: "tool names must be unique within a server"})
+			lint = append(lint, report.Lint{Code: "duplicate_tool_name", Severity: report.SeverityError, Tool: t.Name, Message: fmt.Sprintf("tool name %q is listed more than once; only the first is tested", t.Name), Hint: "tool names must be unique within a server"})
 			continue
 		}
 		seen[t.Name] = true
@@ -196,7 +196,7 @@ func discover(ctx context.Context, s *session) ([]tool, report.Discovery, []repo
 		tools, lint = decodeTools(raws)
 		d.Tools = len(tools)
 		for _, n := range notes {
-			lint = append(lint, report.Lint{Code: "pagination", Severity: "error", Message: n, Hint: "nextCursor must lead to the next page and be absent on the last one"})
+			lint = append(lint, report.Lint{Code: "pagination", Severity: report.SeverityError, Message: n, Hint: "nextCursor must lead to the next page and be absent on the last one"})
 		}
 	} else {
 		d.Notes = append(d.Notes, "server does not advertise the tools capability")

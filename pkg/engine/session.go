@@ -442,7 +442,7 @@ func versionLint(answered string) []report.Lint {
 	}
 	return []report.Lint{{
 		Code:     "unknown_protocol_version",
-		Severity: "error",
+		Severity: report.SeverityError,
 		Message:  fmt.Sprintf("initialize was answered with protocolVersion %q, which mcp-fuzz did not offer (it asked for %s) and does not know; the audit went on under %s's rules", excerpt(answered, 40), protocolVersion, protocolVersion),
 		Hint:     "answer initialize with the version the client asked for when you support it, else with the latest version you support",
 	}}

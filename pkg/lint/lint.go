@@ -37,9 +37,9 @@ type Server struct {
 
 // Severities of lint findings.
 const (
-	SeverityError   = "error"
-	SeverityWarning = "warning"
-	SeverityInfo    = "info"
+	SeverityError   = report.SeverityError
+	SeverityWarning = report.SeverityWarning
+	SeverityInfo    = report.SeverityInfo
 )
 
 // maxNameLen is how much of a server-supplied name a message quotes.
@@ -60,7 +60,7 @@ type hit struct {
 // rule is one row of the rule table. Exactly one of server and tool is set.
 type rule struct {
 	Code     string
-	Severity string
+	Severity report.Severity
 	server   func(s Server, tools []Tool) []hit
 	tool     func(t *toolInput) []hit
 }
@@ -143,7 +143,7 @@ func Check(srv Server, tools []Tool) []report.Lint {
 func (r rule) finding(tool string, h hit) report.Lint {
 	return report.Lint{
 		Code:     r.Code,
-		Severity: report.Severity(r.Severity),
+		Severity: r.Severity,
 		Tool:     tool,
 		Pointer:  h.Pointer,
 		Message:  h.Message,

@@ -48,7 +48,7 @@ func severityOf(t *testing.T, code string) string {
 	t.Helper()
 	for _, r := range rules {
 		if r.Code == code {
-			return r.Severity
+			return string(r.Severity)
 		}
 	}
 	t.Fatalf("no rule %q in the table", code)
