@@ -16,11 +16,13 @@
 # rendered twice: by the audit itself (-o) and by `mcp-fuzz report` from the
 # normalized JSON, which is the byte-exact check of the renderers.
 #
-# Five fixtures race by design, so two audits of them can differ with no code
+# Some fixtures race by design, so two audits of them can differ with no code
 # change: hostile-dup-ids (when the duplicate answer lands), hostile-inherited-fds
-# (ls -l of /proc), hostile-stderr-flood and stderr-panic (when stderr is read),
-# slow-bloated (the median latency in a message). Compare them, and merged.*,
-# with --render-only.
+# (ls -l of /proc), hostile-stderr-flood, hostile-secret-echo and stderr-panic
+# (how much stderr is read before the exit), slow-bloated (the median latency
+# in a message); on a loaded machine also hostile-bounds (how many stdout
+# lines arrive within a call) and hostile-huge-answers (a slow flag). Compare
+# them, and merged.*, with --render-only.
 set -euo pipefail
 shopt -s nullglob
 
