@@ -135,6 +135,8 @@ func TestBuildErrorsNameTheirSource(t *testing.T) {
 		{"no target", Settings{}, "no target: give input command or input url"},
 		{"both targets", Settings{Command: []string{"x"}, URL: "http://h/"}, "both input command and input url given"},
 		{"bad url", Settings{URL: "ftp://h/{Env}"}, `input url "ftp://h/{Env}" is not an http(s) URL`},
+		{"bad url with credentials", Settings{URL: "ftp://user:s3cret@h/"}, `is not an http(s) URL`},
+		{"unparsable url with credentials", Settings{URL: "http://user:s3cret%zz@h/"}, `input url "http://***@h/" is not an http(s) URL`},
 		{"header without url", Settings{Command: []string{"x"}, Headers: []string{"A: b"}}, "input header and input bearer apply to input url"},
 		{"bad env", Settings{Command: []string{"x"}, Env: []string{"NOEQUALS"}}, `input env "NOEQUALS": want KEY=VALUE`},
 		{"bad profile", Settings{Command: []string{"x"}, Profile: "wild"}, `input profile "wild": want default or aggressive`},
@@ -160,6 +162,9 @@ func TestBuildErrorsNameTheirSource(t *testing.T) {
 			_, err := Build(tc.s, inputName, noEnv)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+			if err != nil && strings.Contains(err.Error(), "s3cret") {
+				t.Errorf("error %q shows the URL's password", err)
 			}
 			if err != nil && strings.Contains(err.Error(), "--") {
 				t.Errorf("error %q speaks in flags to a front end that has none", err)

@@ -186,7 +186,7 @@ func (c Config) Validate() error {
 	if c.URL != "" {
 		u, err := url.Parse(c.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return bad("{URL} %q is not an http(s) URL", c.URL)
+			return bad("{URL} %q is not an http(s) URL", hideUserinfo(c.URL))
 		}
 		if len(c.Env) > 0 || len(c.PassEnv) > 0 || c.Cwd != "" {
 			return bad("{Env}, {PassEnv} and {Cwd} apply to a stdio command, not to {URL}")

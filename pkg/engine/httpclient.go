@@ -52,7 +52,7 @@ type headerTransport struct {
 func newHeaderTransport(rawURL string, headers []string, bearer string) (*headerTransport, error) {
 	target, err := url.Parse(rawURL)
 	if err != nil {
-		return nil, &ConfigError{Format: "{URL}: %v", Args: []any{err}}
+		return nil, &ConfigError{Format: "{URL} %q: does not parse", Args: []any{hideUserinfo(rawURL)}}
 	}
 	h := &headerTransport{base: http.DefaultTransport, target: target, headers: http.Header{}}
 	for _, s := range headers {

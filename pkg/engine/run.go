@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -512,10 +513,17 @@ func staticLint(s *session, tools []tool) []report.Lint {
 
 // redactURL hides credentials in a URL (user:password@, token-like query
 // values) before it is recorded in a report.
+// userinfo matches the credentials of a URL, scheme://user:password@.
+var userinfo = regexp.MustCompile(`^([^:/?#]*:?//)[^/?#]*@`)
+
+// hideUserinfo replaces the credentials of a URL as written by ***, even in
+// one that does not parse, and leaves the rest as it is.
+func hideUserinfo(raw string) string { return userinfo.ReplaceAllString(raw, "${1}***@") }
+
 func redactURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || raw == "" {
-		return raw
+		return hideUserinfo(raw)
 	}
 	if u.User != nil {
 		u.User = url.User("***")
