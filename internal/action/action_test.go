@@ -2,6 +2,7 @@ package action
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -59,10 +60,13 @@ func TestEveryInputIsRead(t *testing.T) {
 	}
 }
 
-// TestInputsBecomeTheCLIsConfig checks the mapping of every input onto the
-// command line's validated configuration.
-func TestInputsBecomeTheCLIsConfig(t *testing.T) {
+// TestInputsBecomeTheAuditsOptions checks the mapping of every input onto
+// the audit's validated options.
+func TestInputsBecomeTheAuditsOptions(t *testing.T) {
 	ws := t.TempDir()
+	if err := os.Mkdir(filepath.Join(ws, "srv"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	in := map[string]string{
 		"command":             `node "my server.js" --stdio`,
 		"env":                 "A=1\n\nB=two words\n",

@@ -75,7 +75,7 @@ func FlagNames(key string) string {
 // fieldKeys maps the fields of engine.Config that a [engine.ConfigError]
 // names to option keys.
 var fieldKeys = map[string]string{
-	"Command": "command", "URL": "url", "Headers": "header", "Bearer": "bearer",
+	"Command": "command", "URL": "url", "Headers": "header", "Bearer": "bearer", "Tools": "tools", "SkipTools": "skip-tools",
 	"Env": "env", "PassEnv": "pass-env", "Cwd": "cwd", "Secrets": "secret",
 	"Profile": "profile", "Timeout": "timeout", "StartupTimeout": "startup-timeout",
 	"MaxResponse": "max-response", "Parallel": "parallel", "SlowMs": "slow-ms", "BloatChars": "bloat-chars",
@@ -116,6 +116,29 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 			return fmt.Sprintf("%s %v", names(key), value)
 		}
 		return fmt.Sprintf("config %s: %v", key, value)
+	}
+	// spell names an option whose value the engine refused: as the file's
+	// key when only the file set it.
+	fromFile := map[string]bool{
+		"profile":     s.Profile == "" && file.Profile != "",
+		"slow-ms":     s.SlowMs == nil && file.SlowMs != nil,
+		"bloat-chars": s.BloatChars == nil && file.BloatChars != nil,
+		"secret":      len(s.Secrets) == 0 && len(file.Secrets) > 0,
+		"tools":       len(s.Tools) == 0 && len(file.Tools) > 0,
+		"skip-tools":  len(s.SkipTools) == 0 && len(file.SkipTools) > 0,
+		"env":         len(s.Env) == 0 && len(file.Env) > 0,
+		"pass-env":    len(s.PassEnv) == 0 && len(file.PassEnv) > 0,
+		"cwd":         s.Cwd == "" && file.Cwd != "",
+		"timeout":     s.Timeout == nil && file.Timeout.Duration != 0,
+	}
+	spell := func(key string) string {
+		switch {
+		case fromFile[key] && key == "secret":
+			return "config secrets"
+		case fromFile[key]:
+			return "config " + key
+		}
+		return names(key)
 	}
 
 	o := Options{Format: s.Format, Outputs: s.Outputs}
@@ -167,6 +190,18 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 	if c.Parallel < 1 || c.Parallel > engine.MaxParallel {
 		return o, fmt.Errorf("%s: want 1 to %d", source("parallel", s.Parallel != nil, c.Parallel), engine.MaxParallel)
 	}
+	// 0 is the engine's "default": refuse it here, where it was written.
+	if c.SlowMs <= 0 {
+		return o, fmt.Errorf("%s: must be positive", source("slow-ms", s.SlowMs != nil, c.SlowMs))
+	}
+	if c.BloatChars <= 0 {
+		return o, fmt.Errorf("%s: must be positive", source("bloat-chars", s.BloatChars != nil, c.BloatChars))
+	}
+	if c.Cwd != "" {
+		if st, err := os.Stat(c.Cwd); err != nil || !st.IsDir() {
+			return o, fmt.Errorf("%s %q: not a directory", spell("cwd"), c.Cwd)
+		}
+	}
 
 	// Lists add up: the file's and the front end's.
 	c.SkipTools = append(append([]string{}, s.SkipTools...), file.SkipTools...)
@@ -188,7 +223,7 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 		o.Gates.Expected[e.ID] = e.Reason
 	}
 	if err := c.Validate(); err != nil {
-		return o, errors.New(Describe(err, names))
+		return o, errors.New(Describe(err, spell))
 	}
 	return o, nil
 }
@@ -235,6 +270,9 @@ func buildGates(g *score.Gates, s Settings, f *config.File, names Names) error {
 		key, err := score.ParseDimension(name)
 		if err != nil {
 			return fmt.Errorf("config fail-under-dimensions: %w", err)
+		}
+		if v := f.FailUnderDim[name]; v < 0 || v > 100 {
+			return fmt.Errorf("config fail-under-dimensions: %s: %d: want 0 to 100", name, v)
 		}
 		if g.FailUnderDim == nil {
 			g.FailUnderDim = map[string]int{}

@@ -153,6 +153,15 @@ func TestBuildErrorsNameTheirSource(t *testing.T) {
 		{"config fail-under", Settings{Command: []string{"x"}, Config: config("fail-under: 300\n")}, "config fail-under: 300: want 0 to 100"},
 		{"config fail-on", Settings{Command: []string{"x"}, Config: config("fail-on: [boom]\n")}, `config fail-on: unknown finding kind "boom"`},
 		{"missing config", Settings{Command: []string{"x"}, Config: filepath.Join(dir, "nope.yml")}, "not found"},
+		{"config profile", Settings{Command: []string{"x"}, Config: config("profile: wild\n")}, `config profile "wild": want default or aggressive`},
+		{"config secrets", Settings{Command: []string{"x"}, Config: config("secrets: [A=B]\n")}, `config secrets "A=B": want the name`},
+		{"config tools", Settings{Command: []string{"x"}, Config: config("tools: ['[']\n")}, `config tools pattern "["`},
+		{"skip-tools pattern", Settings{Command: []string{"x"}, SkipTools: []string{"["}}, `input skip-tools pattern "["`},
+		{"config slow-ms", Settings{Command: []string{"x"}, Config: config("slow-ms: -1\n")}, "config slow-ms: -1: must be positive"},
+		{"bloat-chars 0", Settings{Command: []string{"x"}, BloatChars: &zero}, "input bloat-chars 0: must be positive"},
+		{"config fail-under-dimensions", Settings{Command: []string{"x"}, Config: config("fail-under-dimensions: {robustness: 190}\n")}, "config fail-under-dimensions: robustness: 190: want 0 to 100"},
+		{"missing cwd", Settings{Command: []string{"x"}, Cwd: filepath.Join(dir, "gone")}, `input cwd "` + filepath.Join(dir, "gone") + `": not a directory`},
+		{"config cwd", Settings{Command: []string{"x"}, Config: config("cwd: /no/such/dir\n")}, `config cwd "/no/such/dir": not a directory`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -212,16 +212,24 @@ func (c Config) Validate() error {
 			return bad("{Secrets} %q: want the name of an environment variable", n)
 		}
 	}
-	for _, g := range append(append([]string{}, c.Tools...), c.SkipTools...) {
+	for _, g := range c.Tools {
 		if _, err := path.Match(g, ""); err != nil {
-			return bad("tool pattern %q: %v", g, err)
+			return bad("{Tools} pattern %q: %v", g, err)
+		}
+	}
+	for _, g := range c.SkipTools {
+		if _, err := path.Match(g, ""); err != nil {
+			return bad("{SkipTools} pattern %q: %v", g, err)
 		}
 	}
 	if c.Profile != "" && c.Profile != "default" && c.Profile != "aggressive" {
 		return bad("{Profile} %q: want default or aggressive", c.Profile)
 	}
-	if c.Timeout < 0 || c.StartupTimeout < 0 {
-		return bad("{Timeout} and {StartupTimeout} must be positive")
+	if c.Timeout < 0 {
+		return bad("{Timeout} %v: must be positive", c.Timeout)
+	}
+	if c.StartupTimeout < 0 {
+		return bad("{StartupTimeout} %v: must be positive", c.StartupTimeout)
 	}
 	if c.MaxResponse != 0 && (c.MaxResponse < MinMaxResponse || c.MaxResponse > 1<<30) {
 		return bad("{MaxResponse} %d: want 64KiB to 1GiB", c.MaxResponse)
@@ -229,8 +237,11 @@ func (c Config) Validate() error {
 	if c.Parallel < 0 || c.Parallel > MaxParallel {
 		return bad("{Parallel} %d: want 1 to %d", c.Parallel, MaxParallel)
 	}
-	if c.SlowMs < 0 || c.BloatChars < 0 {
-		return bad("{SlowMs} and {BloatChars} must be positive")
+	if c.SlowMs < 0 {
+		return bad("{SlowMs} %d: must be positive", c.SlowMs)
+	}
+	if c.BloatChars < 0 {
+		return bad("{BloatChars} %d: must be positive", c.BloatChars)
 	}
 	return nil
 }

@@ -128,7 +128,9 @@ func (g Gates) Validate() error {
 	return nil
 }
 
-// Check applies the gates to a scored report (see [Apply]). A gate that
+// Check applies the gates to a scored report (see [Apply]). Its lines name
+// the gates by their option names without dashes ("fail-under 80"), which
+// read the same for a flag, an Action input and a config key. A gate that
 // cannot be evaluated fails with a line saying why: --fail-under on a report
 // that is not graded, a dimension gate on a dimension that was not measured,
 // and a configuration error [Gates.Validate] would report.
@@ -140,9 +142,9 @@ func Check(rep *report.Report, g Gates) Result {
 	if g.FailUnder != nil {
 		switch {
 		case !rep.Graded || rep.Score == nil:
-			fails = append(fails, fmt.Sprintf("the report is not graded (%s), so --fail-under %d is missed", notGradedWhy(rep), *g.FailUnder))
+			fails = append(fails, fmt.Sprintf("the report is not graded (%s), so fail-under %d is missed", notGradedWhy(rep), *g.FailUnder))
 		case *rep.Score < *g.FailUnder:
-			fails = append(fails, fmt.Sprintf("score %d is under --fail-under %d", *rep.Score, *g.FailUnder))
+			fails = append(fails, fmt.Sprintf("score %d is under fail-under %d", *rep.Score, *g.FailUnder))
 		}
 	}
 	for _, f := range formulas { // in display order
@@ -160,7 +162,7 @@ func Check(rep *report.Report, g Gates) Result {
 
 // dimensionFailure says why dimension key of rep misses the gate floor, or "".
 func dimensionFailure(rep *report.Report, key string, floor int) string {
-	flag := "--fail-under-" + flagName(key)
+	flag := "fail-under-" + flagName(key)
 	d, ok := rep.Dimensions[key]
 	switch {
 	case !ok || d.Score == nil:
@@ -220,12 +222,12 @@ func findingFailures(rep *report.Report, g Gates) []string {
 	}
 	var fails []string
 	if ids := byKind[""]; len(ids) > 0 {
-		fails = append(fails, fmt.Sprintf("%s not in the baseline (--fail-on-new): %s",
+		fails = append(fails, fmt.Sprintf("%s not in the baseline (fail-on-new): %s",
 			plural(len(ids), "critical or error finding is", "critical or error findings are"), idList(ids)))
 	}
 	for _, k := range kinds {
 		if ids := byKind[k]; len(ids) > 0 {
-			fails = append(fails, fmt.Sprintf("%s %s (--fail-on %s): %s",
+			fails = append(fails, fmt.Sprintf("%s %s (fail-on %s): %s",
 				plural(len(ids), qualifier+k, qualifier+k), pluralFinding(len(ids)), report.DescribeCode(k).FailOn, idList(ids)))
 		}
 	}
