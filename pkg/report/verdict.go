@@ -71,9 +71,6 @@ const (
 	FlagSlow        = "slow"
 	FlagBloated     = "bloated"
 	FlagStderrPanic = "stderr_panic"
-	// FlagStaleRead marks the read, in a create-read-delete-read sequence,
-	// that still succeeded after the delete (SPEC §7, lifecycle).
-	FlagStaleRead = "stale_read"
 )
 
 // Flags lists every case flag: the catalogue's codes that are flags.
