@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -34,6 +35,33 @@ func TestReproduceEscapesControls(t *testing.T) {
 		}
 		if call.Params.Name != name || call.Params.Arguments["q"] != "\u009b[31m\x7f\u2066\u061c" {
 			t.Errorf("reproducer changed the call: %+v", call.Params)
+		}
+	}
+}
+
+// A secret written into the server command, its working directory or the
+// URL's query never reaches a reproducer: they spell the command as the
+// report's target does.
+func TestReproducersKeepSecretsOut(t *testing.T) {
+	const token, other, query = "tok-canary-1234567890", "tok-canary-sec-0987654321", "abcdefgh12345678"
+	lookup := func(k string) (string, bool) { return other, k == "SECRET_X" }
+	c := report.Case{ID: "t/valid", Kind: report.KindValid, Verdict: report.Crash, Arguments: []byte(`{"q":1}`)}
+	big := report.Case{ID: "t/oversize/q#string", Kind: report.KindOversize, Verdict: report.Crash,
+		ArgumentsDigest: &report.ArgumentsDigest{Kind: "object", Bytes: 70000}}
+	rep := &report.Report{Tools: []report.Tool{{Name: "t", Tested: true, Cases: []report.Case{c, big}}}}
+	for _, cfg := range []Config{
+		{Command: []string{"srv", "--token", token, "--other=" + other}, Cwd: "/srv/" + token,
+			Env: []string{"API_TOKEN=" + token}, PassEnv: []string{"SECRET_X"}, Secrets: []string{"SECRET_X"}, LookupEnv: lookup},
+		{URL: "http://127.0.0.1:9/mcp?client_secret=" + query + "&token=" + token, Bearer: token},
+	} {
+		d := leak.NewDetector(cfg.secrets())
+		for _, f := range findings(rep, cfg.shown(d)) {
+			all := f.Reproducer.Shell + f.Reproducer.JSONRPC + f.Reproducer.Generator
+			for _, secret := range []string{token, other, query} {
+				if strings.Contains(all, secret) {
+					t.Errorf("reproducer of %s shows a secret: %s", f.ID, all)
+				}
+			}
 		}
 	}
 }

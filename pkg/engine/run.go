@@ -108,7 +108,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	flagPerformance(rep.Tools, float64(cfg.SlowMs), cfg.BloatChars)
 	rep.Summary = report.Summarize(rep.Tools)
 	rep.Interrupted = ctx.Err() != nil
-	rep.Findings = findings(rep, cfg)
+	rep.Findings = findings(rep, cfg.shown(detector))
 	rep.Normalize()
 	score.Apply(rep)
 	rep.DurationMs = time.Since(started).Milliseconds()
@@ -473,6 +473,21 @@ func (c Config) settings() report.Settings {
 		Parallel:           c.Parallel,
 		ExampleTools:       slices.Sorted(maps.Keys(c.Examples)),
 	}
+}
+
+// shown is c as reproducers may spell it: the command's words, the URL
+// and the working directory with every secret of d redacted, as in
+// [Config.target]. Environment values and headers are never spelled out.
+func (c Config) shown(d *leak.Detector) Config {
+	if len(c.Command) > 0 {
+		c.Command = slices.Clone(c.Command)
+		for i, a := range c.Command {
+			c.Command[i] = d.Redact(a)
+		}
+	}
+	c.URL = d.Redact(redactURL(c.URL))
+	c.Cwd = d.Redact(c.Cwd)
+	return c
 }
 
 func (c Config) target(transport string, d *leak.Detector) report.Target {
