@@ -234,7 +234,7 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 	fmt.Fprintf(a.Stdout, "case  %s\n", escape.Terminal(caseID, 120))
 	if d := old.ArgumentsDigest; d != nil {
 		how := fmt.Sprintf("regenerated from seed %d", cfg.Seed)
-		if d.Pattern != nil && d.Matches(report.ExpandPattern(d.Pattern)) {
+		if args, ok := report.ExpandPattern(d.Pattern, d.Bytes); ok && d.Matches(args) {
 			how = "spelled out by the report's pattern" // as engine.Replay does first
 		}
 		fmt.Fprintf(a.Stdout, "args  %s: %d bytes, sha256 %s, as recorded\n", how, d.Bytes, d.SHA256)

@@ -58,7 +58,7 @@ func Replay(ctx context.Context, cfg Config, toolName string, c report.Case) (re
 // digest.
 func regenerate(cfg Config, t tool, c report.Case) (json.RawMessage, error) {
 	if p := c.ArgumentsDigest.Pattern; p != nil {
-		if args := report.ExpandPattern(p); c.ArgumentsDigest.Matches(args) {
+		if args, ok := report.ExpandPattern(p, c.ArgumentsDigest.Bytes); ok && c.ArgumentsDigest.Matches(args) {
 			return args, nil
 		}
 	}

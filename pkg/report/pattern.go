@@ -97,13 +97,30 @@ func validParts(parts []PatternPart) bool {
 	return true
 }
 
-// ExpandPattern returns the bytes a pattern describes.
-func ExpandPattern(parts []PatternPart) []byte {
-	var b bytes.Buffer
+// MaxPatternBytes bounds what [ExpandPattern] writes, far above the largest
+// arguments a case is ever given, so that a report cannot make a reader
+// allocate without end.
+const MaxPatternBytes = 64 << 20
+
+// ExpandPattern returns the bytes a pattern describes; ok is false, and
+// nothing is allocated, when they would be more than limit bytes (or more
+// than [MaxPatternBytes]).
+func ExpandPattern(parts []PatternPart, limit int) (b []byte, ok bool) {
+	limit = min(limit, MaxPatternBytes)
+	total := 0
+	for _, p := range parts {
+		n := max(p.Repeat, 1)
+		if len(p.Text) > 0 && n > (limit-total)/len(p.Text) {
+			return nil, false
+		}
+		total += n * len(p.Text)
+	}
+	var buf bytes.Buffer
+	buf.Grow(total)
 	for _, p := range parts {
 		for range max(p.Repeat, 1) {
-			b.WriteString(p.Text)
+			buf.WriteString(p.Text)
 		}
 	}
-	return b.Bytes()
+	return buf.Bytes(), true
 }

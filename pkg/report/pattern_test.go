@@ -20,7 +20,7 @@ func TestPatternSpellsOutOversizeArguments(t *testing.T) {
 			t.Errorf("%s: no pattern", name)
 			continue
 		}
-		if got := ExpandPattern(d.Pattern); !bytes.Equal(got, []byte(args)) || !d.Matches(got) {
+		if got, ok := ExpandPattern(d.Pattern, d.Bytes); !ok || !bytes.Equal(got, []byte(args)) || !d.Matches(got) {
 			t.Errorf("%s: the pattern expands to %d bytes, not the %d sent", name, len(got), len(args))
 		}
 		if b, _ := json.Marshal(d); len(b) > 2048 {
@@ -48,5 +48,25 @@ func BenchmarkDigestOversize(b *testing.B) {
 	args := json.RawMessage(`{"q":"` + strings.Repeat("A", 65536) + `"}`)
 	for b.Loop() {
 		DigestArguments(args)
+	}
+}
+
+// A hostile report's pattern cannot make a reader allocate without end: a
+// pattern longer than the limit expands to nothing.
+func TestExpandPatternIsBounded(t *testing.T) {
+	for _, parts := range [][]PatternPart{
+		{{Text: "AAAAAAAAAAAAAAAA", Repeat: 1e15}},
+		{{Text: "A", Repeat: 1 << 62}, {Text: "B", Repeat: 1 << 62}},
+		{{Text: "ab", Repeat: 6}},
+	} {
+		if b, ok := ExpandPattern(parts, 10); ok || b != nil {
+			t.Errorf("ExpandPattern(%v, 10) = %d bytes, %v; want nothing", parts, len(b), ok)
+		}
+	}
+	if b, ok := ExpandPattern([]PatternPart{{Text: "ab", Repeat: 5}}, 10); !ok || string(b) != "ababababab" {
+		t.Errorf("a pattern of exactly the limit: %q, %v", b, ok)
+	}
+	if _, ok := ExpandPattern([]PatternPart{{Text: "A", Repeat: MaxPatternBytes + 1}}, 1<<40); ok {
+		t.Error("the limit is not capped at MaxPatternBytes")
 	}
 }
