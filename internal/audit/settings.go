@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -307,15 +306,11 @@ func buildGates(g *score.Gates, s Settings, f *config.File, names Names) error {
 	g.FailOnNew = s.FailOnNew
 	switch {
 	case s.Baseline != "":
-		b, err := os.ReadFile(s.Baseline)
+		rep, err := report.ReadFile(s.Baseline)
 		if err != nil {
 			return fmt.Errorf("%s: %w", names("baseline"), err)
 		}
-		var rep report.Report
-		if err := json.Unmarshal(b, &rep); err != nil {
-			return fmt.Errorf("%s %s: not an mcp-fuzz JSON report: %v", names("baseline"), s.Baseline, err)
-		}
-		g.Baseline = &rep
+		g.Baseline = rep
 	case s.FailOnNew:
 		return fmt.Errorf("%s needs %s FILE (a previous JSON report)", names("fail-on-new"), names("baseline"))
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -17,21 +16,7 @@ import (
 )
 
 // readReport loads a JSON report written by -o FILE.json or --json.
-func readReport(path string) (*report.Report, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var rep report.Report
-	if err := json.Unmarshal(b, &rep); err != nil {
-		return nil, fmt.Errorf("%s is not an mcp-fuzz JSON report: %v", path, err)
-	}
-	if rep.Version == "" && rep.Tools == nil {
-		return nil, fmt.Errorf("%s is not an mcp-fuzz JSON report (no version, no tools)", path)
-	}
-	rep.Normalize()
-	return &rep, nil
-}
+func readReport(path string) (*report.Report, error) { return report.ReadFile(path) }
 
 // outputFlags parses the -o/--format flags of report and merge; the rest of
 // args are returned as positional arguments.

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/boundedfile"
 )
 
 // DefaultPath is read when it exists and no --config is given.
@@ -89,9 +91,16 @@ func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 // ErrNotFound is returned by [Load] when the file does not exist.
 var ErrNotFound = errors.New("config file not found")
 
-// Load reads and checks the file at path.
+// MaxFileBytes is the largest config file read.
+const MaxFileBytes = 16 << 20
+
+// Load reads and checks the file at path: a regular file of at most
+// [MaxFileBytes], or os.DevNull for no settings at all.
 func Load(path string) (*File, error) {
-	b, err := os.ReadFile(path)
+	if path == os.DevNull {
+		return &File{}, nil
+	}
+	b, err := boundedfile.Read(path, MaxFileBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s: %w", path, ErrNotFound)
 	}

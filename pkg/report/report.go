@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/boundedfile"
 )
 
 // SchemaVersion is the version of the JSON report's layout, recorded in
@@ -239,4 +241,25 @@ func (r *Report) Normalize() {
 	if r.Dimensions == nil {
 		r.Dimensions = map[string]Dimension{}
 	}
+}
+
+// MaxFileBytes is the largest JSON report [ReadFile] reads.
+const MaxFileBytes = 512 << 20
+
+// ReadFile loads a JSON report written by mcp-fuzz (-o FILE.json, --json):
+// a regular file of at most [MaxFileBytes], normalized.
+func ReadFile(path string) (*Report, error) {
+	b, err := boundedfile.Read(path, MaxFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	var rep Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return nil, fmt.Errorf("%s is not an mcp-fuzz JSON report: %v", path, err)
+	}
+	if rep.Version == "" && rep.Tools == nil {
+		return nil, fmt.Errorf("%s is not an mcp-fuzz JSON report (no version, no tools)", path)
+	}
+	rep.Normalize()
+	return &rep, nil
 }
