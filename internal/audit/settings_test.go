@@ -138,7 +138,7 @@ func TestBuildErrorsNameTheirSource(t *testing.T) {
 		{"bad url with credentials", Settings{URL: "ftp://user:s3cret@h/"}, `is not an http(s) URL`},
 		{"unparsable url with credentials", Settings{URL: "http://user:s3cret%zz@h/"}, `input url "http://***@h/" is not an http(s) URL`},
 		{"header without url", Settings{Command: []string{"x"}, Headers: []string{"A: b"}}, "input header and input bearer apply to input url"},
-		{"bad env", Settings{Command: []string{"x"}, Env: []string{"NOEQUALS"}}, `input env "NOEQUALS": want KEY=VALUE`},
+		{"bad env", Settings{Command: []string{"x"}, Env: []string{"NOEQUALS"}}, `input env "***": want KEY=VALUE`},
 		{"bad profile", Settings{Command: []string{"x"}, Profile: "wild"}, `input profile "wild": want default or aggressive`},
 		{"negative cases", Settings{Command: []string{"x"}, Cases: &neg}, "input cases -3: must be 0 (no limit) or more"},
 		{"parallel 0", Settings{Command: []string{"x"}, Parallel: &zero}, "input parallel 0: want 1 to 64"},
@@ -219,6 +219,30 @@ func TestParseSecondsAndSize(t *testing.T) {
 	for _, bad := range []string{"", "lots", "-1MiB", "0", "2TiB", "9999GiB"} {
 		if _, err := ParseSize(bad); err == nil {
 			t.Errorf("ParseSize(%q) accepted", bad)
+		}
+	}
+}
+
+// A malformed header or env value may be a secret: its message shows the
+// name at most.
+func TestMalformedValuesStayOutOfMessages(t *testing.T) {
+	const secret = "s3cretvalue99"
+	for _, s := range []Settings{
+		{URL: "http://h/", Headers: []string{"Authorization Bearer " + secret}},
+		{URL: "http://h/", Headers: []string{"X-Key " + secret + ":value"}},
+		{URL: "http://h/", Headers: []string{secret}},
+		{Command: []string{"x"}, Env: []string{"API_TOKEN " + secret}},
+		{Command: []string{"x"}, Env: []string{secret}},
+		{URL: "ftp://h/?access_token=" + secret},
+	} {
+		s.Config = os.DevNull
+		_, err := Build(s, inputName, noEnv)
+		if err == nil {
+			t.Errorf("%+v accepted", s)
+			continue
+		}
+		if strings.Contains(err.Error(), secret) {
+			t.Errorf("message %q shows the value", err)
 		}
 	}
 }

@@ -250,17 +250,20 @@ func parseHeader(h string) (name, value string, err error) {
 	name, value, ok := strings.Cut(h, ":")
 	name = strings.TrimSpace(name)
 	if !ok || name == "" || strings.ContainsAny(name, " \t\r\n") {
-		return "", "", fmt.Errorf("--header %q: want 'Name: value'", redactValue(h))
+		return "", "", fmt.Errorf("header %q: want 'Name: value'", redactValue(h))
 	}
 	return name, strings.TrimSpace(value), nil
 }
 
-// redactValue keeps the name part of KEY=VALUE or Name: value for messages.
+// redactValue keeps the name part of KEY=VALUE or Name: value for
+// messages: what comes before the first separator, space included (a
+// malformed "Authorization Bearer TOKEN" has no colon), at most 64 bytes.
 func redactValue(s string) string {
-	if i := strings.IndexAny(s, "=:"); i >= 0 {
-		return s[:i+1] + "***"
+	i := strings.IndexAny(s, "=: \t")
+	if i < 0 {
+		return "***"
 	}
-	return s
+	return cutUTF8(s[:i], 64) + s[i:i+1] + "***"
 }
 
 // secretSet is every secret of the run (SPEC §3): see [secret.Collect].

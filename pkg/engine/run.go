@@ -531,9 +531,15 @@ func staticLint(s *session, tools []tool) []report.Lint {
 // userinfo matches the credentials of a URL, scheme://user:password@.
 var userinfo = regexp.MustCompile(`^([^:/?#]*:?//)[^/?#]*@`)
 
-// hideUserinfo replaces the credentials of a URL as written by ***, even in
-// one that does not parse, and leaves the rest as it is.
-func hideUserinfo(raw string) string { return userinfo.ReplaceAllString(raw, "${1}***@") }
+// hideUserinfo replaces the credentials of a URL as written, and its query,
+// by ***, even in one that does not parse, and leaves the rest as it is.
+func hideUserinfo(raw string) string {
+	raw = userinfo.ReplaceAllString(raw, "${1}***@")
+	if i := strings.IndexByte(raw, '?'); i >= 0 {
+		raw = raw[:i] + "?***"
+	}
+	return raw
+}
 
 func redactURL(raw string) string {
 	u, err := url.Parse(raw)
