@@ -222,9 +222,10 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 		if args, ok := report.ExpandPattern(d.Pattern, d.Bytes); ok && d.Matches(args) {
 			how = "spelled out by the report's pattern" // as engine.Replay does first
 		}
-		fmt.Fprintf(a.Stdout, "args  %s: %d bytes, sha256 %s, as recorded\n", how, d.Bytes, d.SHA256)
+		fmt.Fprintf(a.Stdout, "args  %s: %d bytes, sha256 %s, as recorded\n", how, d.Bytes, escape.Terminal(d.SHA256, 64))
 	}
-	fmt.Fprintf(a.Stdout, "was   %s  %s\nnow   %s  %s\n", old.Verdict, escape.Terminal(old.Detail, 200), now.Verdict, escape.Terminal(now.Detail, 200))
+	fmt.Fprintf(a.Stdout, "was   %s  %s\nnow   %s  %s\n", escape.Terminal(string(old.Verdict), 40), escape.Terminal(old.Detail, 200),
+		escape.Terminal(string(now.Verdict), 40), escape.Terminal(now.Detail, 200))
 	if now.Verdict == old.Verdict {
 		fmt.Fprintln(a.Stdout, "same verdict")
 	} else {

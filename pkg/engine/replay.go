@@ -80,7 +80,7 @@ func regenerate(cfg Config, t tool, c report.Case) (json.RawMessage, error) {
 	}
 	if !c.ArgumentsDigest.Matches(g.Arguments) {
 		got := report.DigestArguments(g.Arguments)
-		return nil, fmt.Errorf("%w: case %q regenerates as %d bytes with sha256 %s, the report recorded %d bytes with sha256 %s "+
+		return nil, fmt.Errorf("%w: case %q regenerates as %d bytes with sha256 %s, the report recorded %d bytes with sha256 %q "+
 			"(regenerated with %s; a run with examples in its config needs the same --config)",
 			ErrArgumentsChanged, c.ID, got.Bytes, got.SHA256, c.ArgumentsDigest.Bytes, c.ArgumentsDigest.SHA256, options)
 	}

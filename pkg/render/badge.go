@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
@@ -67,9 +68,10 @@ func BadgeURL(rep *report.Report) string {
 }
 
 // shieldsPart escapes one part of a static badge path: "-" → "--",
-// "_" → "__", " " → "%20".
+// "_" → "__", then as a URL path segment (" " → "%20"), so that a hostile
+// report's grade cannot end the URL or the Markdown link around it.
 func shieldsPart(s string) string {
-	return strings.NewReplacer("-", "--", "_", "__", " ", "%20").Replace(s)
+	return url.PathEscape(strings.NewReplacer("-", "--", "_", "__").Replace(s))
 }
 
 // BadgeSVG returns a self-contained flat badge (no fonts or images fetched)

@@ -89,7 +89,7 @@ func mdHead(rep *report.Report) string {
 		name += " " + v
 	}
 	fmt.Fprintf(&b, "## mcp-fuzz: %s — %s\n\n", name, mdGrade(rep))
-	fmt.Fprintf(&b, "![mcp-fuzz %s](%s)\n\n", gradeText(rep), BadgeURL(rep))
+	fmt.Fprintf(&b, "![mcp-fuzz %s](%s)\n\n", escape.MarkdownInline(gradeText(rep), 40), BadgeURL(rep))
 
 	s := rep.Summary
 	fmt.Fprintf(&b, "**Coverage:** %s tested, %d skipped · %s · transport %s · seed %d · %s s · mcp-fuzz %s\n\n",

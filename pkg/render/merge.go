@@ -37,7 +37,7 @@ func MergedMarkdown(reps []*report.Report) string {
 		}
 		s := r.Summary
 		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %d | %d | %d |\n",
-			escape.MarkdownInline(TargetName(r), 120), grade, points,
+			escape.MarkdownInline(TargetName(r), 120), escape.MarkdownInline(grade, 20), points,
 			s.Crash, s.Hang, s.ProtocolViolation, s.Accepted, s.Leak)
 	}
 	if len(reps) == 0 {
