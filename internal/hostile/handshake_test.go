@@ -2,6 +2,7 @@ package hostile
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +14,7 @@ import (
 // initialize with something that is not an InitializeResult: mcp-fuzz must
 // exit 3 and say the answer was malformed, not that the server went away.
 func TestGarbageInitialize(t *testing.T) {
-	for _, result := range []string{"number", "string", "array", "null", "fields", "secret"} {
+	for _, result := range []string{"number", "string", "array", "null", "fields", "secret", "secret-escaped"} {
 		t.Run(result, func(t *testing.T) {
 			t.Parallel()
 			r := run(t, opts{
@@ -22,6 +23,9 @@ func TestGarbageInitialize(t *testing.T) {
 			}, "--startup-timeout", "20s")
 			assertNoProcessLeft(t, r)
 			r.assertNoCanary(t)
+			if strings.Contains(unescapeU(r.stderr), canary) {
+				t.Errorf("stderr spells the secret in \\u escapes: %s", tail(r.stderr))
+			}
 			if r.code != 3 {
 				t.Fatalf("exit %d, want 3 (could not connect)\nstderr:\n%s", r.code, tail(r.stderr))
 			}
@@ -35,6 +39,14 @@ func TestGarbageInitialize(t *testing.T) {
 			}
 		})
 	}
+}
+
+// unescapeU decodes the \uXXXX escapes of s.
+func unescapeU(s string) string {
+	return regexp.MustCompile(`\\u[0-9a-fA-F]{4}`).ReplaceAllStringFunc(s, func(e string) string {
+		n, _ := strconv.ParseUint(e[2:], 16, 16)
+		return string(rune(n))
+	})
 }
 
 // malformedInit matches a message that says the initialize answer was

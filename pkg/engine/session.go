@@ -380,7 +380,10 @@ func (s *session) start(ctx context.Context, conn mcp.Connection, version string
 		return fmt.Errorf("initialize: %w", err)
 	}
 	if s.init, err = parseInitialize(raw); err != nil {
-		return fmt.Errorf("the server's answer to initialize is malformed: %v (answer: %s)", err, excerpt(string(raw), 200))
+		// Unescaped before redaction: a secret spelled \u0074\u006f... is
+		// still a secret.
+		answer, _ := s.excerptFound(string(raw), 200)
+		return fmt.Errorf("the server's answer to initialize is malformed: %v (answer: %s)", err, answer)
 	}
 	return s.client.Notify(ctx, "notifications/initialized", map[string]any{})
 }

@@ -8,6 +8,7 @@
 //   - fields: {"protocolVersion": "2025-06-18", "capabilities": "all", "serverInfo": 7}
 //   - secret: {"protocolVersion": 5, "serverInfo": {"name": API_TOKEN's value}},
 //     for a client that quotes the answer in its error message
+//   - secret-escaped: the same, the value written as \uXXXX escapes
 //
 // It stays alive and answers tools/list and tools/call, so mcp-fuzz must
 // say that the answer was malformed, not that the server went away.
@@ -18,6 +19,8 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
+	"unicode/utf16"
 
 	"github.com/mcp-fuzz/mcp-fuzz/testdata/servers/internal/rawserver"
 	"github.com/mcp-fuzz/mcp-fuzz/testdata/servers/internal/spawn"
@@ -30,10 +33,21 @@ var results = map[string]string{
 	"null":   `null`,
 	"fields": `{"protocolVersion": "2025-06-18", "capabilities": "all", "serverInfo": 7}`,
 	"secret": `{"protocolVersion": 5, "serverInfo": {"name": ` + strconv.Quote(os.Getenv("API_TOKEN")) + `}}`,
+	// The same secret with every character written as a \u escape.
+	"secret-escaped": `{"protocolVersion": 5, "serverInfo": {"name": "` + uEscape(os.Getenv("API_TOKEN")) + `"}}`,
+}
+
+// uEscape writes s as JSON \uXXXX escapes, one per UTF-16 unit.
+func uEscape(s string) string {
+	var b strings.Builder
+	for _, u := range utf16.Encode([]rune(s)) {
+		fmt.Fprintf(&b, "\\u%04x", u)
+	}
+	return b.String()
 }
 
 func main() {
-	which := flag.String("result", "number", "the initialize result: number, string, array, null or fields")
+	which := flag.String("result", "number", "the initialize result: number, string, array, null, fields, secret or secret-escaped")
 	flag.Parse()
 	result, ok := results[*which]
 	if !ok {
