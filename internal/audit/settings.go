@@ -330,23 +330,33 @@ func loadConfig(path string) (*config.File, error) {
 }
 
 // ParseSeconds reads a duration as a Go duration ("30s", "1m") or plain
-// seconds ("30", "2.5"); it must be positive.
+// seconds ("30", "2.5"): from a millisecond to a year.
 func ParseSeconds(v string) (time.Duration, error) {
+	var d time.Duration
 	if f, err := strconv.ParseFloat(v, 64); err == nil {
 		if f <= 0 {
 			return 0, errors.New("must be positive")
 		}
-		return time.Duration(f * float64(time.Second)), nil
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil {
+		if f > maxDuration.Seconds() {
+			return 0, errors.New("want at most a year")
+		}
+		d = time.Duration(f * float64(time.Second))
+	} else if d, err = time.ParseDuration(v); err != nil {
 		return 0, errors.New("want seconds or a duration like 30s")
 	}
-	if d <= 0 {
+	switch {
+	case d <= 0:
 		return 0, errors.New("must be positive")
+	case d < time.Millisecond:
+		return 0, errors.New("want at least 1ms")
+	case d > maxDuration:
+		return 0, errors.New("want at most a year")
 	}
 	return d, nil
 }
+
+// maxDuration bounds a timeout: anything longer is a typo.
+const maxDuration = 365 * 24 * time.Hour
 
 // ParseSize reads a byte count, plain ("65536") or with a unit: KiB, MiB,
 // GiB (K, M, G, KB, MB and GB are read as the same binary units).

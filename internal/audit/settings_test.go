@@ -206,7 +206,7 @@ func TestParseSecondsAndSize(t *testing.T) {
 			t.Errorf("ParseSeconds(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"0", "-1", "soon", "-5s", ""} {
+	for _, bad := range []string{"0", "-1", "soon", "-5s", "", "1e-12", "1ns", "99999999999999", "9999999h", "NaN", "+Inf"} {
 		if _, err := ParseSeconds(bad); err == nil {
 			t.Errorf("ParseSeconds(%q) accepted", bad)
 		}
@@ -244,5 +244,13 @@ func TestMalformedValuesStayOutOfMessages(t *testing.T) {
 		if strings.Contains(err.Error(), secret) {
 			t.Errorf("message %q shows the value", err)
 		}
+	}
+}
+
+// A huge value is quoted by its start only.
+func TestHugeValuesAreQuotedShort(t *testing.T) {
+	_, err := Build(Settings{Command: []string{"x"}, Profile: strings.Repeat("w", 1<<20), Config: os.DevNull}, FlagNames, noEnv)
+	if err == nil || len(err.Error()) > 1000 || !strings.Contains(err.Error(), "want default or aggressive") {
+		t.Errorf("error of %d bytes: %.300v", len(fmt.Sprint(err)), err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -169,8 +170,18 @@ func (e *ConfigError) Describe(name func(field string) string) string {
 		rest = rest[i+j+1:]
 	}
 	b.WriteString(rest)
-	return fmt.Sprintf(b.String(), e.Args...)
+	args := slices.Clone(e.Args)
+	for i, a := range args {
+		// A value as given can be any size: quote its start.
+		if s, ok := a.(string); ok && len(s) > maxQuoted {
+			args[i] = cutUTF8(s, maxQuoted) + "…"
+		}
+	}
+	return fmt.Sprintf(b.String(), args...)
 }
+
+// maxQuoted is how much of a value a configuration error quotes.
+const maxQuoted = 200
 
 // Validate reports the first problem with c, a [*ConfigError].
 func (c Config) Validate() error {
