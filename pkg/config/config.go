@@ -123,9 +123,13 @@ func Parse(b []byte) (*File, error) {
 	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
 		var te *yaml.TypeError
 		if errors.As(err, &te) {
-			return nil, fmt.Errorf("invalid configuration: %s", strings.Join(nameKeys(b, te.Errors), "; "))
+			msgs := nameKeys(b, te.Errors)
+			for i, m := range msgs {
+				msgs[i] = shortValues(m)
+			}
+			return nil, fmt.Errorf("invalid configuration: %s", strings.Join(msgs, "; "))
 		}
-		return nil, fmt.Errorf("invalid configuration: %v", err)
+		return nil, fmt.Errorf("invalid configuration: %s", shortValues(err.Error()))
 	}
 	for i, e := range f.Expected {
 		if e.ID == "" || e.Reason == "" {
@@ -141,6 +145,18 @@ func Parse(b []byte) (*File, error) {
 }
 
 var lineRE = regexp.MustCompile(`^line (\d+): `)
+
+// quotedValue is a value the YAML decoder quotes in a type error.
+var quotedValue = regexp.MustCompile("`[^`]{9,}`")
+
+// shortValues cuts the values a type error quotes to their first three
+// characters: the value of an env entry of the wrong type may be a secret.
+func shortValues(msg string) string {
+	return quotedValue.ReplaceAllStringFunc(msg, func(q string) string {
+		r := []rune(q[1 : len(q)-1])
+		return "`" + string(r[:min(3, len(r))]) + "…`"
+	})
+}
 
 // nameKeys adds the key whose value is on the reported line to each decoding
 // error ("line 3: cannot unmarshal ..." becomes "line 3: key \"cases\": ...").

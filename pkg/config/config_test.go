@@ -70,3 +70,16 @@ func FuzzParse(f *testing.F) {
 		_, _ = Parse(b) // must not panic
 	})
 }
+
+// A value of the wrong type may be a secret: errors quote its start only.
+func TestTypeErrorsQuoteValuesShort(t *testing.T) {
+	for _, src := range []string{
+		"env:\n  API_TOKEN: !!int tok-canary-1234567890\n",
+		"cases: tok-canary-1234567890\n",
+	} {
+		_, err := Parse([]byte(src))
+		if err == nil || strings.Contains(err.Error(), "canary") {
+			t.Errorf("%q: %v", src, err)
+		}
+	}
+}
