@@ -257,7 +257,7 @@ func gateText(res score.Result) string {
 
 func verdictLine(rep *report.Report) string {
 	if rep.Score == nil || rep.Grade == nil {
-		return fmt.Sprintf("not graded, %d findings", len(rep.Findings))
+		return fmt.Sprintf("%s, %d findings", score.NotGraded, len(rep.Findings))
 	}
 	return fmt.Sprintf("score %d, grade %s, %d findings", *rep.Score, *rep.Grade, len(rep.Findings))
 }

@@ -4,13 +4,13 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
 // Marker is the first line of every comment this package writes.
@@ -53,12 +53,11 @@ func CombinedGrade(sections []SectionData) string {
 
 // BadgeURL is the shields.io static badge of grade ("" for not graded).
 func BadgeURL(grade string) string {
-	msg := "not graded"
+	msg := score.NotGraded
 	if grade != "" {
 		msg = grade
 	}
-	part := strings.NewReplacer("-", "--", "_", "__", " ", "%20").Replace(url.PathEscape(msg))
-	return "https://img.shields.io/badge/mcp--fuzz-" + part + "-" + render.GradeColour(grade)
+	return render.ShieldsURL(msg, render.GradeColour(grade))
 }
 
 // Render returns the whole comment body for sections, in their order: the
@@ -69,7 +68,7 @@ func Render(sections []SectionData) string {
 	var b strings.Builder
 	b.WriteString(Marker + "\n")
 	grade := CombinedGrade(sections)
-	text := "not graded"
+	text := score.NotGraded
 	if grade != "" {
 		text = escape.MarkdownInline(grade, 20)
 	}
@@ -96,15 +95,15 @@ const tableHead = "| Target | Score | Grade | Crashes | Hangs | Silent accepts |
 
 // row is the table row of s.
 func row(s SectionData) string {
-	score, grade := "—", "not graded"
+	points, grade := "—", score.NotGraded
 	if s.Score != nil {
-		score = strconv.Itoa(*s.Score)
+		points = strconv.Itoa(*s.Score)
 	}
 	if s.Grade != "" {
 		grade = escape.MarkdownInline(s.Grade, 20)
 	}
 	return fmt.Sprintf("| %s | %s | %s | %d | %d | %d | %s |\n",
-		escape.MarkdownInline(orText(s.Target, s.Key), targetMax), score, grade,
+		escape.MarkdownInline(orText(s.Target, s.Key), targetMax), points, grade,
 		s.Crashes, s.Hangs, s.Accepted, change(s))
 }
 

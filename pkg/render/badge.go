@@ -64,7 +64,13 @@ func badgeMessage(rep *report.Report) string {
 // https://img.shields.io/badge/mcp--fuzz-A%2093-brightgreen. PR comments
 // cannot show inline SVG, so they use this; see [BadgeSVG] for a file.
 func BadgeURL(rep *report.Report) string {
-	return "https://img.shields.io/badge/" + shieldsPart(badgeLabel) + "-" + shieldsPart(badgeMessage(rep)) + "-" + badgeColour(rep)
+	return ShieldsURL(badgeMessage(rep), badgeColour(rep))
+}
+
+// ShieldsURL is the shields.io static badge labelled mcp-fuzz with message
+// and colour (a name [GradeColour] returns).
+func ShieldsURL(message, colour string) string {
+	return "https://img.shields.io/badge/" + shieldsPart(badgeLabel) + "-" + shieldsPart(message) + "-" + shieldsPart(colour)
 }
 
 // shieldsPart escapes one part of a static badge path: "-" → "--",
