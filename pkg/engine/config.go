@@ -42,6 +42,14 @@ type Config struct {
 	IncludeDestructive bool
 	Tools              []string // globs; a match is called even if not read-only
 	SkipTools          []string // globs
+	// ToolsFrom is the skip reason's text after "not matched by" for a tool
+	// Tools does not match, naming where Tools came from as its users wrote
+	// it ("input tools a,b"). Empty: "--tools " and the patterns.
+	ToolsFrom string
+	// SkipToolsFrom holds, for each pattern of SkipTools, the skip reason's
+	// text after "skipped by" ("input skip-tools GLOB", "per-tool x: skip:
+	// true in .mcp-fuzz.yml"). A missing or empty entry: "--skip-tools GLOB".
+	SkipToolsFrom []string
 
 	// Examples are user-supplied valid arguments per tool (the valid call and
 	// the base of mutations).

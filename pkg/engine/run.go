@@ -48,7 +48,9 @@ type Event struct {
 var ErrInterrupted = errors.New("interrupted")
 
 // Run audits the target described by cfg. It returns an error wrapping
-// [ErrConfig] for an unusable configuration and [ErrConnect] when the target
+// [ErrConfig] for an unusable configuration (also [ErrNoMatch] when a tool
+// pattern or per-tool name matches no listed tool: checked before any case
+// runs) and [ErrConnect] when the target
 // could not be started, initialized or listed; every other problem is a
 // finding in the report. When ctx ends after the target was listed, Run stops
 // the server and returns what it has: the partial report and an error
@@ -65,6 +67,10 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	}
 	cn, s, detector := st.cn, st.s, st.leak
 	tools, disc, discLint := st.tools, st.disc, st.lint
+	if err := cfg.checkMatches(tools); err != nil {
+		s.close()
+		return nil, err
+	}
 
 	rep := &report.Report{
 		Version:   cfg.Version,

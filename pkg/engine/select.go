@@ -1,11 +1,14 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/suggest"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -16,12 +19,16 @@ func (c Config) skipReason(t tool) string {
 		// Its case ids, findings and reproducers would each carry it.
 		return fmt.Sprintf("not called: its name is %d bytes long, over %d (MCP tool names are 1 to 128 characters)", len(t.Name), report.MaxStoredToolName)
 	}
-	if g := matchAny(c.SkipTools, t.Name); g != "" {
-		return "skipped by --skip-tools " + g
+	if i := matchIndex(c.SkipTools, t.Name); i >= 0 {
+		return "skipped by " + c.skipFrom(i)
 	}
-	explicit := matchAny(c.Tools, t.Name) != ""
+	explicit := matchIndex(c.Tools, t.Name) >= 0
 	if len(c.Tools) > 0 && !explicit {
-		return "not matched by --tools " + strings.Join(c.Tools, ",")
+		from := c.ToolsFrom
+		if from == "" {
+			from = "--tools " + strings.Join(c.Tools, ",")
+		}
+		return "not matched by " + from
 	}
 	if t.TaskSupport == "required" {
 		return `task-only tool (execution.taskSupport: "required"): mcp-fuzz does not make task-augmented calls yet, and a plain call is refused by design`
@@ -35,12 +42,85 @@ func (c Config) skipReason(t tool) string {
 	return ""
 }
 
-// matchAny returns the first glob in globs that matches name.
-func matchAny(globs []string, name string) string {
-	for _, g := range globs {
+// skipFrom is where the i-th pattern of SkipTools came from.
+func (c Config) skipFrom(i int) string {
+	if i < len(c.SkipToolsFrom) && c.SkipToolsFrom[i] != "" {
+		return c.SkipToolsFrom[i]
+	}
+	return "--skip-tools " + c.SkipTools[i]
+}
+
+// matchIndex returns the index of the first glob in globs that matches
+// name, or -1.
+func matchIndex(globs []string, name string) int {
+	for i, g := range globs {
 		if ok, _ := path.Match(g, name); ok {
-			return g
+			return i
 		}
 	}
-	return ""
+	return -1
+}
+
+// ErrNoMatch marks a tool pattern or per-tool name of the configuration
+// that matches no tool of the server: a typo or a stale entry, which would
+// otherwise do nothing at all. It comes wrapped with a [*ConfigError]
+// (so it matches [ErrConfig] too) whose message names the nearest tools.
+var ErrNoMatch = errors.New("matches no tool")
+
+// noMatchError wraps a [*ConfigError] with [ErrNoMatch].
+type noMatchError struct{ *ConfigError }
+
+func (e noMatchError) Unwrap() []error { return []error{e.ConfigError, ErrNoMatch} }
+
+// checkMatches returns an error wrapping [ErrNoMatch] for the first tool
+// pattern (Tools, SkipTools) or per-tool name (Examples, ToolTimeouts,
+// AlsoCall) of c that matches none of the tools the server listed.
+func (c Config) checkMatches(tools []tool) error {
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	matches := func(g string) bool {
+		return slices.ContainsFunc(names, func(n string) bool {
+			ok, _ := path.Match(g, n)
+			return ok
+		})
+	}
+	none := func(format, given string, args ...any) error {
+		hint := suggest.Hint(given, names)
+		if len(names) == 0 {
+			hint = " (it lists none)"
+		}
+		return noMatchError{&ConfigError{Format: format + " matches no tool of the server%s", Args: append(args, hint)}}
+	}
+	for _, n := range slices.Sorted(maps.Keys(c.Examples)) {
+		if !slices.Contains(names, n) {
+			return none("{Examples} %s", n, n)
+		}
+	}
+	for _, n := range slices.Sorted(maps.Keys(c.ToolTimeouts)) {
+		if !slices.Contains(names, n) {
+			return none("{ToolTimeouts} %s", n, n)
+		}
+	}
+	for _, n := range c.AlsoCall {
+		if !slices.Contains(names, n) {
+			return none("{AlsoCall} %s", n, n)
+		}
+	}
+	for _, g := range c.Tools {
+		if !matches(g) {
+			return none("{Tools} %s", g, g)
+		}
+	}
+	for i, g := range c.SkipTools {
+		if matches(g) {
+			continue
+		}
+		if i < len(c.SkipToolsFrom) && c.SkipToolsFrom[i] != "" {
+			return none("%s", g, c.SkipToolsFrom[i])
+		}
+		return none("{SkipTools} %s", g, g)
+	}
+	return nil
 }
