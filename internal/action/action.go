@@ -151,6 +151,9 @@ func (r *runner) run(ctx context.Context) int {
 	if interrupted {
 		return out.Code
 	}
+	for _, w := range out.Warnings {
+		r.gh.Warningf("mcp-fuzz: %s", w)
+	}
 	r.annotate(rep)
 	r.comment(ctx, rep)
 	fmt.Fprintf(r.env.Stdout, "mcp-fuzz: %s\n", verdictLine(rep))

@@ -8,8 +8,12 @@ package audit
 import (
 	"context"
 	"errors"
+	"fmt"
+	"maps"
+	"slices"
 	"syscall"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/suggest"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
@@ -32,6 +36,10 @@ type Options struct {
 	Gates   score.Gates
 	Format  string   // of stdout (the command line): text, json, markdown, ...
 	Outputs []string // files to write, format from the extension
+
+	// spell names options in errors the engine finds during the run, as
+	// Build spelled its own.
+	spell Names
 }
 
 // Outcome is what [Run] found.
@@ -48,6 +56,9 @@ type Outcome struct {
 	// (spell it with [Describe]), a target that could not be reached,
 	// or an interruption (the partial report is in Report).
 	Err error
+	// Warnings are problems that did not stop the run, for the front end
+	// to show: an expected id of the config file that matches nothing.
+	Warnings []string
 }
 
 // Interrupted reports whether the run was stopped from outside.
@@ -69,6 +80,11 @@ func Run(ctx context.Context, o Options) Outcome {
 		}
 		return Outcome{Code: interruptedCode(ctx), Err: err}
 	case errors.Is(err, engine.ErrConfig):
+		// A tool pattern or per-tool name that matches no listed tool
+		// (engine.ErrNoMatch), found after discovery.
+		if o.spell != nil {
+			err = &spelledError{msg: Describe(err, o.spell), err: err}
+		}
 		return Outcome{Code: ExitUsage, Err: err}
 	case err != nil:
 		return Outcome{Code: ExitConnect, Err: err}
@@ -78,5 +94,54 @@ func Run(ctx context.Context, o Options) Outcome {
 	if !res.Passed {
 		code = ExitGate
 	}
-	return Outcome{Report: rep, Gates: res, Code: code}
+	return Outcome{Report: rep, Gates: res, Code: code, Warnings: unmatchedExpected(rep, o.Gates.Expected)}
 }
+
+// unmatchedExpected warns about each expected id (in id order) that is
+// neither a case id nor a finding id of rep, naming the nearest ones.
+//
+// A warning, not an error: which cases a run has depends on its --cases
+// budget, seed, --tools and the tools' annotations, so one config file
+// serves runs that meet different subsets of its ids. An entry for a
+// failure this run does not have suppresses nothing (harmless), and a
+// mistyped entry leaves its finding failing the gate (loud already); the
+// warning says which.
+func unmatchedExpected(rep *report.Report, expected map[string]string) []string {
+	if len(expected) == 0 {
+		return nil
+	}
+	known := map[string]bool{}
+	var ids []string
+	add := func(id string) {
+		if id != "" && !known[id] {
+			known[id] = true
+			ids = append(ids, id)
+		}
+	}
+	for _, t := range rep.Tools {
+		for _, c := range t.Cases {
+			add(c.ID)
+		}
+	}
+	for _, f := range rep.Findings {
+		add(f.ID)
+	}
+	var out []string
+	unmatched := 0
+	for _, id := range slices.Sorted(maps.Keys(expected)) {
+		if known[id] {
+			continue
+		}
+		if unmatched++; unmatched <= maxExpectedWarnings {
+			out = append(out, fmt.Sprintf("config expected id %q matches no case or finding of this run, so it suppresses nothing%s", id, suggest.Hint(id, ids)))
+		}
+	}
+	if n := unmatched - maxExpectedWarnings; n > 0 {
+		out = append(out, fmt.Sprintf("%d more config expected ids match no case or finding of this run", n))
+	}
+	return out
+}
+
+// maxExpectedWarnings is how many unmatched expected ids are named one by
+// one (each is a ::warning in the Action).
+const maxExpectedWarnings = 5

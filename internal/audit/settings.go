@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -78,11 +79,16 @@ var fieldKeys = map[string]string{
 	"Env": "env", "PassEnv": "pass-env", "Cwd": "cwd", "Secrets": "secret",
 	"Profile": "profile", "Timeout": "timeout", "StartupTimeout": "startup-timeout",
 	"MaxResponse": "max-response", "Parallel": "parallel", "SlowMs": "slow-ms", "BloatChars": "bloat-chars",
+	"Examples": "per-tool", "ToolTimeouts": "per-tool", "AlsoCall": "per-tool",
 }
 
 // Describe spells err for the user: a [engine.ConfigError] with the front
 // end's option names, anything else as it is.
 func Describe(err error, n Names) string {
+	var sp *spelledError
+	if errors.As(err, &sp) {
+		return sp.msg
+	}
 	var ce *engine.ConfigError
 	if errors.As(err, &ce) {
 		return ce.Describe(func(field string) string {
@@ -95,13 +101,24 @@ func Describe(err error, n Names) string {
 	return err.Error()
 }
 
+// spelledError is a configuration error the engine found during the run,
+// already spelled as [Build] spells the options (a file's setting as the
+// file's key), with the engine's error inside for errors.Is.
+type spelledError struct {
+	msg string
+	err error
+}
+
+func (e *spelledError) Error() string { return e.msg }
+func (e *spelledError) Unwrap() error { return e.err }
+
 // Build applies the config file to s where s is silent, fills in the
 // defaults and validates everything, so that the returned Options run as
 // they are. lookup reads the environment (MCP_FUZZ_BEARER); names spells
 // option keys in error messages. The engine's own checks run here too, so a
 // front end reports every configuration error before starting anything.
 func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options, error) {
-	file, err := loadConfig(s.Config)
+	file, fileName, err := loadConfig(s.Config)
 	if err != nil {
 		return Options{}, err
 	}
@@ -129,6 +146,7 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 		"pass-env":    len(s.PassEnv) == 0 && len(file.PassEnv) > 0,
 		"cwd":         s.Cwd == "" && file.Cwd != "",
 		"timeout":     s.Timeout == nil && file.Timeout.Duration != 0,
+		"per-tool":    true, // only the file has it
 	}
 	spell := func(key string) string {
 		switch {
@@ -140,7 +158,7 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 		return names(key)
 	}
 
-	o := Options{Format: s.Format, Outputs: s.Outputs}
+	o := Options{Format: s.Format, Outputs: s.Outputs, spell: spell}
 	c := &o.Engine
 	c.Command, c.URL, c.Headers, c.Bearer, c.Cwd = s.Command, s.URL, s.Headers, s.Bearer, pick(s.Cwd, file.Cwd)
 	if c.Bearer == "" && lookup != nil {
@@ -155,8 +173,10 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 	c.Profile = pick(s.Profile, file.Profile, "default")
 	c.IncludeDestructive = *first(s.IncludeDestructive, file.IncludeDestructive, ptr(false))
 	c.Tools = s.Tools
-	if len(c.Tools) == 0 {
-		c.Tools = file.Tools
+	if len(c.Tools) > 0 {
+		c.ToolsFrom = names("tools") + " " + strings.Join(c.Tools, ",")
+	} else if c.Tools = file.Tools; len(c.Tools) > 0 {
+		c.ToolsFrom = "tools " + strings.Join(c.Tools, ",") + " in " + fileName
 	}
 
 	cases := first(s.Cases, file.Cases, ptr(engine.DefaultCases))
@@ -203,14 +223,22 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 	}
 
 	// Lists add up: the file's and the front end's.
-	c.SkipTools = append(append([]string{}, s.SkipTools...), file.SkipTools...)
+	// Each skip pattern keeps where it came from, for the skip reason.
+	for _, g := range s.SkipTools {
+		c.SkipTools = append(c.SkipTools, g)
+		c.SkipToolsFrom = append(c.SkipToolsFrom, names("skip-tools")+" "+g)
+	}
+	for _, g := range file.SkipTools {
+		c.SkipTools = append(c.SkipTools, g)
+		c.SkipToolsFrom = append(c.SkipToolsFrom, "skip-tools "+g+" in "+fileName)
+	}
 	c.PassEnv = append(append([]string{}, s.PassEnv...), file.PassEnv...)
 	c.Secrets = append(append([]string{}, s.Secrets...), file.Secrets...)
 	for _, k := range sortedKeys(file.Env) {
 		c.Env = append(c.Env, k+"="+file.Env[k])
 	}
 	c.Env = append(c.Env, s.Env...) // the front end's last: it wins
-	applyPerTool(c, file)
+	applyPerTool(c, file, fileName)
 
 	if err := buildGates(&o.Gates, s, file, names); err != nil {
 		return o, err
@@ -228,8 +256,8 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 }
 
 // applyPerTool takes the per-tool examples, skips, includes and timeouts
-// of the file, in name order.
-func applyPerTool(c *engine.Config, f *config.File) {
+// of the file called name, in name order.
+func applyPerTool(c *engine.Config, f *config.File, name string) {
 	for _, n := range sortedKeys(f.PerTool) {
 		t := f.PerTool[n]
 		if t.Example != nil {
@@ -240,6 +268,7 @@ func applyPerTool(c *engine.Config, f *config.File) {
 		}
 		if t.Skip {
 			c.SkipTools = append(c.SkipTools, n)
+			c.SkipToolsFrom = append(c.SkipToolsFrom, "per-tool "+n+": skip: true in "+name)
 		}
 		if t.Include {
 			c.AlsoCall = append(c.AlsoCall, n)
@@ -318,15 +347,22 @@ func buildGates(g *score.Gates, s Settings, f *config.File, names Names) error {
 }
 
 // loadConfig reads path, or config.DefaultPath when path is "" and the file
-// exists; nil when there is no file to read.
-func loadConfig(path string) (*config.File, error) {
+// exists; nil when there is no file to read. name is the file's name for
+// skip reasons: path as given, or its base name when it is absolute (the
+// Action's paths lie in a container).
+func loadConfig(path string) (f *config.File, name string, err error) {
 	if path == "" {
 		if _, err := os.Stat(config.DefaultPath); err != nil {
-			return nil, nil
+			return nil, config.DefaultPath, nil
 		}
 		path = config.DefaultPath
 	}
-	return config.Load(path)
+	name = path
+	if filepath.IsAbs(path) {
+		name = filepath.Base(path)
+	}
+	f, err = config.Load(path)
+	return f, name, err
 }
 
 // ParseSeconds reads a duration as a Go duration ("30s", "1m") or plain

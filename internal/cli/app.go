@@ -142,6 +142,9 @@ func (a *App) fuzz(ctx context.Context, st audit.Settings) int {
 	if code := a.emit(out.Report, o.Format, o.Outputs); code != ExitOK {
 		return code
 	}
+	for _, w := range out.Warnings {
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: warning: %s\n", w)
+	}
 	for _, f := range out.Gates.Failures {
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: gate missed: %s\n", f)
 	}
