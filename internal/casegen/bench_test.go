@@ -1,25 +1,23 @@
 package casegen
 
 import (
+	"os"
 	"strconv"
 	"testing"
 )
 
 // searchIssues is a realistic 10-property tool schema, shaped like the ones
-// the TypeScript SDK emits (zod -> JSON Schema, draft-07).
-const searchIssues = `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","additionalProperties":false,
- "required":["owner","repo","query"],
- "properties":{
-  "owner":{"type":"string","description":"Repository owner","minLength":1,"maxLength":39,"pattern":"^[A-Za-z0-9-]+$"},
-  "repo":{"type":"string","description":"Repository name","minLength":1,"maxLength":100},
-  "query":{"type":"string","description":"Search text","minLength":1},
-  "state":{"type":"string","enum":["open","closed","all"],"default":"open"},
-  "labels":{"type":"array","items":{"type":"string"},"maxItems":20,"uniqueItems":true},
-  "since":{"type":"string","format":"date-time"},
-  "assignee":{"type":"object","properties":{"login":{"type":"string"},"id":{"type":"integer","minimum":1}},"required":["login"],"additionalProperties":false},
-  "page":{"type":"integer","minimum":1,"default":1},
-  "per_page":{"type":"integer","minimum":1,"maximum":100,"default":30},
-  "include_body":{"type":"boolean","default":false}}}`
+// the TypeScript SDK emits (zod -> JSON Schema, draft-07); the engine's
+// benchmarks use the same file.
+var searchIssues = readSchema("../../testdata/schemas/search_issues.json")
+
+func readSchema(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
 
 // BenchmarkGenerate measures Compile plus Generate with the default budget of
 // 40 cases (every kept case is validated; the 10,000-item oversize array

@@ -3,6 +3,8 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/lint"
@@ -11,19 +13,11 @@ import (
 // benchTools is a listing of 100 tools: half a realistic 10-property schema
 // with an outputSchema, half a one-property schema.
 func benchTools() []json.RawMessage {
-	const search = `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","additionalProperties":false,
- "required":["owner","repo","query"],
- "properties":{
-  "owner":{"type":"string","description":"Repository owner","minLength":1,"maxLength":39,"pattern":"^[A-Za-z0-9-]+$"},
-  "repo":{"type":"string","description":"Repository name","minLength":1,"maxLength":100},
-  "query":{"type":"string","description":"Search text","minLength":1},
-  "state":{"type":"string","enum":["open","closed","all"],"default":"open"},
-  "labels":{"type":"array","items":{"type":"string"},"maxItems":20,"uniqueItems":true},
-  "since":{"type":"string","format":"date-time"},
-  "assignee":{"type":"object","properties":{"login":{"type":"string"},"id":{"type":"integer","minimum":1}},"required":["login"],"additionalProperties":false},
-  "page":{"type":"integer","minimum":1,"default":1},
-  "per_page":{"type":"integer","minimum":1,"maximum":100,"default":30},
-  "include_body":{"type":"boolean","default":false}}}`
+	b, err := os.ReadFile("../../testdata/schemas/search_issues.json")
+	if err != nil {
+		panic(err)
+	}
+	search := strings.TrimSpace(string(b))
 	const output = `{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","properties":{"title":{"type":"string"},"number":{"type":"integer"}}}}}}`
 	const trivial = `{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}`
 	var raws []json.RawMessage
