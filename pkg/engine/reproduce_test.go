@@ -40,8 +40,8 @@ func TestReproduceEscapesControls(t *testing.T) {
 }
 
 // A secret written into the server command, its working directory or the
-// URL's query never reaches a reproducer: they spell the command as the
-// report's target does.
+// URL's query never reaches a reproducer or the report's target: both spell
+// the config's redacted view.
 func TestReproducersKeepSecretsOut(t *testing.T) {
 	const token, other, query = "tok-canary-1234567890", "tok-canary-sec-0987654321", "abcdefgh12345678"
 	lookup := func(k string) (string, bool) { return other, k == "SECRET_X" }
@@ -55,6 +55,12 @@ func TestReproducersKeepSecretsOut(t *testing.T) {
 		{URL: "http://127.0.0.1:9/mcp?client_secret=" + query + "&token=" + token, Bearer: token},
 	} {
 		d := leak.NewDetector(cfg.secrets())
+		target, _ := json.Marshal(cfg.shown(d).target("stdio"))
+		for _, secret := range []string{token, other, query} {
+			if strings.Contains(string(target), secret) {
+				t.Errorf("the target shows a secret: %s", target)
+			}
+		}
 		for _, f := range findings(rep, cfg.shown(d)) {
 			all := f.Reproducer.Shell + f.Reproducer.JSONRPC + f.Reproducer.Generator
 			for _, secret := range []string{token, other, query} {

@@ -66,6 +66,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 		return nil, err
 	}
 	cn, s, detector := st.cn, st.s, st.leak
+	shown := cfg.shown(detector)
 	tools, disc, discLint := st.tools, st.disc, st.lint
 	if err := cfg.checkMatches(tools); err != nil {
 		s.close()
@@ -77,7 +78,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 		Seed:      cfg.Seed,
 		StartedAt: started.UTC(),
 		Config:    cfg.settings(),
-		Target:    cfg.target(cn.transport, detector),
+		Target:    shown.target(cn.transport),
 		Server: report.Server{
 			Name:            s.init.ServerInfo.Name,
 			Version:         s.init.ServerInfo.Version,
@@ -114,7 +115,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	flagPerformance(rep.Tools, float64(cfg.SlowMs), cfg.BloatChars)
 	rep.Summary = report.Summarize(rep.Tools)
 	rep.Interrupted = ctx.Err() != nil
-	rep.Findings = findings(rep, cfg.shown(detector))
+	rep.Findings = findings(rep, shown)
 	rep.Normalize()
 	score.Apply(rep)
 	rep.DurationMs = time.Since(started).Milliseconds()
@@ -481,9 +482,9 @@ func (c Config) settings() report.Settings {
 	}
 }
 
-// shown is c as reproducers may spell it: the command's words, the URL
-// and the working directory with every secret of d redacted, as in
-// [Config.target]. Environment values and headers are never spelled out.
+// shown is c as the report and its reproducers may spell it: the command's
+// words, the URL and the working directory with every secret of d redacted.
+// Environment values and headers are never spelled out.
 func (c Config) shown(d *leak.Detector) Config {
 	if len(c.Command) > 0 {
 		c.Command = slices.Clone(c.Command)
@@ -496,14 +497,13 @@ func (c Config) shown(d *leak.Detector) Config {
 	return c
 }
 
-func (c Config) target(transport string, d *leak.Detector) report.Target {
-	t := report.Target{Transport: transport, URL: d.Redact(redactURL(c.URL)), Cwd: c.Cwd}
+// target is what the report records of c's target: call it on c.shown, so
+// that no secret reaches it.
+func (c Config) target(transport string) report.Target {
+	t := report.Target{Transport: transport, URL: c.URL, Cwd: c.Cwd}
 	if len(c.Command) > 0 {
-		// A secret written into the command line stays out of the report too.
-		t.Command = d.Redact(shellJoin(c.Command))
-		for _, a := range c.Command {
-			t.Args = append(t.Args, d.Redact(a))
-		}
+		t.Command = shellJoin(c.Command)
+		t.Args = slices.Clone(c.Command)
 	}
 	for _, kv := range c.Env {
 		k, _, _ := cutEnv(kv)
