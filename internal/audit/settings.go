@@ -179,21 +179,23 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 		c.ToolsFrom = "tools " + strings.Join(c.Tools, ",") + " in " + fileName
 	}
 
-	cases := first(s.Cases, file.Cases, ptr(engine.DefaultCases))
-	if *cases < 0 {
-		return o, fmt.Errorf("%s: must be 0 (no limit) or more", source("cases", s.Cases != nil, *cases))
-	}
-	c.Cases = *cases
-	if c.Cases == 0 {
-		c.Cases = -1 // the engine's "unlimited"
-	}
-	hangs := first(s.MaxHangs, file.MaxHangs, ptr(engine.DefaultMaxHangs))
-	if *hangs < 0 {
-		return o, fmt.Errorf("%s: must be 0 (never cut a tool short) or more", source("max-hangs", s.MaxHangs != nil, *hangs))
-	}
-	c.MaxHangs = *hangs
-	if c.MaxHangs == 0 {
-		c.MaxHangs = -1 // the engine's "never"
+	// Counts where 0 means no limit, which the engine spells -1.
+	for _, n := range []struct {
+		key, zero   string
+		given, file *int
+		def         int
+		dst         *int
+	}{
+		{"cases", "no limit", s.Cases, file.Cases, engine.DefaultCases, &c.Cases},
+		{"max-hangs", "never cut a tool short", s.MaxHangs, file.MaxHangs, engine.DefaultMaxHangs, &c.MaxHangs},
+	} {
+		v := *first(n.given, n.file, &n.def)
+		if v < 0 {
+			return o, fmt.Errorf("%s: must be 0 (%s) or more", source(n.key, n.given != nil, v), n.zero)
+		}
+		if *n.dst = v; v == 0 {
+			*n.dst = -1
+		}
 	}
 	c.MaxResponse = engine.DefaultMaxResponse
 	if size := pick(s.MaxResponse, file.MaxResponse); size != "" {
