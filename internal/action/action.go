@@ -259,10 +259,14 @@ func gateText(res score.Result) string {
 }
 
 func verdictLine(rep *report.Report) string {
-	if rep.Score == nil || rep.Grade == nil {
-		return fmt.Sprintf("%s, %d findings", score.NotGraded, len(rep.Findings))
+	untested := ""
+	if u := score.Untested(rep); u != "" {
+		untested = " (" + u + ")"
 	}
-	return fmt.Sprintf("score %d, grade %s, %d findings", *rep.Score, *rep.Grade, len(rep.Findings))
+	if rep.Score == nil || rep.Grade == nil {
+		return fmt.Sprintf("%s%s, %d findings", score.NotGraded, untested, len(rep.Findings))
+	}
+	return fmt.Sprintf("score %d, grade %s%s, %d findings", *rep.Score, *rep.Grade, untested, len(rep.Findings))
 }
 
 func intText(p *int) string {

@@ -37,6 +37,8 @@ type SectionData struct {
 	Hangs    int    `json:"hangs"`
 	Accepted int    `json:"accepted"`
 	Previous *int   `json:"previous"`
+	// Untested is "6 of 9 tools untested", or "" when every tool was called.
+	Untested string `json:"untested,omitempty"`
 	Markdown string `json:"-"`
 }
 
@@ -101,6 +103,9 @@ func row(s SectionData) string {
 	}
 	if s.Grade != "" {
 		grade = escape.MarkdownInline(s.Grade, 20)
+	}
+	if s.Untested != "" {
+		grade += " (" + escape.MarkdownInline(s.Untested, 40) + ")"
 	}
 	return fmt.Sprintf("| %s | %s | %s | %d | %d | %d | %s |\n",
 		escape.MarkdownInline(orText(s.Target, s.Key), targetMax), points, grade,
@@ -232,6 +237,7 @@ func newSection(key, target string, rep *report.Report, maxBytes int) SectionDat
 		}
 	}
 	s.Crashes, s.Hangs, s.Accepted = rep.Summary.Crash, rep.Summary.Hang, rep.Summary.Accepted
+	s.Untested = score.Untested(rep)
 	s.Markdown = sectionMarkdown(rep, maxBytes)
 	return s
 }

@@ -50,14 +50,19 @@ func badgeColour(rep *report.Report) string {
 	return "lightgrey"
 }
 
-// badgeMessage is the right half of the badge: "A 93" or "not graded".
+// badgeMessage is the right half of the badge: "A 93" or "not graded",
+// followed by " (6/9 untested)" when some tools were not called.
 func badgeMessage(rep *report.Report) string {
+	msg := score.NotGraded
 	if rep.Graded && rep.Score != nil && rep.Grade != nil {
 		if _, ok := gradeColours[*rep.Grade]; ok {
-			return fmt.Sprintf("%s %d", *rep.Grade, *rep.Score)
+			msg = fmt.Sprintf("%s %d", *rep.Grade, *rep.Score)
 		}
 	}
-	return score.NotGraded
+	if untested, listed := score.UntestedCount(rep); untested > 0 {
+		msg += fmt.Sprintf(" (%d/%d untested)", untested, listed)
+	}
+	return msg
 }
 
 // BadgeURL returns a shields.io static badge URL for rep, such as

@@ -136,15 +136,21 @@ func mdHead(rep *report.Report) string {
 	return b.String()
 }
 
-// mdGrade is "grade **C**, score 81/100" or "**not graded**".
+// mdGrade is "grade **C**, score 81/100", "**not graded**", each followed by
+// ", 6 of 9 tools untested" when some tools were not called.
 func mdGrade(rep *report.Report) string {
-	if !rep.Graded || rep.Score == nil {
-		return "**" + score.NotGraded + "**"
+	g := "**" + score.NotGraded + "**"
+	switch {
+	case !rep.Graded || rep.Score == nil:
+	case rep.Grade == nil:
+		g = fmt.Sprintf("score %d/100", *rep.Score)
+	default:
+		g = fmt.Sprintf("grade **%s**, score %d/100", escape.MarkdownInline(*rep.Grade, 20), *rep.Score)
 	}
-	if rep.Grade == nil {
-		return fmt.Sprintf("score %d/100", *rep.Score)
+	if u := score.Untested(rep); u != "" {
+		g += ", " + u
 	}
-	return fmt.Sprintf("grade **%s**, score %d/100", escape.MarkdownInline(*rep.Grade, 20), *rep.Score)
+	return g
 }
 
 // verdictLine lists the non-zero verdict and flag counts.

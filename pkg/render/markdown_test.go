@@ -133,7 +133,8 @@ func TestBadgeURL(t *testing.T) {
 	if got, want := BadgeURL(rep), "https://img.shields.io/badge/mcp--fuzz-A%2093-brightgreen"; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
-	if got, want := BadgeURL(ungradedReport()), "https://img.shields.io/badge/mcp--fuzz-not%20graded-lightgrey"; got != want {
+	// Untested tools are said next to the grade.
+	if got, want := BadgeURL(ungradedReport()), "https://img.shields.io/badge/mcp--fuzz-not%20graded%20%281%2F1%20untested%29-lightgrey"; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }

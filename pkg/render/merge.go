@@ -33,11 +33,14 @@ func MergedMarkdown(reps []*report.Report) string {
 	for _, r := range reps {
 		points, grade := "—", score.NotGraded
 		if r.Graded && r.Score != nil && r.Grade != nil {
-			points, grade = fmt.Sprint(*r.Score), *r.Grade
+			points, grade = fmt.Sprint(*r.Score), escape.MarkdownInline(*r.Grade, 20)
+		}
+		if u := score.Untested(r); u != "" {
+			grade += " (" + u + ")"
 		}
 		s := r.Summary
 		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %d | %d | %d |\n",
-			escape.MarkdownInline(TargetName(r), 120), escape.MarkdownInline(grade, 20), points,
+			escape.MarkdownInline(TargetName(r), 120), grade, points,
 			s.Crash, s.Hang, s.ProtocolViolation, s.Accepted, s.Leak)
 	}
 	if len(reps) == 0 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
 // SARIF identifiers.
@@ -190,6 +191,9 @@ func SARIF(rep *report.Report, opts SARIFOptions) ([]byte, error) {
 	}
 	if rep.Grade != nil {
 		props["grade"] = *rep.Grade
+	}
+	if u := score.Untested(rep); u != "" {
+		props["untested"] = u
 	}
 	run.Properties = props
 	out, err := json.MarshalIndent(sarifLog{Schema: SARIFSchema, Version: SARIFVersion, Runs: []sarifRun{run}}, "", "  ")

@@ -46,14 +46,18 @@ func terminalSummary(b *strings.Builder, rep *report.Report, p ansi) {
 	}
 	fmt.Fprintf(b, "%s %s — %s\n", st(ansiBold, "mcp-fuzz"), escape.Terminal(rep.Version, 40), st(ansiBold, name))
 
+	share := ""
+	if u := score.Untested(rep); u != "" {
+		share = "   (" + u + ")"
+	}
 	if !rep.Graded || rep.Score == nil {
-		fmt.Fprintf(b, "\n  %s\n", st(ansiBold, score.NotGraded))
+		fmt.Fprintf(b, "\n  %s%s\n", st(ansiBold, score.NotGraded), share)
 	} else {
 		grade := "-"
 		if rep.Grade != nil {
 			grade = escape.Terminal(*rep.Grade, 20)
 		}
-		fmt.Fprintf(b, "\n  Grade %s   score %d/100\n", st(ansiBold+gradeStyle(grade), grade), *rep.Score)
+		fmt.Fprintf(b, "\n  Grade %s   score %d/100%s\n", st(ansiBold+gradeStyle(grade), grade), *rep.Score, share)
 	}
 	s := rep.Summary
 	fmt.Fprintf(b, "  %s tested, %d skipped · %s · %s · seed %d · %s s\n",

@@ -15,6 +15,7 @@ var (
 	ErrUnknownKind      = errors.New("unknown finding kind")
 	ErrUnknownDimension = errors.New("unknown dimension")
 	ErrNoBaseline       = errors.New("gating on new findings needs a baseline report")
+	ErrNoneCombined     = errors.New(`"none" turns every finding gate off and cannot be combined with other kinds`)
 )
 
 // FailKinds returns the kinds --fail-on accepts, as their canonical finding
@@ -26,6 +27,22 @@ func FailKinds() []string {
 	}
 	return out
 }
+
+// DefaultFailOn is the gate of a run that sets none (SPEC §10): every
+// critical code of the catalogue (crash, hang, protocol_violation, leak), so
+// that a fuzzer that finds a crash turns CI red.
+func DefaultFailOn() []string {
+	var out []string
+	for _, c := range report.Codes() {
+		if c.Severity == report.SeverityCritical {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+// FailOnNone is the --fail-on value that turns the default gate off.
+const FailOnNone = "none"
 
 // Gates are the CI gates of SPEC §10. The zero value gates nothing.
 type Gates struct {
@@ -40,6 +57,9 @@ type Gates struct {
 	// Expected maps accepted case ids or finding ids to why they are
 	// accepted; they never fail a gate.
 	Expected map[string]string
+	// Default is true when FailOn is [DefaultFailOn] because no gate was
+	// set: the lines of a missed gate then say how to turn it off.
+	Default bool
 }
 
 // Result is the outcome of [Check].
@@ -52,11 +72,19 @@ type Result struct {
 // (finding codes), without duplicates. Kinds are case-insensitive, "-" may
 // stand for "_", and a code's [report.Code.FailOn] name ("protocol") stands
 // for the code.
+//
+// "none" ([FailOnNone]) alone gives no kinds: no finding fails, the default
+// gate included; with other kinds it is an error.
 func ParseFailOn(s string) ([]string, error) {
 	var kinds []string
+	none := false
 	for _, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
+			continue
+		}
+		if strings.EqualFold(part, FailOnNone) {
+			none = true
 			continue
 		}
 		k, err := parseKind(part)
@@ -66,6 +94,9 @@ func ParseFailOn(s string) ([]string, error) {
 		if !slices.Contains(kinds, k) {
 			kinds = append(kinds, k)
 		}
+	}
+	if none && len(kinds) > 0 {
+		return nil, fmt.Errorf("%w: %s", ErrNoneCombined, s)
 	}
 	return kinds, nil
 }
@@ -79,7 +110,7 @@ func parseKind(s string) (string, error) {
 		}
 		valid = append(valid, c.FailOn)
 	}
-	return "", fmt.Errorf("%w %q (valid: %s)", ErrUnknownKind, s, strings.Join(valid, ", "))
+	return "", fmt.Errorf("%w %q (valid: %s, or %s)", ErrUnknownKind, s, strings.Join(valid, ", "), FailOnNone)
 }
 
 // ParseDimension turns a dimension name as a user may write it
@@ -227,11 +258,25 @@ func findingFailures(rep *report.Report, g Gates) []string {
 	}
 	for _, k := range kinds {
 		if ids := byKind[k]; len(ids) > 0 {
-			fails = append(fails, fmt.Sprintf("%s %s (fail-on %s): %s",
-				plural(len(ids), qualifier+k, qualifier+k), pluralFinding(len(ids)), report.DescribeCode(k).FailOn, idList(ids)))
+			gate := "fail-on " + report.DescribeCode(k).FailOn
+			if g.Default {
+				gate = "the default gate fail-on " + DefaultFailOnNames() + "; fail-on none turns it off"
+			}
+			fails = append(fails, fmt.Sprintf("%s %s (%s): %s",
+				plural(len(ids), qualifier+k, qualifier+k), pluralFinding(len(ids)), gate, idList(ids)))
 		}
 	}
 	return fails
+}
+
+// DefaultFailOnNames spells [DefaultFailOn] as --fail-on takes it:
+// "crash,hang,protocol,leak".
+func DefaultFailOnNames() string {
+	var names []string
+	for _, k := range DefaultFailOn() {
+		names = append(names, report.DescribeCode(k).FailOn)
+	}
+	return strings.Join(names, ",")
 }
 
 func pluralFinding(n int) string {

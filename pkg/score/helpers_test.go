@@ -18,6 +18,14 @@ func bad(v report.Verdict, flags ...string) report.Case {
 	return report.Case{Kind: "wrong_type", Forbidden: true, Verdict: v, Flags: flags}
 }
 
+// crashed is a forbidden bad input that crashed the server the way how says
+// (report.CrashExit, CrashClosed, CrashInternalError).
+func crashed(how string) report.Case {
+	c := bad(report.Crash)
+	c.Crash = &report.CrashInfo{How: how}
+	return c
+}
+
 // allowed is a bad-input kind the schema allows (extra_property) with verdict v.
 func allowed(v report.Verdict, flags ...string) report.Case {
 	return report.Case{Kind: "extra_property", Verdict: v, Flags: flags}

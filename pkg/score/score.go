@@ -105,8 +105,11 @@ func (t tally) caps(dims map[string]report.Dimension) []report.Cap {
 	if s := dims[Robustness].Score; s != nil && *s < 50 {
 		add("F", "robustness %d is under 50", *s)
 	}
-	if f := t.failureCounts(report.Crash, report.Hang, report.ProtocolViolation); f != "" {
-		add("C", "%s", f)
+	if f := t.brokenSession(); f != "" {
+		add("D", "%s: each can end or stall a client's session", f)
+	}
+	if n := t.crashHow[report.CrashInternalError]; n > 0 {
+		add("C", "%s (-32603 or the server-error range) from a live server", plural(n, "internal error", "internal errors"))
 	}
 	if s := dims[Validation].Score; s != nil && *s < 50 {
 		add("D", "validation %d is under 50", *s)
@@ -121,6 +124,26 @@ func (t tally) caps(dims map[string]report.Dimension) []report.Cap {
 		add("C", "no tested tool is confirmed: the valid call of none of the %s succeeded", plural(t.tested, "tested tool", "tested tools"))
 	}
 	return caps
+}
+
+// brokenSession says "7 process exits, 1 dropped connection, 10 hangs, 11
+// protocol violations": the failures that cost a client its session (the
+// grade cap D of SPEC §10), or "". A crash that does not say how it happened
+// (a report from an older version) counts as a process exit.
+func (t tally) brokenSession() string {
+	var parts []string
+	if n := t.failures[string(report.Crash)] - t.crashHow[report.CrashInternalError] - t.crashHow[report.CrashClosed]; n > 0 {
+		parts = append(parts, plural(n, "process exit", "process exits"))
+	}
+	if n := t.crashHow[report.CrashClosed]; n > 0 {
+		parts = append(parts, plural(n, "dropped connection", "dropped connections"))
+	}
+	for _, k := range []report.Verdict{report.Hang, report.ProtocolViolation} {
+		if n := t.failures[string(k)]; n > 0 {
+			parts = append(parts, failureNoun(string(k), n))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // failureCounts says "3 crashes, 1 hang" for the given verdicts, or "".
@@ -158,4 +181,26 @@ func (t tally) critical() []string {
 		}
 	}
 	return lines
+}
+
+// Untested says "6 of 9 tools untested" when some of the server's tools were
+// not called (not read-only, deselected, skipped by the config), else "". It
+// stands next to the grade in every format: a grade earned on 3 of 9 tools
+// says less than it seems to.
+func Untested(rep *report.Report) string {
+	untested, listed := UntestedCount(rep)
+	if untested == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %s untested", untested, plural(listed, "tool", "tools"))
+}
+
+// UntestedCount is how many of the report's listed tools were not tested.
+func UntestedCount(rep *report.Report) (untested, listed int) {
+	for _, t := range rep.Tools {
+		if !t.Tested {
+			untested++
+		}
+	}
+	return untested, len(rep.Tools)
 }

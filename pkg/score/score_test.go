@@ -343,13 +343,15 @@ func TestCaps(t *testing.T) {
 			name: "every cap listed, grade is the strictest",
 			rep: server(
 				tool("get_weather", one(valid(ok)),
-					times(3, bad(crash)), one(bad(hang)), one(bad(protoV)),
+					one(crashed(report.CrashExit)), one(crashed(report.CrashClosed)), one(crashed(report.CrashInternalError)),
+					one(bad(hang)), one(bad(protoV)),
 					times(2, bad(accept)), one(bad(handled, leak)), one(bad(handled))),
 				tool("search", one(valid(errored, leak)))),
 			// robustness: 4 of 9 = 44; validation 2 of 9 = 22
 			caps: []report.Cap{
 				{Grade: "F", Reason: "robustness 44 is under 50"},
-				{Grade: "C", Reason: "3 crashes, 1 hang, 1 protocol violation"},
+				{Grade: "D", Reason: "1 process exit, 1 dropped connection, 1 hang, 1 protocol violation: each can end or stall a client's session"},
+				{Grade: "C", Reason: "1 internal error (-32603 or the server-error range) from a live server"},
 				{Grade: "D", Reason: "validation 22 is under 50"},
 				{Grade: "C", Reason: "validation 22 is under 80"},
 				{Grade: "C", Reason: "2 answers leak a secret or a stack trace"},
@@ -365,11 +367,51 @@ func TestCaps(t *testing.T) {
 		{
 			name: "a cap lower than the computed grade wins",
 			rep: server(
-				tool("a", one(valid(ok)), times(49, bad(handled)), one(bad(crash)))),
+				tool("a", one(valid(ok)), times(49, bad(handled)), one(crashed(report.CrashInternalError)))),
 			// every dimension near 100: computed A, capped C
-			caps:     []report.Cap{{Grade: "C", Reason: "1 crash"}},
+			caps:     []report.Cap{{Grade: "C", Reason: "1 internal error (-32603 or the server-error range) from a live server"}},
 			grade:    "C",
 			critical: []string{"1 crash (a)"},
+		},
+		{
+			name: "one process exit caps at D",
+			rep: server(
+				tool("a", one(valid(ok)), times(49, bad(handled)), one(crashed(report.CrashExit)))),
+			caps:     []report.Cap{{Grade: "D", Reason: "1 process exit: each can end or stall a client's session"}},
+			grade:    "D",
+			critical: []string{"1 crash (a)"},
+		},
+		{
+			name: "one dropped connection caps at D",
+			rep: server(
+				tool("a", one(valid(ok)), times(49, bad(handled)), one(crashed(report.CrashClosed)))),
+			caps:     []report.Cap{{Grade: "D", Reason: "1 dropped connection: each can end or stall a client's session"}},
+			grade:    "D",
+			critical: []string{"1 crash (a)"},
+		},
+		{
+			name: "a crash without how (an older report) counts as a process exit",
+			rep: server(
+				tool("a", one(valid(ok)), times(49, bad(handled)), one(bad(crash)))),
+			caps:     []report.Cap{{Grade: "D", Reason: "1 process exit: each can end or stall a client's session"}},
+			grade:    "D",
+			critical: []string{"1 crash (a)"},
+		},
+		{
+			name: "one hang caps at D",
+			rep: server(
+				tool("a", one(valid(ok)), times(49, bad(handled)), one(bad(hang)))),
+			caps:     []report.Cap{{Grade: "D", Reason: "1 hang: each can end or stall a client's session"}},
+			grade:    "D",
+			critical: []string{"1 hang (a)"},
+		},
+		{
+			name: "one protocol violation caps at D",
+			rep: server(
+				tool("a", one(valid(ok)), times(49, bad(handled)), one(bad(protoV)))),
+			caps:     []report.Cap{{Grade: "D", Reason: "1 protocol violation: each can end or stall a client's session"}},
+			grade:    "D",
+			critical: []string{"1 protocol violation (a)"},
 		},
 		{
 			name: "a computed grade lower than the caps stays",
@@ -481,5 +523,23 @@ func TestFormulas(t *testing.T) {
 	f[0].Weight = 0
 	if Formulas()[0].Weight == 0 {
 		t.Error("Formulas exposes its backing array")
+	}
+}
+
+func TestUntested(t *testing.T) {
+	skipped := report.Tool{Name: "delete", SkipReason: "not annotated readOnlyHint: true"}
+	tests := []struct {
+		rep  *report.Report
+		want string
+	}{
+		{server(tool("a", one(valid(ok)))), ""},
+		{server(tool("a", one(valid(ok))), skipped), "1 of 2 tools untested"},
+		{server(skipped), "1 of 1 tool untested"},
+		{server(tool("a", one(valid(ok))), skipped, skipped, tool("b", one(valid(ok)))), "2 of 4 tools untested"},
+	}
+	for _, tc := range tests {
+		if got := Untested(tc.rep); got != tc.want {
+			t.Errorf("Untested(%d tools) = %q, want %q", len(tc.rep.Tools), got, tc.want)
+		}
 	}
 }

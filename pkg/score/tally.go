@@ -30,6 +30,10 @@ type tally struct {
 	// lists the tools they happened on, in report order.
 	failures     map[string]int
 	failureTools map[string][]string
+
+	// crashHow counts crash cases by how they happened ([report.CrashInfo]
+	// How: exit, closed, internal_error; "" for a report without it).
+	crashHow map[string]int
 }
 
 func count(rep *report.Report) tally {
@@ -38,6 +42,7 @@ func count(rep *report.Report) tally {
 		validNotOK:   map[report.Verdict]int{},
 		failures:     map[string]int{},
 		failureTools: map[string][]string{},
+		crashHow:     map[string]int{},
 	}
 	for _, tool := range rep.Tools {
 		if !tool.Tested {
@@ -57,6 +62,13 @@ func count(rep *report.Report) tally {
 			t.casesRun++
 			if c.Verdict.Failure() {
 				t.fail(string(c.Verdict), tool.Name)
+			}
+			if c.Verdict == report.Crash {
+				how := ""
+				if c.Crash != nil {
+					how = c.Crash.How
+				}
+				t.crashHow[how]++
 			}
 			if c.HasFlag(report.FlagLeak) {
 				t.fail(report.FlagLeak, tool.Name)
