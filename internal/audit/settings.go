@@ -54,6 +54,9 @@ type Settings struct {
 	FailOn       []string
 	Baseline     string // path of a previous JSON report
 	FailOnNew    bool
+	// NoDefaultGate leaves a run without gate settings ungated (the demo,
+	// whose findings are on purpose) instead of failing on critical ones.
+	NoDefaultGate bool
 
 	// Config is the config file; "" reads config.DefaultPath when it exists.
 	Config string
@@ -334,7 +337,9 @@ func buildGates(g *score.Gates, s Settings, f *config.File, names Names) error {
 		}
 		g.FailOn = kinds
 	}
-	g.FailOnNew = s.FailOnNew
+	// A baseline alone means "fail only on new findings": the findings it
+	// already has never fail, and any new critical or error finding does.
+	g.FailOnNew = s.FailOnNew || s.Baseline != ""
 	switch {
 	case s.Baseline != "":
 		rep, err := report.ReadFile(s.Baseline)
@@ -344,6 +349,10 @@ func buildGates(g *score.Gates, s Settings, f *config.File, names Names) error {
 		g.Baseline = rep
 	case s.FailOnNew:
 		return fmt.Errorf("%s needs %s FILE (a previous JSON report)", names("fail-on-new"), names("baseline"))
+	}
+	// Without any gate, a run fails on the critical findings (SPEC §10).
+	if len(failOn) == 0 && g.FailUnder == nil && len(g.FailUnderDim) == 0 && !g.FailOnNew && !s.NoDefaultGate {
+		g.FailOn, g.Default = score.DefaultFailOn(), true
 	}
 	return nil
 }

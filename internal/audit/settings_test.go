@@ -31,8 +31,65 @@ func TestBuildDefaults(t *testing.T) {
 		c.SlowMs != engine.DefaultSlowMs || c.BloatChars != engine.DefaultBloatChars || c.IncludeDestructive {
 		t.Errorf("defaults: %+v", c)
 	}
-	if o.Gates.FailUnder != nil || o.Gates.FailOn != nil || o.Gates.Baseline != nil {
-		t.Errorf("gates without settings: %+v", o.Gates)
+	if o.Gates.FailUnder != nil || o.Gates.Baseline != nil || !o.Gates.Default ||
+		!slices.Equal(o.Gates.FailOn, []string{"crash", "hang", "protocol_violation", "leak"}) {
+		t.Errorf("gates without settings: %+v, want the default gate fail-on crash,hang,protocol,leak", o.Gates)
+	}
+}
+
+// TestBuildDefaultGate checks when the default gate applies: only when no
+// gate of any kind is set, by the front end or the config file.
+func TestBuildDefaultGate(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base.json")
+	if err := os.WriteFile(base, []byte(`{"version":"x","findings":[]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	withFile := func(body string) string {
+		p := filepath.Join(dir, fmt.Sprintf("c%d.yml", len(body)))
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	eighty := 80
+	defaultGate := []string{"crash", "hang", "protocol_violation", "leak"}
+	tests := []struct {
+		name        string
+		st          Settings
+		failOn      []string
+		def, newOne bool
+	}{
+		{"nothing set", Settings{}, defaultGate, true, false},
+		{"fail-on none", Settings{FailOn: []string{"none"}}, nil, false, false},
+		{"fail-on NONE from the file", Settings{Config: withFile("fail-on: [NONE]\n")}, nil, false, false},
+		{"fail-on accepted only", Settings{FailOn: []string{"accepted"}}, []string{"accepted"}, false, false},
+		{"fail-under only", Settings{FailUnder: &eighty}, nil, false, false},
+		{"a dimension floor only", Settings{FailUnderDim: map[string]int{"robustness": 90}}, nil, false, false},
+		{"a dimension floor in the file", Settings{Config: withFile("fail-under-dimensions: {validation: 50}\n")}, nil, false, false},
+		{"baseline alone: new findings only", Settings{Baseline: base}, nil, false, true},
+		{"baseline with kinds: new findings of those kinds", Settings{Baseline: base, FailOn: []string{"crash"}}, []string{"crash"}, false, true},
+		{"the demo", Settings{NoDefaultGate: true}, nil, false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.st.Command = []string{"srv"}
+			if tc.st.Config == "" {
+				tc.st.Config = os.DevNull
+			}
+			o, err := Build(tc.st, FlagNames, noEnv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := o.Gates
+			if !slices.Equal(g.FailOn, tc.failOn) || g.Default != tc.def || g.FailOnNew != tc.newOne {
+				t.Errorf("gates %+v: want fail-on %v, default %v, new only %v", g, tc.failOn, tc.def, tc.newOne)
+			}
+		})
+	}
+	_, err := Build(Settings{Command: []string{"srv"}, Config: os.DevNull, FailOn: []string{"none", "crash"}}, FlagNames, noEnv)
+	if err == nil || !strings.Contains(err.Error(), `--fail-on: "none" turns every finding gate off and cannot be combined`) {
+		t.Errorf("none with crash: %v", err)
 	}
 }
 

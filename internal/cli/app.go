@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/demo"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
 // Exit codes (SPEC §10): see the audit package.
@@ -113,8 +114,14 @@ func (a *App) runDemo(ctx context.Context, args []string) int {
 		st.Timeout = new(time.Duration)
 		*st.Timeout = 2 * time.Second
 	}
+	// Its findings are on purpose: the demo is not gated unless asked to be.
+	st.NoDefaultGate = true
 	fmt.Fprintln(a.Stderr, "mcp-fuzz demo: auditing the built-in demo server (deliberately flawed: every verdict shows up)")
-	return a.fuzz(ctx, st)
+	code = a.fuzz(ctx, st)
+	if code == ExitOK {
+		fmt.Fprintf(a.Stderr, "mcp-fuzz demo: exit 0 because the demo's flaws are deliberate; on your own server these findings fail the default gate (fail-on %s) and exit 1\n", score.DefaultFailOnNames())
+	}
+	return code
 }
 
 func (a *App) fuzz(ctx context.Context, st audit.Settings) int {

@@ -145,12 +145,13 @@ Output:
                           .json report, .md Markdown, .sarif SARIF 2.1.0, .xml JUnit,
                           .jsonl full trace, .svg badge
 
-Gates (each exits 1 when missed):
+Gates (each exits 1 when missed; without any, a run fails on crash,hang,protocol,leak):
   --fail-under N          overall score under N (a run that is not graded fails it)
   --fail-under-DIM N      DIM: robustness, validation, error-quality, liveness, performance, schema
-  --fail-on KIND,...      any finding of KIND: FAIL-ON-KINDS
-  --baseline FILE         a previous JSON report; with --fail-on-new only findings absent
-  --fail-on-new           from it fail
+  --fail-on KIND,...      any finding of KIND: FAIL-ON-KINDS; none: no finding gate at all
+  --baseline FILE         a previous JSON report: only findings absent from it fail (any new
+                          critical or error one, or new ones of the --fail-on kinds)
+  --fail-on-new           the same as --baseline alone (needs --baseline)
 
 Configuration:
   --config FILE           read FILE (default: .mcp-fuzz.yml when it exists): per-tool example
