@@ -146,17 +146,6 @@ func (t tally) brokenSession() string {
 	return strings.Join(parts, ", ")
 }
 
-// failureCounts says "3 crashes, 1 hang" for the given verdicts, or "".
-func (t tally) failureCounts(kinds ...report.Verdict) string {
-	var parts []string
-	for _, k := range kinds {
-		if n := t.failures[string(k)]; n > 0 {
-			parts = append(parts, failureNoun(string(k), n))
-		}
-	}
-	return strings.Join(parts, ", ")
-}
-
 func failureNoun(kind string, n int) string {
 	switch kind {
 	case string(report.Crash):
