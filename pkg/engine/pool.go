@@ -58,7 +58,7 @@ func (p *pool) run(ctx context.Context, tools []tool) ([]report.Tool, string) {
 	for w := range workers {
 		cfg := p.cfg
 		cfg.Progress = progress
-		r := &runner{cfg: cfg, cn: p.cn, leak: p.leak}
+		r := &runner{cfg: cfg, cn: p.cn, leak: p.leak, learn: newLearning(tools, p.first.init.Capabilities)}
 		if w == 0 {
 			r.s = p.first
 		}
