@@ -639,7 +639,7 @@ func extractValues(text string) []learnCandidate {
 			add(m, false, false)
 		}
 		for _, m := range learnPath.FindAllStringSubmatch(line, maxLearnValues) {
-			if !strings.Contains(m[1], "://") {
+			if !strings.HasPrefix(m[1], "//") {
 				add(m[1], hasExt(m[1]), strings.HasSuffix(m[1], "/"))
 			}
 		}

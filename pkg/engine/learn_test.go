@@ -1,0 +1,264 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// runLearning audits the needs-learning fixture and returns the report and
+// the tools/call lines the server logged.
+func runLearning(t *testing.T, adjust func(*Config)) (*report.Report, []string) {
+	t.Helper()
+	log := filepath.Join(t.TempDir(), "calls.log")
+	rep := runFixture(t, "needs-learning", func(c *Config) {
+		c.Env = append(c.Env, "NEEDS_LEARNING_LOG="+log)
+		c.Cases = 8
+		if adjust != nil {
+			adjust(c)
+		}
+	})
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatalf("reading the fixture's call log: %v", err)
+	}
+	return rep, strings.Split(strings.TrimSpace(string(b)), "\n")
+}
+
+func callsTo(calls []string, tool string) []string {
+	var out []string
+	for _, c := range calls {
+		if strings.HasPrefix(c, tool+" ") {
+			out = append(out, strings.TrimPrefix(c, tool+" "))
+		}
+	}
+	return out
+}
+
+func TestLearnedValidCalls(t *testing.T) {
+	rep, calls := runLearning(t, nil)
+	for _, tc := range []struct {
+		tool, from, arg, value string
+	}{
+		{"get_color", "error message", "color_name", "teal"},
+		{"list_dir", "tool list_roots", "path", "/srv/alpha"},
+		{"read_doc", "tool list_dir", "path", "/srv/alpha/notes.txt"},
+		{"get_resource", "resources/list", "uri", "mem://docs/readme"},
+		{"pick_size", "schema examples", "size_name", "small"},
+	} {
+		c := validCase(t, rep, tc.tool)
+		if c.Verdict != report.OK || c.LearnedFrom != tc.from {
+			t.Errorf("%s: verdict %s, learnedFrom %q (detail %q); want ok learned from %q", tc.tool, c.Verdict, c.LearnedFrom, c.Detail, tc.from)
+			continue
+		}
+		var args map[string]any
+		if err := json.Unmarshal(c.Arguments, &args); err != nil || args[tc.arg] != tc.value {
+			t.Errorf("%s: valid arguments %s, want %s = %q", tc.tool, c.Arguments, tc.arg, tc.value)
+		}
+		if !strings.HasPrefix(c.Detail, "synthetic arguments errored: ") || !strings.Contains(c.Detail, "learned from "+tc.from) {
+			t.Errorf("%s: the detail does not keep the first attempt: %q", tc.tool, c.Detail)
+		}
+		if !toolOf(t, rep, tc.tool).Confirmed {
+			t.Errorf("%s: not confirmed after a learned valid call", tc.tool)
+		}
+		// Each tool was called at most 1 + 3 times with a valid-looking call.
+		if n := len(callsTo(calls, tc.tool)); n > 1+maxLearnRetries+len(toolOf(t, rep, tc.tool).Cases) {
+			t.Errorf("%s: called %d times", tc.tool, n)
+		}
+	}
+	if got := rep.Dimensions["liveness"]; got.Score == nil {
+		t.Fatalf("liveness not measured: %+v", got)
+	}
+}
+
+func toolOf(t *testing.T, rep *report.Report, name string) report.Tool {
+	t.Helper()
+	for _, tl := range rep.Tools {
+		if tl.Name == name {
+			return tl
+		}
+	}
+	t.Fatalf("no tool %q", name)
+	return report.Tool{}
+}
+
+// TestLearnedCasesDeriveFromLearnedArgs: the mutations of a tool whose
+// valid call was learned start from the learned arguments.
+func TestLearnedCasesDeriveFromLearnedArgs(t *testing.T) {
+	rep, _ := runLearning(t, nil)
+	tl := toolOf(t, rep, "get_color")
+	synthetic := ""
+	derived := 0
+	for _, c := range tl.Cases[1:] {
+		var args map[string]any
+		if json.Unmarshal(c.Arguments, &args) != nil {
+			continue // structural cases
+		}
+		if s, ok := args["color_name"].(string); ok {
+			if s != "teal" {
+				synthetic = s
+			}
+			derived++
+		}
+	}
+	if synthetic != "" || derived == 0 {
+		t.Fatalf("bad cases of get_color: %d carry color_name, one of them %q: want every string color_name to be the learned \"teal\"", derived, synthetic)
+	}
+}
+
+// TestLearningNeverCallsDestructiveOrSkippedTools: discovery only calls
+// read-only tools the run selected; a destructive tool is never retried.
+func TestLearningNeverCallsDestructiveOrSkippedTools(t *testing.T) {
+	rep, calls := runLearning(t, func(c *Config) {
+		c.SkipTools = []string{"list_private"}
+	})
+	for _, tool := range []string{"list_trash", "purge_doc", "list_private"} {
+		if got := callsTo(calls, tool); len(got) > 0 {
+			t.Errorf("%s was called %d times (first %s); it must not be called to learn", tool, len(got), got[0])
+		}
+	}
+	for _, c := range cases(rep) {
+		if strings.Contains(string(c.Arguments), "/srv/private") {
+			t.Errorf("case %s uses a value of the skipped list_private: %s", c.ID, c.Arguments)
+		}
+	}
+
+	// With destructive tools included, each is called for its own cases
+	// only: the valid call of purge_doc is not retried with learned paths.
+	rep, calls = runLearning(t, func(c *Config) { c.IncludeDestructive = true })
+	for _, tool := range []string{"list_trash", "purge_doc"} {
+		sent := 0
+		for _, c := range toolOf(t, rep, tool).Cases {
+			if c.Verdict != report.NotRun && c.Verdict != report.GeneratorGap {
+				sent++
+			}
+		}
+		if got := callsTo(calls, tool); len(got) != sent {
+			t.Errorf("%s: called %d times for %d cases: it was called to learn", tool, len(got), sent)
+		}
+	}
+	if c := validCase(t, rep, "purge_doc"); c.Verdict != report.Errored || c.LearnedFrom != "" {
+		t.Errorf("purge_doc valid case: %s learned from %q, want errored and not learned", c.Verdict, c.LearnedFrom)
+	}
+}
+
+// TestLearnedHangIsReported: a learned retry that hangs is the valid
+// call's verdict, not hidden behind the first attempt's errored.
+func TestLearnedHangIsReported(t *testing.T) {
+	rep, _ := runLearning(t, nil)
+	c := validCase(t, rep, "find_item")
+	if c.Verdict != report.Hang || c.LearnedFrom != "error message" || !strings.Contains(string(c.Arguments), "item-7") {
+		t.Fatalf("find_item valid case: %s learned from %q with %s (%s); want a hang on the learned item-7", c.Verdict, c.LearnedFrom, c.Arguments, c.Detail)
+	}
+}
+
+func TestLearningIsDeterministic(t *testing.T) {
+	first, _ := runLearning(t, nil)
+	second, _ := runLearning(t, nil)
+	for i, tl := range first.Tools {
+		other := second.Tools[i]
+		if len(tl.Cases) != len(other.Cases) {
+			t.Fatalf("%s: %d cases, then %d", tl.Name, len(tl.Cases), len(other.Cases))
+		}
+		for j, c := range tl.Cases {
+			o := other.Cases[j]
+			if c.ID != o.ID || !bytes.Equal(c.Arguments, o.Arguments) || c.LearnedFrom != o.LearnedFrom {
+				t.Errorf("%s: case %d differs between runs with one seed: %s %s %q / %s %s %q", tl.Name, j, c.ID, c.Arguments, c.LearnedFrom, o.ID, o.Arguments, o.LearnedFrom)
+			}
+		}
+	}
+}
+
+// TestConfigExampleIsNeverReplaced: a user's example stays the valid call,
+// and its failure is a finding, not something to learn around.
+func TestConfigExampleIsNeverReplaced(t *testing.T) {
+	rep, calls := runLearning(t, func(c *Config) {
+		c.Examples = map[string]map[string]any{"get_color": {"color_name": "mauve"}}
+	})
+	c := validCase(t, rep, "get_color")
+	if c.Verdict != report.Errored || c.LearnedFrom != "" || !strings.Contains(string(c.Arguments), "mauve") {
+		t.Fatalf("get_color with a config example: %s learned from %q with %s", c.Verdict, c.LearnedFrom, c.Arguments)
+	}
+	for _, a := range callsTo(calls, "get_color") {
+		if strings.Contains(a, "teal") {
+			t.Fatalf("get_color was retried with a learned value despite the config example: %s", a)
+		}
+	}
+}
+
+func TestExtractValues(t *testing.T) {
+	got := func(text string) []string {
+		var out []string
+		for _, c := range extractValues(text) {
+			out = append(out, c.value)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"Access denied - path outside allowed directories: /x/y not in /tmp/abc, /tmp/def", []string{"/x/y", "/tmp/abc", "/tmp/def"}},
+		{`unknown color "grey": expected one of: teal, plum`, []string{"grey", "teal", "plum"}},
+		{"Allowed directories:\n/srv/a\n/srv/b", []string{"/srv/a", "/srv/b"}},
+		{"see mem://docs/readme and 'quoted value'", []string{"mem://docs/readme", "quoted value"}},
+		{"valid values are a | b | c.", []string{"a", "b", "c"}},
+	} {
+		if g := got(tc.text); strings.Join(g, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("extractValues(%q) = %q, want %q", tc.text, g, tc.want)
+		}
+	}
+	// A hostile message is bounded: at most maxLearnValues values from the
+	// first maxLearnText bytes, none longer than maxLearnValue.
+	huge := strings.Repeat("/p"+strings.Repeat("x", 700)+" ", 2000) + strings.Repeat("'v' ", 100000)
+	vs := extractValues(huge)
+	if len(vs) > maxLearnValues {
+		t.Fatalf("%d values from a huge message", len(vs))
+	}
+	for _, v := range vs {
+		if len(v.value) > maxLearnValue {
+			t.Fatalf("a value of %d bytes", len(v.value))
+		}
+	}
+}
+
+// TestLearnedValuesCarryNoSecret: a value that holds a secret is never
+// sent, so it never reaches the report.
+func TestLearnedValuesCarryNoSecret(t *testing.T) {
+	d := leak.NewDetector(map[string]string{"TOKEN": "hunter2-very-secret"})
+	r := &runner{leak: d}
+	for _, v := range []string{"***", "/srv/hunter2-very-secret", "/srv/***/x", "AKIAIOSFODNN7EXAMPLE", "ok\x00", strings.Repeat("a", maxLearnValue+1)} {
+		if r.usableValue(v) {
+			t.Errorf("usableValue(%q) = true", v)
+		}
+	}
+	if !r.usableValue("/srv/alpha/notes.txt") {
+		t.Error("an ordinary path is not usable")
+	}
+}
+
+func TestRetryAndDiscoverySafety(t *testing.T) {
+	yes, no := true, false
+	for _, tc := range []struct {
+		ro, destr        *bool
+		retry, discovery bool
+	}{
+		{&yes, nil, true, true},
+		{&yes, &yes, false, false},
+		{nil, &no, true, false},
+		{&no, &no, true, false},
+		{nil, nil, false, false},
+		{&no, nil, false, false},
+	} {
+		tl := tool{ReadOnly: tc.ro, Destructive: tc.destr}
+		if tl.retrySafe() != tc.retry || tl.discoverySafe() != tc.discovery {
+			t.Errorf("readOnly %v destructive %v: retry %v discovery %v, want %v %v", tc.ro, tc.destr, tl.retrySafe(), tl.discoverySafe(), tc.retry, tc.discovery)
+		}
+	}
+}
