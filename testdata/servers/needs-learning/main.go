@@ -110,7 +110,7 @@ func main() {
 		})
 		add(s, &mcp.Tool{
 			Name: "get_color", Description: "Describe a color.", Annotations: readOnly("Get color"),
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"color_name":{"type":"string"},"shade":{"type":"integer","minimum":0,"maximum":9}},"required":["color_name"],"additionalProperties":false}`),
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"color_name":{"type":"string","minLength":1,"maxLength":30},"shade":{"type":"integer","minimum":0,"maximum":9}},"required":["color_name"],"additionalProperties":false}`),
 		}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if c := arg(req, "color_name"); c != "teal" {
 				return sdkserver.ToolError(fmt.Sprintf("unknown color %q: expected one of: teal, plum", c)), nil
