@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
@@ -33,6 +34,8 @@ const (
 	maxLearnValue = 512
 	// maxListedDirs bounds the learned directories listed to find a file.
 	maxListedDirs = 2
+	// maxListingTools bounds the read-only listing tools called to learn.
+	maxListingTools = 4
 )
 
 // Where learned values come from, as the report's learnedFrom says it.
@@ -225,6 +228,9 @@ func (r *runner) learnValid(ctx context.Context, t tool, c casegen.Case, errText
 	schema, _ := t.compiled()
 	s := t.shallow()
 	targets := fillTargets(s)
+	if len(targets) == 0 {
+		return out // no property a learned value could fill: nothing to ask
+	}
 	var base map[string]any
 	d := json.NewDecoder(bytes.NewReader(c.Arguments))
 	d.UseNumber()
@@ -408,7 +414,7 @@ func (r *runner) discover(ctx context.Context, t tool) (cands []learnCandidate, 
 		return nil, ""
 	}
 	if l.resources {
-		got, stop := r.listedOnce(ctx, fromResources, func(ctx context.Context) (string, error) {
+		got, stop := r.listedOnce(ctx, fromResources, r.cfg.Timeout, func(ctx context.Context) (string, error) {
 			raw, _, err := r.s.call(ctx, "resources/list", map[string]any{})
 			if err != nil {
 				return "", err
@@ -433,11 +439,15 @@ func (r *runner) discover(ctx context.Context, t tool) (cands []learnCandidate, 
 		}
 		cands = append(cands, got...)
 	}
+	listings := 0
 	for _, lt := range l.tools {
 		if lt.Name == t.Name || !lt.isListing() || r.cfg.skipReason(lt) != "" {
 			continue
 		}
-		got, stop := r.listedOnce(ctx, fromTool+lt.Name, func(ctx context.Context) (string, error) {
+		if listings++; listings > maxListingTools {
+			break
+		}
+		got, stop := r.listedOnce(ctx, fromTool+lt.Name, r.cfg.callTimeout(lt.Name), func(ctx context.Context) (string, error) {
 			return r.callText(ctx, lt, json.RawMessage(`{}`))
 		})
 		if stop != "" {
@@ -479,7 +489,7 @@ func (r *runner) listFiles(ctx context.Context, t tool, found []learnCandidate) 
 			if schema.Compiled() && schema.Validate(args) != nil {
 				continue
 			}
-			got, stop := r.listedOnce(ctx, fromTool+lt.Name+" "+dir, func(ctx context.Context) (string, error) {
+			got, stop := r.listedOnce(ctx, fromTool+lt.Name+" "+dir, r.cfg.callTimeout(lt.Name), func(ctx context.Context) (string, error) {
 				text, err := r.callText(ctx, lt, args)
 				if err != nil {
 					return "", err
@@ -527,14 +537,14 @@ func dirEntries(dir, text string) []string {
 // listedOnce makes a discovery call once per runner (its values are kept
 // under key) and extracts the values of its text. A call that gets no
 // answer, or whose session breaks, stops learning: stop says why.
-func (r *runner) listedOnce(ctx context.Context, key string, call func(context.Context) (string, error)) ([]learnCandidate, string) {
+func (r *runner) listedOnce(ctx context.Context, key string, timeout time.Duration, call func(context.Context) (string, error)) ([]learnCandidate, string) {
 	if got, ok := r.learn.listed[key]; ok {
 		return slices.Clone(got), ""
 	}
 	if !r.ensureSession(ctx) {
 		return nil, "learning stopped: no session"
 	}
-	cctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
+	cctx, cancel := context.WithTimeout(ctx, timeout)
 	text, err := call(cctx)
 	cancel()
 	var rpcErr *rpc.Error
