@@ -310,3 +310,43 @@ func TestReplayOfLearnedTool(t *testing.T) {
 		t.Fatalf("replaying %s from the learned arguments: %v", compacted.ID, err)
 	}
 }
+
+// FuzzLearnFromText feeds arbitrary server text to what learning reads of
+// it: extractValues and dirEntries never panic and stay within their
+// bounds, and fillCandidate only ever builds a JSON object.
+func FuzzLearnFromText(f *testing.F) {
+	for _, s := range []string{
+		"Access denied - path outside allowed directories: /x not in /tmp/abc, /tmp/def",
+		`unknown "x": expected one of: a, b | c or d`,
+		"[FILE] a.txt\n[DIR] sub\n[FILE] ../../etc/passwd\n[DIR] ",
+		"file:/a\ndir:/b\nmem://x/y 'q' `r`",
+		strings.Repeat("'", 10000),
+		"\x00\xff/\u202e/x",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		vs := extractValues(text)
+		if len(vs) > maxLearnValues {
+			t.Fatalf("%d values", len(vs))
+		}
+		for _, e := range dirEntries("/root", text) {
+			if !strings.HasPrefix(e, "file:/root/") && !strings.HasPrefix(e, "dir:/root/") {
+				t.Fatalf("entry %q escapes the listed directory", e)
+			}
+		}
+		base := map[string]any{"path": "README.md"}
+		s := shallowSchema{Properties: map[string]shallowProp{"path": {Type: json.RawMessage(`"string"`)}}, Required: []string{"path"}}
+		for _, v := range vs {
+			if len(v.value) > maxLearnValue {
+				t.Fatalf("a value of %d bytes", len(v.value))
+			}
+			if args := fillCandidate(base, fillTargets(s), s, v); args != nil {
+				var m map[string]any
+				if err := json.Unmarshal(args, &m); err != nil || m == nil {
+					t.Fatalf("fillCandidate built %s", args)
+				}
+			}
+		}
+	})
+}
