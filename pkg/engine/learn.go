@@ -313,7 +313,8 @@ func (r *runner) learnValid(ctx context.Context, t tool, c casegen.Case, errText
 			out.from, out.rc = a.from, &rc
 			return out
 		}
-		out.tried = append(out.tried, fmt.Sprintf("%s from %s: %s", a.args, a.from, excerpt(rc.Detail, 80)))
+		detail, _, _ := strings.Cut(rc.Detail, " (may be a synthetic-input")
+		out.tried = append(out.tried, fmt.Sprintf("%s from %s: %s", a.args, a.from, excerpt(detail, 80)))
 	}
 	return out
 }

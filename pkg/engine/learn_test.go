@@ -350,3 +350,29 @@ func FuzzLearnFromText(f *testing.F) {
 		}
 	})
 }
+
+// TestFailedLearningSaysWhatWasTried: without the directory listing
+// (skipped), read_doc only learns directories, which it cannot read: the
+// verdict stays errored, and the detail names the tries, at most three.
+func TestFailedLearningSaysWhatWasTried(t *testing.T) {
+	rep, calls := runLearning(t, func(c *Config) { c.SkipTools = []string{"list_dir"} })
+	if got := callsTo(calls, "list_dir"); len(got) > 0 {
+		t.Fatalf("the skipped list_dir was called: %v", got)
+	}
+	c := validCase(t, rep, "read_doc")
+	if c.Verdict != report.Errored || c.LearnedFrom != "" {
+		t.Fatalf("read_doc: %s learned from %q, want errored", c.Verdict, c.LearnedFrom)
+	}
+	if !strings.Contains(c.Detail, `learning a valid call: {"path":"/srv/alpha"} from error message: isError: EISDIR`) {
+		t.Errorf("read_doc detail does not say what was tried: %q", c.Detail)
+	}
+	retries := 0
+	for _, a := range callsTo(calls, "read_doc") {
+		if strings.Contains(a, `"/srv/`) {
+			retries++
+		}
+	}
+	if retries == 0 || retries > maxLearnRetries {
+		t.Errorf("read_doc retried %d times with learned paths, want 1 to %d", retries, maxLearnRetries)
+	}
+}
