@@ -223,6 +223,8 @@ func (r *Report) Normalize() {
 			if r.Tools[i].Cases[j].Flags == nil {
 				r.Tools[i].Cases[j].Flags = []string{}
 			}
+			// It names a tool of the server ("tool NAME").
+			r.Tools[i].Cases[j].LearnedFrom = capText(r.Tools[i].Cases[j].LearnedFrom, MaxStoredToolName+16)
 		}
 	}
 	if r.Findings == nil {
