@@ -265,7 +265,8 @@ func (r *runner) learnValid(ctx context.Context, t tool, c casegen.Case, errText
 	// Values that look like what the tool takes first, then the others,
 	// each group in the order found: the error message, the schema, then
 	// discovery.
-	sort.SliceStable(cands, func(i, j int) bool { return rank(cands[i], kind) < rank(cands[j], kind) })
+	order := func(c learnCandidate) int { return 3*fit(targets[0], c.value) + rank(c, kind) }
+	sort.SliceStable(cands, func(i, j int) bool { return order(cands[i]) < order(cands[j]) })
 
 	type attempt struct {
 		args json.RawMessage
@@ -329,6 +330,30 @@ func echoesSent(base map[string]any, v string) bool {
 		}
 	}
 	return false
+}
+
+// fit says how well value suits a property named prop: 0 well (a URI for
+// a uri, an absolute path for a path, a plain token for an id or a name),
+// 1 maybe, 2 badly.
+func fit(prop, value string) int {
+	p := strings.ToLower(prop)
+	uri := strings.Contains(value, "://")
+	switch {
+	case strings.Contains(p, "uri") || strings.Contains(p, "url"):
+		if uri {
+			return 0
+		}
+		return 2
+	case pathLike(p):
+		if strings.HasPrefix(value, "/") {
+			return 0
+		}
+		return 1
+	}
+	if uri || strings.ContainsAny(value, "/ \t") {
+		return 1
+	}
+	return 0
 }
 
 // rank orders discovered values for a tool that wants kind (+1 files, -1
@@ -620,6 +645,7 @@ var (
 	learnQuoted  = regexp.MustCompile("'([^'\\n]{1,200})'|\"([^\"\\n]{1,200})\"|`([^`\\n]{1,200})`")
 	learnOneOf   = regexp.MustCompile(`(?i)(?:one of|allowed values|valid values(?: are)?)\s*:?\s*([^\n]{1,300})`)
 	learnEntry   = regexp.MustCompile(`^(file|dir):(.+)$`)
+	learnID      = regexp.MustCompile(`\b(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[A-Za-z]{1,12}[-_][0-9][A-Za-z0-9_-]{0,40})\b`)
 	learnListSep = regexp.MustCompile(`\s*(?:,|\|| or )\s*`)
 )
 
@@ -637,6 +663,15 @@ func extractValues(text string) []learnCandidate {
 		}
 		seen[v] = true
 		out = append(out, learnCandidate{value: v, file: file, dir: dir})
+	}
+	if t := strings.TrimSpace(text); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+		var doc any
+		if json.Unmarshal([]byte(t), &doc) == nil {
+			// A JSON answer: the strings under id-, path-, uri- or
+			// name-like keys, not every key and word of it.
+			jsonValues(doc, "", 0, func(v string) { add(v, hasExt(v), strings.HasSuffix(v, "/")) })
+			return out
+		}
 	}
 	for i, line := range strings.Split(text, "\n") {
 		if i > 8*maxLearnValues {
@@ -657,6 +692,9 @@ func extractValues(text string) []learnCandidate {
 		for _, m := range learnQuoted.FindAllStringSubmatch(line, maxLearnValues) {
 			add(m[1]+m[2]+m[3], false, false)
 		}
+		for _, m := range learnID.FindAllString(line, maxLearnValues) {
+			add(m, false, false)
+		}
 		if m := learnOneOf.FindStringSubmatch(line); m != nil {
 			for _, item := range learnListSep.Split(m[1], maxLearnValues) {
 				item = strings.Trim(strings.TrimSpace(item), `'"`+"`[]().")
@@ -667,6 +705,38 @@ func extractValues(text string) []learnCandidate {
 		}
 	}
 	return out
+}
+
+// jsonValues calls add with each string of doc held under a key a learned
+// value may fill (see [fillable]), in document order (object keys sorted),
+// down to a bounded depth.
+func jsonValues(doc any, key string, depth int, add func(string)) {
+	if depth > 8 {
+		return
+	}
+	switch v := doc.(type) {
+	case string:
+		k := strings.ToLower(key)
+		if slices.ContainsFunc(fillable, func(w string) bool { return strings.Contains(k, w) }) {
+			add(v)
+		}
+	case []any:
+		for i, e := range v {
+			if i == maxLearnValues {
+				break
+			}
+			jsonValues(e, key, depth+1, add)
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			jsonValues(v[k], k, depth+1, add)
+		}
+	}
 }
 
 // hasExt reports whether the last element of p has a file extension.

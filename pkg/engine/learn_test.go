@@ -54,6 +54,7 @@ func TestLearnedValidCalls(t *testing.T) {
 		{"read_doc", "tool list_dir", "path", "/srv/alpha/notes.txt"},
 		{"get_resource", "resources/list", "uri", "mem://docs/readme"},
 		{"pick_size", "schema examples", "size_name", "small"},
+		{"get_ticket", "tool browse_tickets", "ticket_id", "TCK-42"},
 	} {
 		c := validCase(t, rep, tc.tool)
 		if c.Verdict != report.OK || c.LearnedFrom != tc.from {
@@ -212,6 +213,8 @@ func TestExtractValues(t *testing.T) {
 		{"Allowed directories:\n/srv/a\n/srv/b", []string{"/srv/a", "/srv/b"}},
 		{"see mem://docs/readme and 'quoted value'", []string{"mem://docs/readme", "quoted value"}},
 		{"valid values are a | b | c.", []string{"a", "b", "c"}},
+		{"Recent tickets: TCK-42 (open), ord_1001, 123e4567-e89b-12d3-a456-426614174000", []string{"TCK-42", "ord_1001", "123e4567-e89b-12d3-a456-426614174000"}},
+		{`[{"id":"n-1","title":"x y","path":"/a/b.txt"},{"id":"n-2","count":3}]`, []string{"n-1", "/a/b.txt", "n-2"}},
 	} {
 		if g := got(tc.text); strings.Join(g, "\n") != strings.Join(tc.want, "\n") {
 			t.Errorf("extractValues(%q) = %q, want %q", tc.text, g, tc.want)

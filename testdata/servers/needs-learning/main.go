@@ -2,7 +2,9 @@
 // input but accept values the server itself names: in an error message
 // (get_color), in a read-only listing (list_roots, then list_dir for a file
 // that read_doc opens), in resources/list (get_resource) or in its schema's
-// second example (pick_size). find_item names an id whose lookup hangs.
+// second example (pick_size), or in the answer of a read-only tool called
+// before (browse_tickets, then get_ticket). find_item names an id whose
+// lookup hangs.
 // Destructive look-alikes (list_trash, purge_doc) must never be called to
 // learn, nor list_private when the run skips it.
 //
@@ -76,6 +78,21 @@ func main() {
 			func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "readme"}}}, nil
 			})
+		add(s, &mcp.Tool{
+			Name: "browse_tickets", Description: "Show the recent tickets.", Annotations: readOnly("Browse tickets"),
+			InputSchema: json.RawMessage(`{"type":"object","properties":{}}`),
+		}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return sdkserver.Text("Recent tickets: TCK-42 (open)"), nil
+		})
+		add(s, &mcp.Tool{
+			Name: "get_ticket", Description: "Fetch a ticket.", Annotations: readOnly("Get ticket"),
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"ticket_id":{"type":"string"}},"required":["ticket_id"]}`),
+		}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if arg(req, "ticket_id") != "TCK-42" {
+				return sdkserver.ToolError("ticket not found"), nil
+			}
+			return sdkserver.Text("TCK-42: printer on fire"), nil
+		})
 		add(s, &mcp.Tool{
 			Name: "list_roots", Description: "List the directories this server may read.", Annotations: readOnly("List roots"),
 			InputSchema: json.RawMessage(`{"type":"object","properties":{}}`),
