@@ -379,3 +379,29 @@ func TestFailedLearningSaysWhatWasTried(t *testing.T) {
 		t.Errorf("read_doc retried %d times with learned paths, want 1 to %d", retries, maxLearnRetries)
 	}
 }
+
+// TestLearningNeverSendsASecret: a value the server names that is a secret
+// of the run is redacted before learning sees it, so it is never sent back
+// and never reaches the report.
+func TestLearningNeverSendsASecret(t *testing.T) {
+	const secret = "vault-s3cr3t-Key-8812"
+	rep, calls := runLearning(t, func(c *Config) {
+		c.Env = append(c.Env, "NEEDS_LEARNING_VAULT_KEY="+secret)
+		c.Secrets = []string{"NEEDS_LEARNING_VAULT_KEY"}
+	})
+	for _, a := range callsTo(calls, "get_vault_entry") {
+		if strings.Contains(a, secret) {
+			t.Fatalf("the secret was sent back to the server: %s", a)
+		}
+	}
+	if c := validCase(t, rep, "get_vault_entry"); c.Verdict != report.Errored || c.LearnedFrom != "" {
+		t.Errorf("get_vault_entry: %s learned from %q, want errored", c.Verdict, c.LearnedFrom)
+	}
+	b, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte(secret)) {
+		t.Fatal("the report carries the secret")
+	}
+}

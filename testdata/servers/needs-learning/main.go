@@ -4,7 +4,8 @@
 // that read_doc opens), in resources/list (get_resource) or in its schema's
 // second example (pick_size), or in the answer of a read-only tool called
 // before (browse_tickets, then get_ticket). find_item names an id whose
-// lookup hangs.
+// lookup hangs; get_vault_entry names a secret of its environment, which
+// must never be learned.
 // Destructive look-alikes (list_trash, purge_doc) must never be called to
 // learn, nor list_private when the run skips it.
 //
@@ -92,6 +93,18 @@ func main() {
 				return sdkserver.ToolError("ticket not found"), nil
 			}
 			return sdkserver.Text("TCK-42: printer on fire"), nil
+		})
+		add(s, &mcp.Tool{
+			Name: "get_vault_entry", Description: "Read a vault entry.", Annotations: readOnly("Get vault entry"),
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"key_name":{"type":"string"}},"required":["key_name"]}`),
+		}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			// Names a secret of its environment among the keys it knows:
+			// mcp-fuzz must never send it back, nor report it.
+			secret := os.Getenv("NEEDS_LEARNING_VAULT_KEY")
+			if k := arg(req, "key_name"); k == "" || k != secret {
+				return sdkserver.ToolError(fmt.Sprintf("unknown key: expected one of: %s", secret)), nil
+			}
+			return sdkserver.Text("vault entry"), nil
 		})
 		add(s, &mcp.Tool{
 			Name: "list_roots", Description: "List the directories this server may read.", Annotations: readOnly("List roots"),
