@@ -228,8 +228,10 @@ func (r *runner) learnValid(ctx context.Context, t tool, c casegen.Case, errText
 	schema, _ := t.compiled()
 	s := t.shallow()
 	targets := fillTargets(s)
-	if len(targets) == 0 {
-		return out // no property a learned value could fill: nothing to ask
+	if len(targets) == 0 || !schema.Compiled() {
+		// No property a learned value could fill, or no validator to
+		// check a learned call against the schema: nothing to ask.
+		return out
 	}
 	var base map[string]any
 	d := json.NewDecoder(bytes.NewReader(c.Arguments))
@@ -283,7 +285,7 @@ func (r *runner) learnValid(ctx context.Context, t tool, c casegen.Case, errText
 			continue
 		}
 		seen[string(args)] = true
-		if schema.Compiled() && schema.Validate(args) != nil {
+		if schema.Validate(args) != nil {
 			continue
 		}
 		attempts = append(attempts, attempt{args, cd.from})
