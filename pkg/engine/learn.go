@@ -211,7 +211,8 @@ type learnedValid struct {
 	args json.RawMessage // nil when nothing succeeded
 	from string
 	// rc is the judged retry that ended learning: the success, or a
-	// failure (crash, hang, protocol violation) that must not be hidden.
+	// failure (crash, hang, protocol violation) or a flagged answer (leak,
+	// stderr_panic, …) that must not be hidden.
 	rc    *report.Case
 	tried []string // what was tried, for the detail
 }
@@ -221,8 +222,9 @@ type learnedValid struct {
 // named: in its error message, its schema's other examples, resources/list,
 // read-only listing tools and the answers of read-only tools already called.
 // It calls t again at most [maxLearnRetries] times, and only answered calls
-// count: a retry that fails as a crash, a hang or a protocol violation ends
-// learning and is returned to be reported as the valid call's verdict.
+// count: a retry that fails as a crash, a hang or a protocol violation, or
+// whose answer is flagged (a leak, a panic on stderr), ends learning and is
+// returned to be reported as the valid call.
 func (r *runner) learnValid(ctx context.Context, t tool, c casegen.Case, errText string, validateOutput func(json.RawMessage) error) learnedValid {
 	var out learnedValid
 	schema, _ := t.compiled()
@@ -310,8 +312,9 @@ func (r *runner) learnValid(ctx context.Context, t tool, c casegen.Case, errText
 		case rc.Verdict.Confirms():
 			out.args, out.from, out.rc = a.args, a.from, &rc
 			return out
-		case rc.Verdict.Failure() || rc.Verdict == report.NotRun || r.timedOut:
-			// Not answered, or the server broke: this is the verdict.
+		case rc.Verdict.Failure() || rc.Verdict == report.NotRun || r.timedOut || len(rc.Flags) > 0:
+			// Not answered, the server broke, or the answer leaked or
+			// panicked: this is the verdict, not hidden.
 			rc.LearnedFrom = a.from
 			out.from, out.rc = a.from, &rc
 			return out
