@@ -223,9 +223,11 @@ type learnedValid struct {
 // read-only listing tools and the answers of read-only tools already called.
 // It calls t again at most [maxLearnRetries] times, and only answered calls
 // count: a retry that fails as a crash, a hang or a protocol violation, or
-// whose answer is flagged (a leak, a panic on stderr), ends learning and is
-// returned to be reported as the valid call.
-func (r *runner) learnValid(ctx context.Context, t tool, c casegen.Case, errText string, validateOutput func(json.RawMessage) error) learnedValid {
+// whose answer has a flag the first attempt did not (a leak, a panic on
+// stderr), ends learning and is returned to be reported as the valid call.
+// first is the judged first attempt; the text of its answer is r.lastText.
+func (r *runner) learnValid(ctx context.Context, t tool, c casegen.Case, first *report.Case, validateOutput func(json.RawMessage) error) learnedValid {
+	errText := r.lastText
 	var out learnedValid
 	schema, _ := t.compiled()
 	s := t.shallow()
@@ -312,9 +314,11 @@ func (r *runner) learnValid(ctx context.Context, t tool, c casegen.Case, errText
 		case rc.Verdict.Confirms():
 			out.args, out.from, out.rc = a.args, a.from, &rc
 			return out
-		case rc.Verdict.Failure() || rc.Verdict == report.NotRun || r.timedOut || len(rc.Flags) > 0:
+		case rc.Verdict.Failure() || rc.Verdict == report.NotRun || r.timedOut ||
+			slices.ContainsFunc(rc.Flags, func(f string) bool { return !slices.Contains(first.Flags, f) }):
 			// Not answered, the server broke, or the answer leaked or
-			// panicked: this is the verdict, not hidden.
+			// panicked where the first attempt did not: this is the
+			// verdict, not hidden.
 			rc.LearnedFrom = a.from
 			out.from, out.rc = a.from, &rc
 			return out
@@ -756,7 +760,7 @@ func hasExt(p string) bool {
 // example, so that the bad-input cases derive from them (ok true).
 func (r *runner) learnInto(ctx context.Context, t tool, c casegen.Case, rc *report.Case, validateOutput func(json.RawMessage) error) (casegen.Plan, bool) {
 	firstDetail := rc.Detail
-	got := r.learnValid(ctx, t, c, r.lastText, validateOutput)
+	got := r.learnValid(ctx, t, c, rc, validateOutput)
 	if got.rc == nil {
 		if len(got.tried) > 0 {
 			rc.Detail = joinDetail(rc.Detail, "learning a valid call: "+excerpt(strings.Join(got.tried, "; "), 400))

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -159,6 +160,16 @@ func TestLearnedHangIsReported(t *testing.T) {
 	c := validCase(t, rep, "find_item")
 	if c.Verdict != report.Hang || c.LearnedFrom != "error message" || !strings.Contains(string(c.Arguments), "item-7") {
 		t.Fatalf("find_item valid case: %s learned from %q with %s (%s); want a hang on the learned item-7", c.Verdict, c.LearnedFrom, c.Arguments, c.Detail)
+	}
+}
+
+// TestLearnedLeakIsReported: a learned retry whose answer leaks is the
+// valid call, with its flag, not a failed try left out of the report.
+func TestLearnedLeakIsReported(t *testing.T) {
+	rep, _ := runLearning(t, nil)
+	c := validCase(t, rep, "get_note")
+	if c.LearnedFrom != "error message" || !slices.Contains(c.Flags, report.FlagLeak) || !strings.Contains(string(c.Arguments), "note-1") {
+		t.Fatalf("get_note valid case: %s learned from %q, flags %v, arguments %s; want the leak of the learned note-1", c.Verdict, c.LearnedFrom, c.Flags, c.Arguments)
 	}
 }
 

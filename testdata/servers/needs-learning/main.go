@@ -5,7 +5,7 @@
 // second example (pick_size), or in the answer of a read-only tool called
 // before (browse_tickets, then get_ticket). find_item names an id whose
 // lookup hangs; get_vault_entry names a secret of its environment, which
-// must never be learned.
+// must never be learned; get_note's real note leaks a stack trace.
 // Destructive look-alikes (list_trash, purge_doc) must never be called to
 // learn, nor list_private when the run skips it.
 //
@@ -105,6 +105,17 @@ func main() {
 				return sdkserver.ToolError(fmt.Sprintf("unknown key: expected one of: %s", secret)), nil
 			}
 			return sdkserver.Text("vault entry"), nil
+		})
+		add(s, &mcp.Tool{
+			Name: "get_note", Description: "Fetch a note.", Annotations: readOnly("Get note"),
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"note_id":{"type":"string"}},"required":["note_id"]}`),
+		}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if arg(req, "note_id") != "note-1" {
+				return sdkserver.ToolError("unknown note; the only note is 'note-1'"), nil
+			}
+			// The real note's lookup fails with a stack trace: a leak that
+			// learning must report, not drop.
+			return sdkserver.ToolError("Error: disk gone\n    at readNote (/app/src/notes.js:12:7)"), nil
 		})
 		add(s, &mcp.Tool{
 			Name: "list_roots", Description: "List the directories this server may read.", Annotations: readOnly("List roots"),
