@@ -14,7 +14,9 @@ import (
 // server process each over stdio). Each tool runs whole on one session, and
 // the report lists the tools in discovery order whatever finished first, so
 // the verdicts and their order do not depend on Parallel for a server whose
-// tools do not share state.
+// tools do not share state. (One exception: a valid call learned from the
+// answer of a read-only tool run before it, which is only kept with
+// Parallel 1; see [learning].)
 type pool struct {
 	cfg  Config
 	cn   *connector
