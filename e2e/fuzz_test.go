@@ -184,6 +184,22 @@ func TestFuzzFilesystem(t *testing.T) {
 	if v := verdictOf(t, rep, "list_allowed_directories", "valid"); v != report.OK {
 		t.Errorf("list_allowed_directories valid verdict = %s, want ok", v)
 	}
+	// Synthetic paths ("README.md") do not exist under the allowed
+	// directory: every other valid call must be learned from the server
+	// (list_allowed_directories, then list_directory for a file) and work.
+	for _, tl := range rep.Tools {
+		if !tl.Tested || tl.Name == "list_allowed_directories" || tl.Name == "read_multiple_files" {
+			continue
+		}
+		c := tl.Cases[0]
+		if c.Kind != report.KindValid || c.Verdict != report.OK || c.LearnedFrom == "" || !strings.Contains(string(c.Arguments), srv.Root) {
+			t.Errorf("%s valid case: %s, learned from %q, arguments %s (%s); want ok with a path learned under %s",
+				tl.Name, c.Verdict, c.LearnedFrom, c.Arguments, c.Detail, srv.Root)
+		}
+	}
+	if d := rep.Dimensions["liveness"]; d.Score == nil || *d.Score != 100 {
+		t.Errorf("liveness %+v, want 100: every valid call ok", d)
+	}
 }
 
 func TestFuzzSequentialThinking(t *testing.T) {

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -205,6 +207,7 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 	if rep.Config.Profile != "" {
 		cfg.Profile = rep.Config.Profile
 	}
+	cfg.Learned = learnedArgs(rep, tool)
 	now, err := engine.Replay(ctx, cfg, tool, old)
 	switch {
 	case errors.Is(err, engine.ErrConfig):
@@ -232,4 +235,27 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 		fmt.Fprintln(a.Stdout, "verdict changed")
 	}
 	return ExitOK
+}
+
+// learnedArgs returns the learned valid arguments of tool in rep (see
+// report.Case.LearnedFrom) for [engine.Config.Learned]; nil when its valid
+// call was not learned.
+func learnedArgs(rep *report.Report, tool string) map[string]map[string]any {
+	for _, t := range rep.Tools {
+		if t.Name != tool {
+			continue
+		}
+		for _, c := range t.Cases {
+			if c.Kind != report.KindValid || c.LearnedFrom == "" || !c.Verdict.Confirms() || c.Arguments == nil {
+				continue
+			}
+			var args map[string]any
+			d := json.NewDecoder(bytes.NewReader(c.Arguments))
+			d.UseNumber()
+			if d.Decode(&args) == nil && args != nil {
+				return map[string]map[string]any{tool: args}
+			}
+		}
+	}
+	return nil
 }

@@ -54,6 +54,10 @@ type Config struct {
 	// Examples are user-supplied valid arguments per tool (the valid call and
 	// the base of mutations).
 	Examples map[string]map[string]any
+	// Learned are the valid arguments a recorded run learned per tool (see
+	// report.Case.LearnedFrom): [Replay] regenerates a compacted case of such
+	// a tool from them, as the run did. [Run] ignores them.
+	Learned map[string]map[string]any
 	// ToolTimeouts override Timeout per tool name.
 	ToolTimeouts map[string]time.Duration
 	// AlsoCall names tools to call even if not annotated read-only (like a

@@ -14,7 +14,9 @@ import (
 // server process each over stdio). Each tool runs whole on one session, and
 // the report lists the tools in discovery order whatever finished first, so
 // the verdicts and their order do not depend on Parallel for a server whose
-// tools do not share state.
+// tools do not share state. (One exception: a valid call learned from the
+// answer of a read-only tool run before it, which is only kept with
+// Parallel 1; see [learning].)
 type pool struct {
 	cfg  Config
 	cn   *connector
@@ -58,7 +60,7 @@ func (p *pool) run(ctx context.Context, tools []tool) ([]report.Tool, string) {
 	for w := range workers {
 		cfg := p.cfg
 		cfg.Progress = progress
-		r := &runner{cfg: cfg, cn: p.cn, leak: p.leak}
+		r := &runner{cfg: cfg, cn: p.cn, leak: p.leak, learn: newLearning(tools, p.first.init.Capabilities)}
 		if w == 0 {
 			r.s = p.first
 		}

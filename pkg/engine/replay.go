@@ -20,7 +20,10 @@ var ErrArgumentsChanged = errors.New("the tool's schema changed since the report
 // A case whose arguments the report compacted (see
 // [report.CompactArguments]) is regenerated from the tool's inputSchema as
 // the server lists it now, with cfg's seed, case budget, profile and
-// examples: these must be the ones of the recorded run. The regenerated
+// examples: these must be the ones of the recorded run. For a tool whose
+// valid call the run learned, cfg.Learned holds the learned arguments, the
+// base of its mutations. A learned valid case itself is sent with the
+// arguments it recorded. The regenerated
 // arguments must match the recorded digest, or Replay returns an error
 // wrapping [ErrArgumentsChanged].
 func Replay(ctx context.Context, cfg Config, toolName string, c report.Case) (report.Case, error) {
@@ -64,6 +67,10 @@ func regenerate(cfg Config, t tool, c report.Case) (json.RawMessage, error) {
 	}
 	schema, _ := t.compiled()
 	example, fromExample := cfg.Examples[t.Name]
+	learned := false
+	if !fromExample {
+		example, learned = cfg.Learned[t.Name]
+	}
 	g, ok := casegen.Regenerate(t.Name, schema, casegen.Options{
 		Seed:       cfg.Seed,
 		Budget:     cfg.Cases,
@@ -73,6 +80,9 @@ func regenerate(cfg Config, t tool, c report.Case) (json.RawMessage, error) {
 	options := fmt.Sprintf("seed %d, --cases %d, --profile %s", cfg.Seed, cfg.Cases, cfg.Profile)
 	if fromExample {
 		options += ", the config's example for the tool"
+	}
+	if learned {
+		options += ", the valid call the report says was learned"
 	}
 	if !ok {
 		return nil, fmt.Errorf("%w: it no longer yields case %q (regenerated with %s; a run with examples in its config needs the same --config)",

@@ -191,6 +191,11 @@ type runner struct {
 	// timedOut is set by runCase when the call got no complete answer
 	// within its deadline (a hang, or an answer that never ended).
 	timedOut bool
+	// lastText is the (redacted, bounded) text of the last answer runCase
+	// got: a result's text or an error's message and data, for learning.
+	lastText string
+	// learn is what the runner learns valid calls from; nil: no learning.
+	learn *learning
 }
 
 func (r *runner) closeSession() {
@@ -254,7 +259,8 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 	// ended), a tool's remaining cases are not run: each would cost a whole
 	// --timeout, and the finding is already made.
 	hangs, cutOff, lastHang := 0, 0, -1
-	for i, c := range plan.Cases {
+	for i := 0; i < len(plan.Cases); i++ {
+		c := plan.Cases[i]
 		rc := reportCase(c)
 		r.timedOut = false
 		switch {
@@ -270,6 +276,18 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 			rc.Detail = r.endedEarly
 		default:
 			r.runCase(ctx, t, c, &rc, fromExample, validateOutput)
+			if c.Kind != casegen.Valid {
+				break
+			}
+			if rc.Verdict.Confirms() {
+				r.remember(t, r.lastText)
+			}
+			if rc.Verdict == report.Errored && !fromExample && !r.timedOut && t.retrySafe() && r.learn != nil {
+				if p, ok := r.learnInto(ctx, t, c, &rc, validateOutput); ok {
+					rt.Dropped = p.Dropped
+					plan.Cases = append(plan.Cases[:1], p.Cases[1:]...)
+				}
+			}
 		}
 		if c.Kind == casegen.Valid && rc.Verdict.Confirms() {
 			rt.Confirmed = true
@@ -350,6 +368,13 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 	rc.Verdict, rc.Detail, rc.ErrorCode = j.verdict, j.detail, j.errorCode
 	rc.Flags = append(rc.Flags, j.flags...)
 	rc.Response, rc.Size = j.response, j.size
+	r.lastText = ""
+	switch {
+	case j.result != nil:
+		r.lastText = clipText(j.result.Text)
+	case o.rpcErr != nil:
+		r.lastText = clipText(o.rpcErr.Message + "\n" + string(o.rpcErr.Data))
+	}
 	if j.verdict.Failure() {
 		rc.Crash = &report.CrashInfo{How: j.crash}
 	}

@@ -33,7 +33,7 @@ func Markdown(rep *report.Report) string { return MarkdownLimit(rep, MaxMarkdown
 func MarkdownLimit(rep *report.Report, maxBytes int) string {
 	head := mdHead(rep)
 	fixes := mdFixes(rep)
-	tail := mdLint(rep) + mdUntested(rep)
+	tail := mdLint(rep) + mdLearned(rep) + mdUntested(rep)
 	cases := mdCases(rep)
 	const findingsHeading = "### Findings\n\n"
 
@@ -289,6 +289,29 @@ func mdLint(rep *report.Report) string {
 			escape.MarkdownInline(l.Message, textMax), escape.MarkdownInline(l.Hint, textMax))
 	}
 	b.WriteString("\n")
+	return b.String()
+}
+
+// mdLearned lists the tools whose valid call was learned from the server
+// after synthetic arguments errored (report.Case.LearnedFrom).
+func mdLearned(rep *report.Report) string {
+	var b strings.Builder
+	for _, t := range rep.Tools {
+		for _, c := range t.Cases {
+			if c.Kind != report.KindValid || c.LearnedFrom == "" {
+				continue
+			}
+			if b.Len() == 0 {
+				b.WriteString("### Learned valid calls\n\nSynthetic arguments errored for these tools; mcp-fuzz learned arguments from what the server itself said, and derived the bad-input cases from the ones that worked.\n\n")
+				b.WriteString("| Tool | Learned from | Arguments | Verdict |\n|---|---|---|---|\n")
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", escape.MarkdownInline(t.Name, nameMax), escape.MarkdownInline(c.LearnedFrom, nameMax),
+				escape.MarkdownInline(string(c.Arguments), 120), escape.MarkdownInline(string(c.Verdict), 40))
+		}
+	}
+	if b.Len() > 0 {
+		b.WriteString("\n")
+	}
 	return b.String()
 }
 

@@ -78,6 +78,13 @@ func gradedReport() *report.Report {
 			},
 		},
 		{
+			Name: "read_file", Tested: true, Confirmed: true,
+			Cases: []report.Case{
+				{ID: "read_file/valid", Kind: "valid", Verdict: report.OK, DurationMs: 3, Arguments: args(`{"path":"/tmp/root/a.txt"}`), LearnedFrom: "tool list_directory",
+					Detail: "synthetic arguments errored: isError: ENOENT: no such file or directory (may be a synthetic-input false positive: give a realistic example in the config file); learned from tool list_directory"},
+			},
+		},
+		{
 			Name: "noop", Tested: true, Confirmed: true,
 			Cases: []report.Case{
 				{ID: "noop/valid", Kind: "valid", Verdict: report.EmptySuccess, DurationMs: 1, Arguments: args(`{}`)},

@@ -135,6 +135,19 @@ func terminalSummary(b *strings.Builder, rep *report.Report, p ansi) {
 		}
 	}
 
+	var learned []string
+	for _, t := range rep.Tools {
+		for _, c := range t.Cases {
+			if c.Kind == report.KindValid && c.LearnedFrom != "" {
+				learned = append(learned, fmt.Sprintf("    %s: %s, from %s: %s\n", escape.Terminal(t.Name, nameMax), escape.Terminal(string(c.Verdict), 40),
+					escape.Terminal(c.LearnedFrom, nameMax), escape.Terminal(string(c.Arguments), 120)))
+			}
+		}
+	}
+	if len(learned) > 0 {
+		fmt.Fprintf(b, "\n  %s (synthetic arguments errored)\n%s", st(ansiBold, "Learned valid calls"), strings.Join(learned, ""))
+	}
+
 	var untested []string
 	for _, t := range rep.Tools {
 		if !t.Tested {
@@ -173,6 +186,8 @@ func terminalCases(b *strings.Builder, rep *report.Report, p ansi) {
 			}
 			if c.Detail != "" && c.Verdict != report.OK && c.Verdict != report.Handled {
 				fmt.Fprintf(b, "  %s", escape.Terminal(c.Detail, 140))
+			} else if c.LearnedFrom != "" {
+				fmt.Fprintf(b, "  learned from %s", escape.Terminal(c.LearnedFrom, nameMax))
 			}
 			b.WriteString("\n")
 		}

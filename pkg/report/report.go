@@ -139,6 +139,12 @@ type Case struct {
 	Crash           *CrashInfo       `json:"crash,omitempty"`
 	Response        string           `json:"response,omitempty"` // excerpt
 	Size            int              `json:"responseChars,omitempty"`
+	// LearnedFrom is set on a valid case whose synthetic arguments errored
+	// and whose arguments were then learned from what the server itself said
+	// (e.g. "error message", "resources/list", "tool list_allowed_directories",
+	// "schema examples"): these arguments succeeded, and the tool's bad-input
+	// cases derive from them.
+	LearnedFrom string `json:"learnedFrom,omitempty"`
 }
 
 // CrashInfo says how a crash or hang happened.
@@ -217,6 +223,8 @@ func (r *Report) Normalize() {
 			if r.Tools[i].Cases[j].Flags == nil {
 				r.Tools[i].Cases[j].Flags = []string{}
 			}
+			// It names a tool of the server ("tool NAME").
+			r.Tools[i].Cases[j].LearnedFrom = capText(r.Tools[i].Cases[j].LearnedFrom, MaxStoredToolName+16)
 		}
 	}
 	if r.Findings == nil {

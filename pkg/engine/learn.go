@@ -1,0 +1,789 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// Bounds of learning a valid call (SPEC §5.1): what mcp-fuzz reads of what
+// a server says, and how often it asks again.
+const (
+	// maxLearnRetries bounds the calls of the tool itself with learned
+	// arguments, per tool.
+	maxLearnRetries = 3
+	// maxLearnText is how much of one message or result is searched for
+	// values; the rest of a huge or hostile answer is ignored.
+	maxLearnText = 8 << 10
+	// maxLearnValues bounds the values taken from one source.
+	maxLearnValues = 32
+	// maxLearnValue is the longest value tried.
+	maxLearnValue = 512
+	// maxListedDirs bounds the learned directories listed to find a file.
+	maxListedDirs = 2
+	// maxListingTools bounds the read-only listing tools called to learn.
+	maxListingTools = 4
+)
+
+// Where learned values come from, as the report's learnedFrom says it.
+const (
+	fromErrorMessage = "error message"
+	fromResources    = "resources/list"
+	fromSchema       = "schema " // + the keyword: "schema examples"
+	fromTool         = "tool "   // + the tool's name
+)
+
+// learnCandidate is one value to try in one property.
+type learnCandidate struct {
+	value string
+	from  string
+	// file and dir say what the value looks like: a listed file, or a
+	// directory (listed as one, or a root a listing tool named).
+	file, dir bool
+}
+
+// learning is what a runner keeps between tools to learn valid calls: the
+// tools of the server (to find read-only listings), the answers of the
+// discovery calls it made (each is made once per session's runner), and the
+// values in the answers of read-only tools it already called.
+type learning struct {
+	tools     []tool
+	resources bool // the server has the resources capability
+	listed    map[string][]learnCandidate
+	// seen holds values from the valid calls of read-only tools run so far
+	// on this runner, in order; kept only when tools run one at a time, so
+	// that what is learned does not depend on scheduling.
+	seen []learnCandidate
+}
+
+// newLearning is the learning state of one runner over tools, on a server
+// whose initialize answer declared capabilities.
+func newLearning(tools []tool, capabilities json.RawMessage) *learning {
+	caps := map[string]json.RawMessage{}
+	_ = json.Unmarshal(capabilities, &caps)
+	_, res := caps["resources"]
+	return &learning{tools: tools, resources: res, listed: map[string][]learnCandidate{}}
+}
+
+// retrySafe reports whether a tool may be called again with learned
+// arguments: annotated read-only, or explicitly not destructive.
+func (t tool) retrySafe() bool {
+	if t.Destructive != nil && *t.Destructive {
+		return false
+	}
+	return (t.ReadOnly != nil && *t.ReadOnly) || (t.Destructive != nil && !*t.Destructive)
+}
+
+// discoverySafe reports whether a tool may be called only to learn from
+// its answer: annotated read-only and not destructive.
+func (t tool) discoverySafe() bool {
+	return t.ReadOnly != nil && *t.ReadOnly && (t.Destructive == nil || !*t.Destructive)
+}
+
+// shallowSchema is the top level of an input schema, as learning reads it.
+type shallowSchema struct {
+	Properties map[string]shallowProp `json:"properties"`
+	Required   []string               `json:"required"`
+}
+
+type shallowProp struct {
+	Type     json.RawMessage `json:"type"`
+	Examples []any           `json:"examples"`
+	Enum     []any           `json:"enum"`
+	Default  any             `json:"default"`
+}
+
+func (p shallowProp) isString() bool {
+	var one string
+	if json.Unmarshal(p.Type, &one) == nil {
+		return one == "string"
+	}
+	var many []string
+	return json.Unmarshal(p.Type, &many) == nil && slices.Contains(many, "string")
+}
+
+func (t tool) shallow() shallowSchema {
+	var s shallowSchema
+	_ = json.Unmarshal(t.InputSchema, &s)
+	return s
+}
+
+// isListing reports whether t looks like a read-only listing that takes no
+// required argument, e.g. list_allowed_directories.
+func (t tool) isListing() bool {
+	return t.discoverySafe() && len(t.shallow().Required) == 0 && strings.Contains(strings.ToLower(t.Name), "list")
+}
+
+// dirLister returns the one required string property of a read-only
+// listing tool that takes a path (e.g. list_directory's path), or "".
+func (t tool) dirLister() string {
+	if !t.discoverySafe() || !strings.Contains(strings.ToLower(t.Name), "list") {
+		return ""
+	}
+	s := t.shallow()
+	if len(s.Required) != 1 {
+		return ""
+	}
+	p, ok := s.Properties[s.Required[0]]
+	if !ok || !p.isString() || !pathLike(s.Required[0]) {
+		return ""
+	}
+	return s.Required[0]
+}
+
+// fillable names the words that mark a string property a learned value may
+// fill.
+var fillable = []string{"path", "file", "dir", "folder", "uri", "url", "id", "name", "key", "root", "resource"}
+
+func pathLike(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"path", "file", "dir", "folder", "root"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// fillTargets are the string properties of t's schema a learned value may
+// fill: required ones first, each group by name.
+func fillTargets(s shallowSchema) []string {
+	var req, opt []string
+	names := make([]string, 0, len(s.Properties))
+	for n := range s.Properties {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if !s.Properties[n].isString() {
+			continue
+		}
+		ln := strings.ToLower(n)
+		if !slices.ContainsFunc(fillable, func(w string) bool { return strings.Contains(ln, w) }) {
+			continue
+		}
+		if slices.Contains(s.Required, n) {
+			req = append(req, n)
+		} else {
+			opt = append(opt, n)
+		}
+	}
+	return append(req, opt...)
+}
+
+// want says what kind of value a tool seems to take: +1 a file, -1 a
+// directory, 0 unknown. errText is the tool's own error message.
+func want(t tool, errText string) int {
+	e := strings.ToLower(errText)
+	switch {
+	case strings.Contains(e, "eisdir") || strings.Contains(e, "is a directory"):
+		return 1
+	case strings.Contains(e, "enotdir") || strings.Contains(e, "not a directory"):
+		return -1
+	}
+	n := strings.ToLower(t.Name)
+	for _, w := range []string{"dir", "folder", "tree", "search", "list"} {
+		if strings.Contains(n, w) {
+			return -1
+		}
+	}
+	if strings.Contains(n, "file") || strings.Contains(n, "read") || strings.Contains(n, "media") {
+		return 1
+	}
+	return 0
+}
+
+// learnedValid is the outcome of learning for one tool.
+type learnedValid struct {
+	args json.RawMessage // nil when nothing succeeded
+	from string
+	// rc is the judged retry that ended learning: the success, or a
+	// failure (crash, hang, protocol violation) or a flagged answer (leak,
+	// stderr_panic, …) that must not be hidden.
+	rc    *report.Case
+	tried []string // what was tried, for the detail
+}
+
+// learnValid tries to turn tool t's errored valid call (case c, judged as
+// first) into a valid call that works, with values the server itself
+// named: in its error message, its schema's other examples, resources/list,
+// read-only listing tools and the answers of read-only tools already called.
+// It calls t again at most [maxLearnRetries] times, and only answered calls
+// count: a retry that fails as a crash, a hang or a protocol violation, or
+// whose answer has a flag the first attempt did not (a leak, a panic on
+// stderr), ends learning and is returned to be reported as the valid call.
+// first is the judged first attempt; the text of its answer is r.lastText.
+func (r *runner) learnValid(ctx context.Context, t tool, c casegen.Case, first *report.Case, validateOutput func(json.RawMessage) error) learnedValid {
+	errText := r.lastText
+	var out learnedValid
+	schema, _ := t.compiled()
+	s := t.shallow()
+	targets := fillTargets(s)
+	if len(targets) == 0 || !schema.Compiled() {
+		// No property a learned value could fill, or no validator to
+		// check a learned call against the schema: nothing to ask.
+		return out
+	}
+	var base map[string]any
+	d := json.NewDecoder(bytes.NewReader(c.Arguments))
+	d.UseNumber()
+	if d.Decode(&base) != nil || base == nil {
+		return out
+	}
+
+	var cands []learnCandidate
+	// What the server's error names comes first: it says what it expects.
+	for _, v := range extractValues(errText) {
+		if !echoesSent(base, v.value) {
+			v.from = fromErrorMessage
+			cands = append(cands, v)
+		}
+	}
+	cands = append(cands, schemaAlternatives(s, base)...)
+	discovered, stop := r.discover(ctx, t)
+	if stop != "" {
+		out.tried = append(out.tried, stop)
+		return out
+	}
+	cands = append(cands, discovered...)
+	kind := want(t, errText)
+	if kind > 0 && !slices.ContainsFunc(cands, func(c learnCandidate) bool { return c.file }) {
+		files, stop := r.listFiles(ctx, t, cands)
+		if stop != "" {
+			out.tried = append(out.tried, stop)
+			return out
+		}
+		cands = append(cands, files...)
+	}
+	// Values that look like what the tool takes first, then the others,
+	// each group in the order found: the error message, the schema, then
+	// discovery.
+	order := func(c learnCandidate) int { return 3*fit(targets[0], c.value) + rank(c, kind) }
+	sort.SliceStable(cands, func(i, j int) bool { return order(cands[i]) < order(cands[j]) })
+
+	type attempt struct {
+		args json.RawMessage
+		from string
+	}
+	var attempts []attempt
+	seen := map[string]bool{string(c.Arguments): true}
+	for _, cd := range cands {
+		if !r.usableValue(cd.value) {
+			continue
+		}
+		args := fillCandidate(base, targets, s, cd)
+		if args == nil || seen[string(args)] {
+			continue
+		}
+		seen[string(args)] = true
+		if schema.Validate(args) != nil {
+			continue
+		}
+		attempts = append(attempts, attempt{args, cd.from})
+		if len(attempts) == maxLearnRetries {
+			break
+		}
+	}
+	if len(attempts) == 0 {
+		out.tried = append(out.tried, "no value to learn from the error message, the schema, resources or read-only listing tools")
+		return out
+	}
+	for _, a := range attempts {
+		if !r.ensureSession(ctx) || ctx.Err() != nil {
+			return out
+		}
+		lc := c
+		lc.Arguments = a.args
+		rc := reportCase(lc)
+		r.timedOut = false
+		r.runCase(ctx, t, lc, &rc, false, validateOutput)
+		switch {
+		case rc.Verdict.Confirms():
+			out.args, out.from, out.rc = a.args, a.from, &rc
+			return out
+		case rc.Verdict.Failure() || rc.Verdict == report.NotRun || r.timedOut ||
+			slices.ContainsFunc(rc.Flags, func(f string) bool { return !slices.Contains(first.Flags, f) }):
+			// Not answered, the server broke, or the answer leaked or
+			// panicked where the first attempt did not: this is the
+			// verdict, not hidden.
+			rc.LearnedFrom = a.from
+			out.from, out.rc = a.from, &rc
+			return out
+		}
+		detail, _, _ := strings.Cut(rc.Detail, " (may be a synthetic-input")
+		out.tried = append(out.tried, fmt.Sprintf("%s from %s: %s", a.args, a.from, excerpt(detail, 80)))
+	}
+	return out
+}
+
+// echoesSent reports whether v is one of the string arguments sent, or ends
+// with one: an error that quotes the path the tool resolved from our own
+// value (".../README.md" for "README.md") names nothing new.
+func echoesSent(base map[string]any, v string) bool {
+	for _, a := range base {
+		if s, ok := a.(string); ok && (s == v || (len(s) >= 3 && strings.HasSuffix(v, s))) {
+			return true
+		}
+	}
+	return false
+}
+
+// fit says how well value suits a property named prop: 0 well (a URI for
+// a uri, an absolute path for a path, a plain token for an id or a name),
+// 1 maybe, 2 badly.
+func fit(prop, value string) int {
+	p := strings.ToLower(prop)
+	uri := strings.Contains(value, "://")
+	switch {
+	case strings.Contains(p, "uri") || strings.Contains(p, "url"):
+		if uri {
+			return 0
+		}
+		return 2
+	case pathLike(p):
+		if strings.HasPrefix(value, "/") {
+			return 0
+		}
+		return 1
+	}
+	if uri || strings.ContainsAny(value, "/ \t") {
+		return 1
+	}
+	return 0
+}
+
+// rank orders discovered values for a tool that wants kind (+1 files, -1
+// directories, 0 either).
+func rank(c learnCandidate, kind int) int {
+	switch {
+	case kind > 0 && c.file, kind < 0 && c.dir:
+		return 0
+	case kind != 0 && !c.file && !c.dir:
+		return 1
+	case kind == 0:
+		return 0
+	}
+	return 2
+}
+
+// usableValue reports whether a learned value may be sent and reported: a
+// bounded line of printable text that carries no secret (the session already
+// replaced the run's secrets by ***; secret-shaped tokens are dropped too).
+func (r *runner) usableValue(v string) bool {
+	if v == "" || len(v) > maxLearnValue || strings.Contains(v, "***") || r.leak.Redact(v) != v {
+		return false
+	}
+	return !strings.ContainsFunc(v, func(c rune) bool { return !unicode.IsPrint(c) })
+}
+
+// fillCandidate puts cd's value in the first target property whose current
+// value it does not merely repeat, and returns the arguments encoded; nil
+// when no property fits.
+func fillCandidate(base map[string]any, targets []string, s shallowSchema, cd learnCandidate) json.RawMessage {
+	for _, name := range targets {
+		cur, _ := base[name].(string)
+		if cur == cd.value {
+			continue
+		}
+		if strings.HasPrefix(cd.from, fromSchema) && !slices.ContainsFunc(s.Properties[name].Examples, func(e any) bool { return e == cd.value }) &&
+			!slices.ContainsFunc(s.Properties[name].Enum, func(e any) bool { return e == cd.value }) && s.Properties[name].Default != cd.value {
+			continue // a schema's value belongs to its own property
+		}
+		args := make(map[string]any, len(base))
+		for k, v := range base {
+			args[k] = v
+		}
+		args[name] = cd.value
+		b, err := json.Marshal(args)
+		if err != nil {
+			return nil
+		}
+		return b
+	}
+	return nil
+}
+
+// schemaAlternatives are the string values a top-level property's schema
+// names that the generator did not use: its other examples, enum values and
+// default.
+func schemaAlternatives(s shallowSchema, base map[string]any) []learnCandidate {
+	var out []learnCandidate
+	for _, name := range fillTargets(s) {
+		p := s.Properties[name]
+		add := func(v any, kw string) {
+			if str, ok := v.(string); ok && base[name] != str && len(out) < maxLearnValues {
+				out = append(out, learnCandidate{value: str, from: fromSchema + kw})
+			}
+		}
+		for _, v := range p.Examples {
+			add(v, "examples")
+		}
+		add(p.Default, "default")
+		for _, v := range p.Enum {
+			add(v, "enum")
+		}
+	}
+	return out
+}
+
+// discover gathers the values the server names without being asked about
+// t: resources/list URIs, the answers of read-only listing tools, and what
+// read-only tools already answered. stop is set when a discovery call got
+// no answer: learning ends there, and says so.
+func (r *runner) discover(ctx context.Context, t tool) (cands []learnCandidate, stop string) {
+	l := r.learn
+	if l == nil {
+		return nil, ""
+	}
+	if l.resources {
+		got, stop := r.listedOnce(ctx, fromResources, r.cfg.Timeout, func(ctx context.Context) (string, error) {
+			raw, _, err := r.s.call(ctx, "resources/list", map[string]any{})
+			if err != nil {
+				return "", err
+			}
+			var res struct {
+				Resources []struct {
+					URI string `json:"uri"`
+				} `json:"resources"`
+			}
+			_ = json.Unmarshal(raw, &res)
+			var b strings.Builder
+			for i, x := range res.Resources {
+				if i == maxLearnValues {
+					break
+				}
+				b.WriteString(x.URI + "\n")
+			}
+			return b.String(), nil
+		})
+		if stop != "" {
+			return nil, stop
+		}
+		cands = append(cands, got...)
+	}
+	listings := 0
+	for _, lt := range l.tools {
+		if lt.Name == t.Name || !lt.isListing() || r.cfg.skipReason(lt) != "" {
+			continue
+		}
+		if listings++; listings > maxListingTools {
+			break
+		}
+		got, stop := r.listedOnce(ctx, fromTool+lt.Name, r.cfg.callTimeout(lt.Name), func(ctx context.Context) (string, error) {
+			return r.callText(ctx, lt, json.RawMessage(`{}`))
+		})
+		if stop != "" {
+			return nil, stop
+		}
+		if n := strings.ToLower(lt.Name); strings.Contains(n, "dir") || strings.Contains(n, "root") || strings.Contains(n, "folder") {
+			for i := range got {
+				got[i].dir, got[i].file = true, false // a listing of directories
+			}
+		}
+		cands = append(cands, got...)
+	}
+	return append(cands, l.seen...), ""
+}
+
+// listFiles lists up to [maxListedDirs] learned directories with a
+// read-only listing tool that takes a path, for a tool that needs a file.
+func (r *runner) listFiles(ctx context.Context, t tool, found []learnCandidate) (files []learnCandidate, stop string) {
+	if r.learn == nil {
+		return nil, ""
+	}
+	var dirs []string
+	for _, c := range found {
+		if (c.dir || !c.file) && strings.HasPrefix(c.value, "/") && !slices.Contains(dirs, c.value) && len(dirs) < maxListedDirs {
+			dirs = append(dirs, c.value)
+		}
+	}
+	for _, lt := range r.learn.tools {
+		prop := lt.dirLister()
+		if lt.Name == t.Name || prop == "" || r.cfg.skipReason(lt) != "" {
+			continue
+		}
+		schema, _ := lt.compiled()
+		for _, dir := range dirs {
+			if !r.usableValue(dir) {
+				continue
+			}
+			args, _ := json.Marshal(map[string]string{prop: dir})
+			if schema.Compiled() && schema.Validate(args) != nil {
+				continue
+			}
+			got, stop := r.listedOnce(ctx, fromTool+lt.Name+" "+dir, r.cfg.callTimeout(lt.Name), func(ctx context.Context) (string, error) {
+				text, err := r.callText(ctx, lt, args)
+				if err != nil {
+					return "", err
+				}
+				return strings.Join(dirEntries(dir, text), "\n"), nil
+			})
+			if stop != "" {
+				return nil, stop
+			}
+			for _, g := range got {
+				files = append(files, learnCandidate{value: g.value, from: fromTool + lt.Name, file: g.file, dir: g.dir})
+			}
+		}
+		break // one listing tool is enough
+	}
+	return files, ""
+}
+
+// dirEntries reads a directory listing in the "[FILE] a.txt" / "[DIR] sub"
+// style, files first, as paths under dir marked "file:" or "dir:".
+func dirEntries(dir, text string) []string {
+	var files, dirs []string
+	for i, line := range strings.Split(clipText(text), "\n") {
+		if i > 4*maxLearnValues {
+			break
+		}
+		line = strings.TrimSpace(line)
+		for _, p := range []struct{ tag, kind string }{{"[FILE]", "file:"}, {"[DIR]", "dir:"}} {
+			name, ok := strings.CutPrefix(line, p.tag)
+			name = strings.TrimSpace(name)
+			if !ok || name == "" || strings.Contains(name, "/") || name == "." || name == ".." {
+				continue
+			}
+			e := p.kind + path.Join(dir, name)
+			if p.kind == "file:" {
+				files = append(files, e)
+			} else {
+				dirs = append(dirs, e)
+			}
+		}
+	}
+	return append(files, dirs...)
+}
+
+// listedOnce makes a discovery call once per runner (its values are kept
+// under key) and extracts the values of its text. A call that gets no
+// answer, or whose session breaks, stops learning: stop says why.
+func (r *runner) listedOnce(ctx context.Context, key string, timeout time.Duration, call func(context.Context) (string, error)) ([]learnCandidate, string) {
+	if got, ok := r.learn.listed[key]; ok {
+		return slices.Clone(got), ""
+	}
+	if !r.ensureSession(ctx) {
+		return nil, "learning stopped: no session"
+	}
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	text, err := call(cctx)
+	cancel()
+	var rpcErr *rpc.Error
+	var over *rpc.Oversize
+	switch {
+	case err == nil, errors.As(err, &rpcErr), errors.Is(err, errIsError):
+	case errors.As(err, &over):
+		r.closeSession() // the stream may be mid-answer
+		return nil, fmt.Sprintf("learning stopped: %s answered with %d bytes, over --max-response", key, over.Bytes)
+	case ctx.Err() != nil:
+		return nil, "learning stopped: run cancelled"
+	default:
+		s := r.s
+		if errors.Is(err, context.DeadlineExceeded) && s != nil && r.alive(ctx, s) {
+			r.learn.listed[key] = nil
+			return nil, ""
+		}
+		r.closeSession()
+		return nil, fmt.Sprintf("learning stopped: %s got no answer (%s)", key, excerpt(r.leak.Redact(err.Error()), 80))
+	}
+	var got []learnCandidate
+	for _, v := range extractValues(text) {
+		v.from = strings.SplitN(key, " /", 2)[0]
+		got = append(got, v)
+	}
+	r.learn.listed[key] = got
+	return slices.Clone(got), ""
+}
+
+// errIsError is the error of a discovery call answered with isError.
+var errIsError = errors.New("isError")
+
+// callText calls tool lt with args and returns the text of its answer.
+func (r *runner) callText(ctx context.Context, lt tool, args json.RawMessage) (string, error) {
+	raw, _, err := r.s.call(ctx, "tools/call", callParams(lt.Name, args))
+	if err != nil {
+		return "", err
+	}
+	res, err := parseCallResult(raw)
+	if err != nil || res.IsError {
+		return "", errIsError
+	}
+	return res.Text, nil
+}
+
+// remember keeps the values in the answer of a read-only tool's valid call,
+// for the tools after it.
+func (r *runner) remember(t tool, text string) {
+	if r.learn == nil || r.cfg.Parallel > 1 || !t.discoverySafe() || text == "" {
+		return
+	}
+	for _, v := range extractValues(text) {
+		if len(r.learn.seen) >= 4*maxLearnValues {
+			return
+		}
+		v.from = fromTool + t.Name
+		r.learn.seen = append(r.learn.seen, v)
+	}
+}
+
+// clipText bounds what is searched of a server's text.
+func clipText(s string) string {
+	if len(s) > maxLearnText {
+		return s[:maxLearnText]
+	}
+	return s
+}
+
+var (
+	learnURI     = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s'"\x60<>(),]+`)
+	learnPath    = regexp.MustCompile(`(?:^|[\s'"\x60(:,=\[])(/[^\s'"\x60,;()<>\[\]]+)`)
+	learnQuoted  = regexp.MustCompile("'([^'\\n]{1,200})'|\"([^\"\\n]{1,200})\"|`([^`\\n]{1,200})`")
+	learnOneOf   = regexp.MustCompile(`(?i)(?:one of|allowed values|valid values(?: are)?)\s*:?\s*([^\n]{1,300})`)
+	learnEntry   = regexp.MustCompile(`^(file|dir):(.+)$`)
+	learnID      = regexp.MustCompile(`\b(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[A-Za-z]{1,12}[-_][0-9][A-Za-z0-9_-]{0,40})\b`)
+	learnListSep = regexp.MustCompile(`\s*(?:,|\|| or )\s*`)
+)
+
+// extractValues finds the values a server's text names: URIs, absolute
+// paths, quoted strings, and the items of "one of: a, b" lists, at most
+// [maxLearnValues], in the order they appear, without repeats.
+func extractValues(text string) []learnCandidate {
+	text = clipText(text)
+	var out []learnCandidate
+	seen := map[string]bool{}
+	add := func(v string, file, dir bool) {
+		v = strings.TrimRight(strings.TrimSpace(v), ".:;")
+		if v == "" || seen[v] || len(out) >= maxLearnValues || len(v) > maxLearnValue {
+			return
+		}
+		seen[v] = true
+		out = append(out, learnCandidate{value: v, file: file, dir: dir})
+	}
+	if t := strings.TrimSpace(text); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+		var doc any
+		if json.Unmarshal([]byte(t), &doc) == nil {
+			// A JSON answer: the strings under id-, path-, uri- or
+			// name-like keys, not every key and word of it.
+			jsonValues(doc, "", 0, func(v string) { add(v, hasExt(v), strings.HasSuffix(v, "/")) })
+			return out
+		}
+	}
+	for i, line := range strings.Split(text, "\n") {
+		if i > 8*maxLearnValues {
+			break
+		}
+		if m := learnEntry.FindStringSubmatch(line); m != nil {
+			add(m[2], m[1] == "file", m[1] == "dir")
+			continue
+		}
+		for _, m := range learnURI.FindAllString(line, maxLearnValues) {
+			add(m, false, false)
+		}
+		for _, m := range learnPath.FindAllStringSubmatch(line, maxLearnValues) {
+			if !strings.HasPrefix(m[1], "//") {
+				add(m[1], hasExt(m[1]), strings.HasSuffix(m[1], "/"))
+			}
+		}
+		for _, m := range learnQuoted.FindAllStringSubmatch(line, maxLearnValues) {
+			add(m[1]+m[2]+m[3], false, false)
+		}
+		for _, m := range learnID.FindAllString(line, maxLearnValues) {
+			add(m, false, false)
+		}
+		if m := learnOneOf.FindStringSubmatch(line); m != nil {
+			for _, item := range learnListSep.Split(m[1], maxLearnValues) {
+				item = strings.Trim(strings.TrimSpace(item), `'"`+"`[]().")
+				if item != "" && !strings.ContainsAny(item, " \t") {
+					add(item, false, false)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// jsonValues calls add with each string of doc held under a key a learned
+// value may fill (see [fillable]), in document order (object keys sorted),
+// down to a bounded depth.
+func jsonValues(doc any, key string, depth int, add func(string)) {
+	if depth > 8 {
+		return
+	}
+	switch v := doc.(type) {
+	case string:
+		k := strings.ToLower(key)
+		if slices.ContainsFunc(fillable, func(w string) bool { return strings.Contains(k, w) }) {
+			add(v)
+		}
+	case []any:
+		for i, e := range v {
+			if i == maxLearnValues {
+				break
+			}
+			jsonValues(e, key, depth+1, add)
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			jsonValues(v[k], k, depth+1, add)
+		}
+	}
+}
+
+// hasExt reports whether the last element of p has a file extension.
+func hasExt(p string) bool {
+	ext := path.Ext(p)
+	return len(ext) > 1 && len(ext) <= 6
+}
+
+// learnInto runs [runner.learnValid] for tool t, whose valid case c was
+// judged errored in rc, and records the outcome in rc. When a learned call
+// succeeds, it returns the plan generated from the learned arguments as the
+// example, so that the bad-input cases derive from them (ok true).
+func (r *runner) learnInto(ctx context.Context, t tool, c casegen.Case, rc *report.Case, validateOutput func(json.RawMessage) error) (casegen.Plan, bool) {
+	firstDetail := rc.Detail
+	got := r.learnValid(ctx, t, c, rc, validateOutput)
+	if got.rc == nil {
+		if len(got.tried) > 0 {
+			rc.Detail = joinDetail(rc.Detail, "learning a valid call: "+excerpt(strings.Join(got.tried, "; "), 400))
+		}
+		return casegen.Plan{}, false
+	}
+	*rc = *got.rc
+	rc.LearnedFrom = got.from
+	rc.Detail = joinDetail(fmt.Sprintf("synthetic arguments errored: %s; learned from %s", excerpt(firstDetail, 160), got.from), rc.Detail)
+	if got.args == nil {
+		return casegen.Plan{}, false // the learned call failed: judged as it is
+	}
+	var example map[string]any
+	d := json.NewDecoder(bytes.NewReader(got.args))
+	d.UseNumber()
+	if d.Decode(&example) != nil {
+		return casegen.Plan{}, false
+	}
+	schema, _ := t.compiled()
+	return casegen.Generate(t.Name, schema, casegen.Options{
+		Seed:       r.cfg.Seed,
+		Budget:     r.cfg.Cases,
+		Example:    example,
+		Aggressive: r.cfg.Profile == "aggressive",
+	}), true
+}

@@ -1,0 +1,418 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// runLearning audits the needs-learning fixture and returns the report and
+// the tools/call lines the server logged.
+func runLearning(t *testing.T, adjust func(*Config)) (*report.Report, []string) {
+	t.Helper()
+	log := filepath.Join(t.TempDir(), "calls.log")
+	rep := runFixture(t, "needs-learning", func(c *Config) {
+		c.Env = append(c.Env, "NEEDS_LEARNING_LOG="+log)
+		c.Cases = 8
+		if adjust != nil {
+			adjust(c)
+		}
+	})
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatalf("reading the fixture's call log: %v", err)
+	}
+	return rep, strings.Split(strings.TrimSpace(string(b)), "\n")
+}
+
+func callsTo(calls []string, tool string) []string {
+	var out []string
+	for _, c := range calls {
+		if strings.HasPrefix(c, tool+" ") {
+			out = append(out, strings.TrimPrefix(c, tool+" "))
+		}
+	}
+	return out
+}
+
+func TestLearnedValidCalls(t *testing.T) {
+	rep, calls := runLearning(t, nil)
+	for _, tc := range []struct {
+		tool, from, arg, value string
+	}{
+		{"get_color", "error message", "color_name", "teal"},
+		{"list_dir", "tool list_roots", "path", "/srv/alpha"},
+		{"read_doc", "tool list_dir", "path", "/srv/alpha/notes.txt"},
+		{"get_resource", "resources/list", "uri", "mem://docs/readme"},
+		{"pick_size", "schema examples", "size_name", "small"},
+		{"get_ticket", "tool browse_tickets", "ticket_id", "TCK-42"},
+	} {
+		c := validCase(t, rep, tc.tool)
+		if c.Verdict != report.OK || c.LearnedFrom != tc.from {
+			t.Errorf("%s: verdict %s, learnedFrom %q (detail %q); want ok learned from %q", tc.tool, c.Verdict, c.LearnedFrom, c.Detail, tc.from)
+			continue
+		}
+		var args map[string]any
+		if err := json.Unmarshal(c.Arguments, &args); err != nil || args[tc.arg] != tc.value {
+			t.Errorf("%s: valid arguments %s, want %s = %q", tc.tool, c.Arguments, tc.arg, tc.value)
+		}
+		if !strings.HasPrefix(c.Detail, "synthetic arguments errored: ") || !strings.Contains(c.Detail, "learned from "+tc.from) {
+			t.Errorf("%s: the detail does not keep the first attempt: %q", tc.tool, c.Detail)
+		}
+		if !toolOf(t, rep, tc.tool).Confirmed {
+			t.Errorf("%s: not confirmed after a learned valid call", tc.tool)
+		}
+		// Each tool was called at most 1 + 3 times with a valid-looking call.
+		if n := len(callsTo(calls, tc.tool)); n > 1+maxLearnRetries+len(toolOf(t, rep, tc.tool).Cases) {
+			t.Errorf("%s: called %d times", tc.tool, n)
+		}
+	}
+	if got := rep.Dimensions["liveness"]; got.Score == nil {
+		t.Fatalf("liveness not measured: %+v", got)
+	}
+}
+
+func toolOf(t *testing.T, rep *report.Report, name string) report.Tool {
+	t.Helper()
+	for _, tl := range rep.Tools {
+		if tl.Name == name {
+			return tl
+		}
+	}
+	t.Fatalf("no tool %q", name)
+	return report.Tool{}
+}
+
+// TestLearnedCasesDeriveFromLearnedArgs: the mutations of a tool whose
+// valid call was learned start from the learned arguments.
+func TestLearnedCasesDeriveFromLearnedArgs(t *testing.T) {
+	rep, _ := runLearning(t, nil)
+	tl := toolOf(t, rep, "get_color")
+	synthetic := ""
+	derived := 0
+	for _, c := range tl.Cases[1:] {
+		var args map[string]any
+		if json.Unmarshal(c.Arguments, &args) != nil {
+			continue // structural cases
+		}
+		if s, ok := args["color_name"].(string); ok {
+			if !strings.HasPrefix(s, "teal") {
+				synthetic = s
+			}
+			derived++
+		}
+	}
+	if synthetic != "" || derived == 0 {
+		t.Fatalf("bad cases of get_color: %d carry color_name, one of them %q: want every string color_name to derive from the learned \"teal\"", derived, synthetic)
+	}
+}
+
+// TestLearningNeverCallsDestructiveOrSkippedTools: discovery only calls
+// read-only tools the run selected; a destructive tool is never retried.
+func TestLearningNeverCallsDestructiveOrSkippedTools(t *testing.T) {
+	rep, calls := runLearning(t, func(c *Config) {
+		c.SkipTools = []string{"list_private"}
+	})
+	for _, tool := range []string{"list_trash", "purge_doc", "list_private"} {
+		if got := callsTo(calls, tool); len(got) > 0 {
+			t.Errorf("%s was called %d times (first %s); it must not be called to learn", tool, len(got), got[0])
+		}
+	}
+	for _, c := range cases(rep) {
+		if strings.Contains(string(c.Arguments), "/srv/private") {
+			t.Errorf("case %s uses a value of the skipped list_private: %s", c.ID, c.Arguments)
+		}
+	}
+
+	// With destructive tools included, each is called for its own cases
+	// only: the valid call of purge_doc is not retried with learned paths.
+	rep, calls = runLearning(t, func(c *Config) { c.IncludeDestructive = true })
+	for _, tool := range []string{"list_trash", "purge_doc"} {
+		sent := 0
+		for _, c := range toolOf(t, rep, tool).Cases {
+			if c.Verdict != report.NotRun && c.Verdict != report.GeneratorGap {
+				sent++
+			}
+		}
+		if got := callsTo(calls, tool); len(got) != sent {
+			t.Errorf("%s: called %d times for %d cases: it was called to learn", tool, len(got), sent)
+		}
+	}
+	if c := validCase(t, rep, "purge_doc"); c.Verdict != report.Errored || c.LearnedFrom != "" {
+		t.Errorf("purge_doc valid case: %s learned from %q, want errored and not learned", c.Verdict, c.LearnedFrom)
+	}
+}
+
+// TestLearnedHangIsReported: a learned retry that hangs is the valid
+// call's verdict, not hidden behind the first attempt's errored.
+func TestLearnedHangIsReported(t *testing.T) {
+	rep, _ := runLearning(t, nil)
+	c := validCase(t, rep, "find_item")
+	if c.Verdict != report.Hang || c.LearnedFrom != "error message" || !strings.Contains(string(c.Arguments), "item-7") {
+		t.Fatalf("find_item valid case: %s learned from %q with %s (%s); want a hang on the learned item-7", c.Verdict, c.LearnedFrom, c.Arguments, c.Detail)
+	}
+}
+
+// TestLearnedLeakIsReported: a learned retry whose answer leaks is the
+// valid call, with its flag, not a failed try left out of the report.
+func TestLearnedLeakIsReported(t *testing.T) {
+	rep, _ := runLearning(t, nil)
+	c := validCase(t, rep, "get_note")
+	if c.LearnedFrom != "error message" || !slices.Contains(c.Flags, report.FlagLeak) || !strings.Contains(string(c.Arguments), "note-1") {
+		t.Fatalf("get_note valid case: %s learned from %q, flags %v, arguments %s; want the leak of the learned note-1", c.Verdict, c.LearnedFrom, c.Flags, c.Arguments)
+	}
+}
+
+func TestLearningIsDeterministic(t *testing.T) {
+	first, _ := runLearning(t, nil)
+	second, _ := runLearning(t, nil)
+	for i, tl := range first.Tools {
+		other := second.Tools[i]
+		if len(tl.Cases) != len(other.Cases) {
+			t.Fatalf("%s: %d cases, then %d", tl.Name, len(tl.Cases), len(other.Cases))
+		}
+		for j, c := range tl.Cases {
+			o := other.Cases[j]
+			if c.ID != o.ID || !bytes.Equal(c.Arguments, o.Arguments) || c.LearnedFrom != o.LearnedFrom {
+				t.Errorf("%s: case %d differs between runs with one seed: %s %s %q / %s %s %q", tl.Name, j, c.ID, c.Arguments, c.LearnedFrom, o.ID, o.Arguments, o.LearnedFrom)
+			}
+		}
+	}
+}
+
+// TestConfigExampleIsNeverReplaced: a user's example stays the valid call,
+// and its failure is a finding, not something to learn around.
+func TestConfigExampleIsNeverReplaced(t *testing.T) {
+	rep, calls := runLearning(t, func(c *Config) {
+		c.Examples = map[string]map[string]any{"get_color": {"color_name": "mauve"}}
+	})
+	c := validCase(t, rep, "get_color")
+	if c.Verdict != report.Errored || c.LearnedFrom != "" || !strings.Contains(string(c.Arguments), "mauve") {
+		t.Fatalf("get_color with a config example: %s learned from %q with %s", c.Verdict, c.LearnedFrom, c.Arguments)
+	}
+	for _, a := range callsTo(calls, "get_color") {
+		if strings.Contains(a, "teal") {
+			t.Fatalf("get_color was retried with a learned value despite the config example: %s", a)
+		}
+	}
+}
+
+func TestExtractValues(t *testing.T) {
+	got := func(text string) []string {
+		var out []string
+		for _, c := range extractValues(text) {
+			out = append(out, c.value)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"Access denied - path outside allowed directories: /x/y not in /tmp/abc, /tmp/def", []string{"/x/y", "/tmp/abc", "/tmp/def"}},
+		{`unknown color "grey": expected one of: teal, plum`, []string{"grey", "teal", "plum"}},
+		{"Allowed directories:\n/srv/a\n/srv/b", []string{"/srv/a", "/srv/b"}},
+		{"see mem://docs/readme and 'quoted value'", []string{"mem://docs/readme", "quoted value"}},
+		{"valid values are a | b | c.", []string{"a", "b", "c"}},
+		{"Recent tickets: TCK-42 (open), ord_1001, 123e4567-e89b-12d3-a456-426614174000", []string{"TCK-42", "ord_1001", "123e4567-e89b-12d3-a456-426614174000"}},
+		{`[{"id":"n-1","title":"x y","path":"/a/b.txt"},{"id":"n-2","count":3}]`, []string{"n-1", "/a/b.txt", "n-2"}},
+	} {
+		if g := got(tc.text); strings.Join(g, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("extractValues(%q) = %q, want %q", tc.text, g, tc.want)
+		}
+	}
+	// A hostile message is bounded: at most maxLearnValues values from the
+	// first maxLearnText bytes, none longer than maxLearnValue.
+	huge := strings.Repeat("/p"+strings.Repeat("x", 700)+" ", 2000) + strings.Repeat("'v' ", 100000)
+	vs := extractValues(huge)
+	if len(vs) > maxLearnValues {
+		t.Fatalf("%d values from a huge message", len(vs))
+	}
+	for _, v := range vs {
+		if len(v.value) > maxLearnValue {
+			t.Fatalf("a value of %d bytes", len(v.value))
+		}
+	}
+}
+
+// TestLearnedValuesCarryNoSecret: a value that holds a secret is never
+// sent, so it never reaches the report.
+func TestLearnedValuesCarryNoSecret(t *testing.T) {
+	d := leak.NewDetector(map[string]string{"TOKEN": "hunter2-very-secret"})
+	r := &runner{leak: d}
+	for _, v := range []string{"***", "/srv/hunter2-very-secret", "/srv/***/x", "AKIAIOSFODNN7EXAMPLE", "ok\x00", strings.Repeat("a", maxLearnValue+1)} {
+		if r.usableValue(v) {
+			t.Errorf("usableValue(%q) = true", v)
+		}
+	}
+	if !r.usableValue("/srv/alpha/notes.txt") {
+		t.Error("an ordinary path is not usable")
+	}
+}
+
+func TestRetryAndDiscoverySafety(t *testing.T) {
+	yes, no := true, false
+	for _, tc := range []struct {
+		ro, destr        *bool
+		retry, discovery bool
+	}{
+		{&yes, nil, true, true},
+		{&yes, &yes, false, false},
+		{nil, &no, true, false},
+		{&no, &no, true, false},
+		{nil, nil, false, false},
+		{&no, nil, false, false},
+	} {
+		tl := tool{ReadOnly: tc.ro, Destructive: tc.destr}
+		if tl.retrySafe() != tc.retry || tl.discoverySafe() != tc.discovery {
+			t.Errorf("readOnly %v destructive %v: retry %v discovery %v, want %v %v", tc.ro, tc.destr, tl.retrySafe(), tl.discoverySafe(), tc.retry, tc.discovery)
+		}
+	}
+}
+
+// TestReplayOfLearnedTool: the learned valid case replays with its
+// recorded arguments, and a compacted mutation regenerates only from the
+// learned arguments (Config.Learned), as the run generated it.
+func TestReplayOfLearnedTool(t *testing.T) {
+	var cfg Config
+	rep := runFixture(t, "needs-learning", func(c *Config) {
+		c.Tools = []string{"get_color"}
+		cfg = *c
+	})
+	valid := validCase(t, rep, "get_color")
+	// A mutation as a report that compacted it records it: a digest of
+	// the arguments, no pattern, so replay must regenerate them.
+	var compacted *report.Case
+	for _, c := range toolOf(t, rep, "get_color").Cases {
+		if c.ID == "get_color/wrong_type/shade" {
+			c.ArgumentsDigest = report.DigestArguments(c.Arguments)
+			c.ArgumentsDigest.Pattern = nil
+			c.Arguments = nil
+			compacted = &c
+		}
+	}
+	if valid.LearnedFrom == "" || compacted == nil {
+		t.Fatalf("get_color: learnedFrom %q, case wrong_type/shade %v", valid.LearnedFrom, compacted)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	now, err := Replay(ctx, cfg, "get_color", valid)
+	if err != nil || now.Verdict != report.OK || !bytes.Equal(now.Arguments, valid.Arguments) {
+		t.Fatalf("replaying the learned valid case: %v, %s with %s", err, now.Verdict, now.Arguments)
+	}
+
+	noPattern := *compacted
+	if _, err := Replay(ctx, cfg, "get_color", noPattern); !errors.Is(err, ErrArgumentsChanged) {
+		t.Fatalf("replaying %s without the learned arguments: %v, want ErrArgumentsChanged", compacted.ID, err)
+	}
+	var learned map[string]any
+	if err := json.Unmarshal(valid.Arguments, &learned); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Learned = map[string]map[string]any{"get_color": learned}
+	if _, err := Replay(ctx, cfg, "get_color", noPattern); err != nil {
+		t.Fatalf("replaying %s from the learned arguments: %v", compacted.ID, err)
+	}
+}
+
+// FuzzLearnFromText feeds arbitrary server text to what learning reads of
+// it: extractValues and dirEntries never panic and stay within their
+// bounds, and fillCandidate only ever builds a JSON object.
+func FuzzLearnFromText(f *testing.F) {
+	for _, s := range []string{
+		"Access denied - path outside allowed directories: /x not in /tmp/abc, /tmp/def",
+		`unknown "x": expected one of: a, b | c or d`,
+		"[FILE] a.txt\n[DIR] sub\n[FILE] ../../etc/passwd\n[DIR] ",
+		"file:/a\ndir:/b\nmem://x/y 'q' `r`",
+		strings.Repeat("'", 10000),
+		"\x00\xff/\u202e/x",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		vs := extractValues(text)
+		if len(vs) > maxLearnValues {
+			t.Fatalf("%d values", len(vs))
+		}
+		for _, e := range dirEntries("/root", text) {
+			if !strings.HasPrefix(e, "file:/root/") && !strings.HasPrefix(e, "dir:/root/") {
+				t.Fatalf("entry %q escapes the listed directory", e)
+			}
+		}
+		base := map[string]any{"path": "README.md"}
+		s := shallowSchema{Properties: map[string]shallowProp{"path": {Type: json.RawMessage(`"string"`)}}, Required: []string{"path"}}
+		for _, v := range vs {
+			if len(v.value) > maxLearnValue {
+				t.Fatalf("a value of %d bytes", len(v.value))
+			}
+			if args := fillCandidate(base, fillTargets(s), s, v); args != nil {
+				var m map[string]any
+				if err := json.Unmarshal(args, &m); err != nil || m == nil {
+					t.Fatalf("fillCandidate built %s", args)
+				}
+			}
+		}
+	})
+}
+
+// TestFailedLearningSaysWhatWasTried: without the directory listing
+// (skipped), read_doc only learns directories, which it cannot read: the
+// verdict stays errored, and the detail names the tries, at most three.
+func TestFailedLearningSaysWhatWasTried(t *testing.T) {
+	rep, calls := runLearning(t, func(c *Config) { c.SkipTools = []string{"list_dir"} })
+	if got := callsTo(calls, "list_dir"); len(got) > 0 {
+		t.Fatalf("the skipped list_dir was called: %v", got)
+	}
+	c := validCase(t, rep, "read_doc")
+	if c.Verdict != report.Errored || c.LearnedFrom != "" {
+		t.Fatalf("read_doc: %s learned from %q, want errored", c.Verdict, c.LearnedFrom)
+	}
+	if !strings.Contains(c.Detail, `learning a valid call: {"path":"/srv/alpha"} from error message: isError: EISDIR`) {
+		t.Errorf("read_doc detail does not say what was tried: %q", c.Detail)
+	}
+	retries := 0
+	for _, a := range callsTo(calls, "read_doc") {
+		if strings.Contains(a, `"/srv/`) {
+			retries++
+		}
+	}
+	if retries == 0 || retries > maxLearnRetries {
+		t.Errorf("read_doc retried %d times with learned paths, want 1 to %d", retries, maxLearnRetries)
+	}
+}
+
+// TestLearningNeverSendsASecret: a value the server names that is a secret
+// of the run is redacted before learning sees it, so it is never sent back
+// and never reaches the report.
+func TestLearningNeverSendsASecret(t *testing.T) {
+	const secret = "vault-s3cr3t-Key-8812"
+	rep, calls := runLearning(t, func(c *Config) {
+		c.Env = append(c.Env, "NEEDS_LEARNING_VAULT_KEY="+secret)
+		c.Secrets = []string{"NEEDS_LEARNING_VAULT_KEY"}
+	})
+	for _, a := range callsTo(calls, "get_vault_entry") {
+		if strings.Contains(a, secret) {
+			t.Fatalf("the secret was sent back to the server: %s", a)
+		}
+	}
+	if c := validCase(t, rep, "get_vault_entry"); c.Verdict != report.Errored || c.LearnedFrom != "" {
+		t.Errorf("get_vault_entry: %s learned from %q, want errored", c.Verdict, c.LearnedFrom)
+	}
+	b, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte(secret)) {
+		t.Fatal("the report carries the secret")
+	}
+}
