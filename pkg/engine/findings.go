@@ -38,8 +38,16 @@ func newFinding(rep *report.Report, cfg Config, toolName string, c report.Case, 
 	if c.Crash != nil && c.Crash.How != "" {
 		msg += " (" + strings.ReplaceAll(c.Crash.How, "_", " ") + ")"
 	}
-	if c.Detail != "" {
-		msg += ": " + c.Detail
+	detail := c.Detail
+	if code.Name == report.FlagSlow || code.Name == report.FlagBloated {
+		// The flag's own part of the detail: its message already says
+		// what the flag is.
+		if part, ok := flagDetail(detail, code.Name); ok {
+			detail = part
+		}
+	}
+	if detail != "" {
+		msg += ": " + detail
 	}
 	if len(msg) > maxFindingMessage {
 		msg = cutUTF8(msg, maxFindingMessage) + "… (see the case's detail)"

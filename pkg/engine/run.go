@@ -270,6 +270,12 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 			rc.Detail = r.endedEarly
 		default:
 			r.runCase(ctx, t, c, &rc, fromExample, validateOutput)
+			if c.Kind == casegen.Valid {
+				// Confirmed by the first run: a later run that fails
+				// becomes the case's verdict, but the tool did work.
+				rt.Confirmed = rc.Verdict.Confirms()
+				r.repeatValid(ctx, t, c, &rc, fromExample, validateOutput)
+			}
 		}
 		if c.Kind == casegen.Valid && rc.Verdict.Confirms() {
 			rt.Confirmed = true
@@ -478,6 +484,7 @@ func (c Config) settings() report.Settings {
 		MaxResponseBytes:   c.MaxResponse,
 		MaxHangs:           max(c.MaxHangs, 0),
 		Parallel:           c.Parallel,
+		Repeat:             c.Repeat,
 		ExampleTools:       slices.Sorted(maps.Keys(c.Examples)),
 	}
 }

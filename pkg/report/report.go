@@ -60,6 +60,9 @@ type Settings struct {
 	MaxHangs int `json:"maxHangs"`
 	// Parallel is how many tools ran at once (--parallel).
 	Parallel int `json:"parallel"`
+	// Repeat is how many times a valid call harmless to repeat is timed
+	// (--repeat).
+	Repeat int `json:"repeat,omitempty"`
 	// ExampleTools names the tools whose valid call came from a config
 	// example: replaying their compacted cases needs the same --config.
 	ExampleTools []string `json:"exampleTools,omitempty"`
@@ -129,6 +132,10 @@ type Case struct {
 	Verdict    Verdict  `json:"verdict"`
 	Flags      []string `json:"flags"`
 	DurationMs float64  `json:"durationMs"`
+	// Timing is how long the valid call took over its timed runs
+	// (--repeat); the slow rules read its p50. Absent on bad-input cases
+	// and on a valid call that got no answer.
+	Timing *Timing `json:"timing,omitempty"`
 	// Arguments are the arguments sent, or null when they were larger than
 	// [MaxInlineArguments]: then ArgumentsDigest describes them and
 	// `mcp-fuzz replay` regenerates them (see [CompactArguments]).
@@ -139,6 +146,18 @@ type Case struct {
 	Crash           *CrashInfo       `json:"crash,omitempty"`
 	Response        string           `json:"response,omitempty"` // excerpt
 	Size            int              `json:"responseChars,omitempty"`
+}
+
+// Timing is the latency of a valid call over its timed runs. The first run
+// is the case itself; a tool annotated readOnlyHint or idempotentHint is
+// called again, up to --repeat runs in all, while each run succeeds. Other
+// tools are called once, since calling them again may not be harmless.
+type Timing struct {
+	Runs  int     `json:"runs"`
+	P50Ms float64 `json:"p50Ms"`
+	P95Ms float64 `json:"p95Ms"`
+	// Note says why there are fewer runs than --repeat asked for.
+	Note string `json:"note,omitempty"`
 }
 
 // CrashInfo says how a crash or hang happened.
