@@ -137,6 +137,9 @@ func JUnit(rep *report.Report) ([]byte, error) {
 			if len(c.Flags) > 0 {
 				jc.SystemOut += "\nflags: " + line(strings.Join(c.Flags, ", "), junitMessageMax)
 			}
+			if tt := timingText(c); tt != "" {
+				jc.SystemOut += "\ntiming: " + line(tt, junitMessageMax)
+			}
 			suite.Cases = append(suite.Cases, jc)
 		}
 		suite.Tests = len(suite.Cases)

@@ -311,10 +311,14 @@ func mdCases(rep *report.Report) string {
 	for _, t := range rep.Tools {
 		for _, c := range t.Cases {
 			n++
+			ms := strconv.FormatFloat(c.DurationMs, 'f', 0, 64)
+			if tt := timingText(c); tt != "" {
+				ms += " (" + escape.MarkdownInline(tt, textMax) + ")"
+			}
 			fmt.Fprintf(&rows, "| %s | %s | %s | %s | %s |\n",
 				escape.MarkdownInline(t.Name, nameMax), escape.MarkdownInline(c.ID, nameMax),
 				escape.MarkdownInline(string(c.Verdict), 40), escape.MarkdownInline(orText(strings.Join(c.Flags, ", "), ""), 100),
-				strconv.FormatFloat(c.DurationMs, 'f', 0, 64))
+				ms)
 		}
 	}
 	if n == 0 {
