@@ -27,6 +27,9 @@ func findings(rep *report.Report, cfg Config) []report.Finding {
 			}
 		}
 	}
+	if rep.ServerViolationCount > 0 {
+		out = append(out, serverFinding(rep, cfg))
+	}
 	sort.SliceStable(out, func(i, j int) bool {
 		return out[i].Severity.Rank() < out[j].Severity.Rank()
 	})
@@ -92,19 +95,7 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 	r := report.Reproducer{JSONRPC: call}
 	switch {
 	case len(cfg.Command) > 0:
-		var env strings.Builder
-		for _, kv := range cfg.Env {
-			k, _, _ := cutEnv(kv)
-			env.WriteString(k + "=\"$" + k + "\" ")
-		}
-		prefix := ""
-		if env.Len() > 0 {
-			prefix = "env " + env.String()
-		}
-		cd := ""
-		if cfg.Cwd != "" {
-			cd = "cd " + shellQuote(cfg.Cwd) + " && "
-		}
+		cd, prefix := shellContext(cfg)
 		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s %s %s; sleep 2; } | %s%s",
 			cd, shellQuote(init), shellQuote(initialized), shellQuote(call), prefix, shellJoin(cfg.Command))
 	case cfg.URL != "":
@@ -120,6 +111,24 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 			u, h, shellQuote(init), u, h, rep.Server.ProtocolVersion, shellQuote(initialized), u, h, rep.Server.ProtocolVersion, shellQuote(call))
 	}
 	return r
+}
+
+// shellContext is what a stdio reproducer puts before the server command:
+// "cd DIR && " for --cwd, and "env KEY=\"$KEY\" " for --env, the values
+// left to shell variables so that no secret is printed.
+func shellContext(cfg Config) (cd, prefix string) {
+	var env strings.Builder
+	for _, kv := range cfg.Env {
+		k, _, _ := cutEnv(kv)
+		env.WriteString(k + "=\"$" + k + "\" ")
+	}
+	if env.Len() > 0 {
+		prefix = "env " + env.String()
+	}
+	if cfg.Cwd != "" {
+		cd = "cd " + shellQuote(cfg.Cwd) + " && "
+	}
+	return cd, prefix
 }
 
 // generatorCommand is a python3 one-liner that prints the tools/call line

@@ -36,12 +36,32 @@ type Report struct {
 	Tools     []Tool    `json:"tools"`
 	Findings  []Finding `json:"findings"`
 	Lint      []Lint    `json:"lint"`
+	// ServerViolations are the first few protocol violations that happened
+	// while no tools/call was in flight (a banner on stdout before
+	// initialize, a log line during tools/list or between calls), each
+	// redacted and cut like a case's; ServerViolationCount is how many
+	// there were in all. They make the finding
+	// server/stdout#protocol_violation (server/wire#… over HTTP).
+	ServerViolations     []ServerViolation `json:"serverViolations,omitempty"`
+	ServerViolationCount int               `json:"serverViolationCount,omitempty"`
 	// EndedEarly is set when the run stopped before all cases ran, saying why.
 	EndedEarly string `json:"endedEarly,omitempty"`
 	// Interrupted is set when the run was stopped from outside (SIGINT,
 	// SIGTERM, a cancelled context): such a partial report is not graded.
 	Interrupted bool `json:"interrupted,omitempty"`
 }
+
+// ServerViolation is a protocol violation outside any tool call.
+type ServerViolation struct {
+	// When is "before initialize", "during tools/list" or "between calls".
+	When string `json:"when"`
+	// Excerpt says what was wrong and quotes the server's text, redacted
+	// and cut.
+	Excerpt string `json:"excerpt"`
+}
+
+// MaxServerViolations bounds the server violations a report keeps.
+const MaxServerViolations = 8
 
 // Settings records the options the run used (secrets redacted).
 type Settings struct {
@@ -237,6 +257,13 @@ func (r *Report) Normalize() {
 				r.Tools[i].Cases[j].Flags = []string{}
 			}
 		}
+	}
+	if len(r.ServerViolations) > MaxServerViolations {
+		r.ServerViolations = r.ServerViolations[:MaxServerViolations]
+	}
+	for i := range r.ServerViolations {
+		r.ServerViolations[i].When = capText(r.ServerViolations[i].When, MaxStoredName)
+		r.ServerViolations[i].Excerpt = capText(r.ServerViolations[i].Excerpt, MaxStoredText)
 	}
 	if r.Findings == nil {
 		r.Findings = []Finding{}
