@@ -77,7 +77,8 @@ type codeCount struct {
 	Code     string
 	Severity report.Severity
 	Count    int
-	Tools    int
+	Tools    int  // distinct tools with findings of the code
+	Server   bool // a finding of the code is the server's, of no tool
 }
 
 // countCodes tallies findings by code, worst first, then most frequent.
@@ -94,7 +95,11 @@ func countCodes(fs []report.Finding) []codeCount {
 			tools[f.Code] = map[string]bool{}
 		}
 		out[i].Count++
-		tools[f.Code][f.Tool] = true
+		if f.Tool != "" {
+			tools[f.Code][f.Tool] = true
+		} else {
+			out[i].Server = true
+		}
 		if f.Severity.Rank() < out[i].Severity.Rank() {
 			out[i].Severity = f.Severity
 		}

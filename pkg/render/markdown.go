@@ -263,10 +263,14 @@ func mdFixes(rep *report.Report) string {
 }
 
 func countText(c codeCount) string {
-	if c.Tools <= 1 {
-		return plural(c.Count, "finding", "findings")
+	n := plural(c.Count, "finding", "findings")
+	switch {
+	case c.Server && c.Tools > 0:
+		return n + " in " + plural(c.Tools, "tool", "tools") + " and the server"
+	case c.Tools <= 1:
+		return n
 	}
-	return plural(c.Count, "finding", "findings") + " in " + plural(c.Tools, "tool", "tools")
+	return n + " in " + plural(c.Tools, "tool", "tools")
 }
 
 // mdLint renders the metadata findings table.

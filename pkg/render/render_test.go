@@ -126,7 +126,14 @@ func gradedReport() *report.Report {
 		},
 	}
 	rep.Summary = report.Summarize(tools)
-	rep.Findings = findingsFor(rep)
+	// A hostile banner on stdout before initialize: a finding of no tool.
+	rep.ServerViolations = []report.ServerViolation{{When: "before initialize", Excerpt: "non jsonrpc line on stdout: \"" + hostile + "\""}}
+	rep.ServerViolationCount = 3
+	rep.Findings = append(findingsFor(rep), report.Finding{
+		ID: "server/stdout#protocol_violation", Severity: report.SeverityCritical, Code: "protocol_violation",
+		Message:    "the server broke the protocol outside any tool call (3 violations): before initialize: non jsonrpc line on stdout: " + hostile + "; and 2 more",
+		Reproducer: report.Reproducer{Shell: "{ printf '%s\\n' '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}'; sleep 2; } | node server.js | head -n 20 | cut -c1-300"},
+	})
 	return rep
 }
 
