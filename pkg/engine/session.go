@@ -161,7 +161,7 @@ func (s *session) beginCall() (violations, panics int) {
 }
 
 // endCall ends the tools/call begun when n violations had been seen, and
-// returns its violations (see [session.violationsSince]) and the secrets
+// returns its violations (see [session.violationsSinceLocked]) and the secrets
 // they carried. Atomically: a violation is either the call's or, after
 // this, the server's stray one "between calls", never both or neither.
 func (s *session) endCall(n int) (violations, secrets []string) {
