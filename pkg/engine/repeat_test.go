@@ -84,6 +84,11 @@ func TestRepeatMedianDecides(t *testing.T) {
 			}
 		}
 	}
+	hang := validCase(t, rep, "hang_on_repeat")
+	if hang.Verdict != report.Hang || !strings.Contains(hang.Detail, "run 2 of 3") || hang.Timing == nil || hang.Timing.Runs != 1 {
+		t.Errorf("hang_on_repeat valid case = %s (%s, timing %+v), want a hang on run 2 of 3", hang.Verdict, hang.Detail, hang.Timing)
+	}
+
 	found := false
 	for _, f := range rep.Findings {
 		found = found || f.Code == string(report.Crash) && f.Tool == "crash_on_repeat"

@@ -9,6 +9,7 @@
 //   - plain_store (no hint): answers at once; its error answers to bad input
 //     say how many valid calls it got, which must be 1.
 //   - crash_on_repeat (read-only): the second valid call exits the process.
+//   - hang_on_repeat (read-only): the second valid call never answers.
 package main
 
 import (
@@ -26,7 +27,7 @@ import (
 
 func main() {
 	sdkserver.Main("repeat-timing", "Fixture: tools whose valid calls differ from run to run.", func(s *mcp.Server) {
-		var warm, cold, plain, crash atomic.Int64
+		var warm, cold, plain, crash, hang atomic.Int64
 		sdkserver.AddNameTool(s, "warm_lookup", func(ctx context.Context, valid bool, _ json.RawMessage) (*mcp.CallToolResult, error) {
 			if !valid {
 				return sdkserver.ToolError("lookup needs one name"), nil
@@ -52,6 +53,16 @@ func main() {
 			if crash.Add(1) == 2 {
 				fmt.Fprintln(os.Stderr, "crash_on_repeat: second call, exiting")
 				os.Exit(3)
+			}
+			return sdkserver.Text("found"), nil
+		})
+		sdkserver.AddNameTool(s, "hang_on_repeat", func(ctx context.Context, valid bool, _ json.RawMessage) (*mcp.CallToolResult, error) {
+			if !valid {
+				return sdkserver.ToolError("lookup needs one name"), nil
+			}
+			if hang.Add(1) == 2 {
+				<-ctx.Done() // until the client cancels
+				return nil, ctx.Err()
 			}
 			return sdkserver.Text("found"), nil
 		})
