@@ -85,6 +85,9 @@ func (s *session) violate(desc string) {
 func (s *session) record(desc string, found []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.phase == phaseClosing {
+		return
+	}
 	if s.phase != "" {
 		if s.stray != nil {
 			s.stray.add(s.phase, desc)
@@ -221,8 +224,12 @@ func (s *session) pendingLine() int64 {
 	return s.proc.PendingLine()
 }
 
-// close ends the session and, for stdio, the whole process group.
+// close ends the session and, for stdio, the whole process group. What
+// the server's stream still yields is not judged: cut off by the close (the
+// rest of an answer that never ended, whose case said so), it is no
+// violation of the server's.
 func (s *session) close() {
+	s.setPhase(phaseClosing)
 	if s.client != nil {
 		_ = s.client.Close()
 	}

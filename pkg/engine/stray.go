@@ -15,6 +15,9 @@ const (
 	phaseBeforeInit   = "before initialize" // from start until initialize is answered
 	phaseDiscovery    = "during tools/list" // discovery: tools/list and the other lists
 	phaseBetweenCalls = "between calls"     // after initialize, outside any tools/call
+	// phaseClosing is not a when: violations while mcp-fuzz closes the
+	// session are dropped.
+	phaseClosing = "closing"
 )
 
 // strayLog collects the violations outside any tools/call over every

@@ -115,6 +115,8 @@ func TestViolationPhases(t *testing.T) {
 	if len(got) != 1 || got[0] != "in call" || len(secrets) != 1 {
 		t.Errorf("call's violations = %q, secrets %q", got, secrets)
 	}
+	s.close()
+	s.record("cut off by the close", nil)
 	n, kept := s.stray.snapshot()
 	want := []report.ServerViolation{{When: phaseBeforeInit, Excerpt: "banner"}, {When: phaseDiscovery, Excerpt: "during list"}, {When: phaseBetweenCalls, Excerpt: "after"}}
 	if n != 3 || fmt.Sprint(kept) != fmt.Sprint(want) {
