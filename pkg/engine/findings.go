@@ -97,7 +97,7 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 	case len(cfg.Command) > 0:
 		cd, prefix := shellContext(cfg)
 		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s %s %s; sleep 2; } | %s%s",
-			cd, shellQuote(init), shellQuote(initialized), shellQuote(call), prefix, shellJoin(cfg.Command))
+			cd, shellQuote(init), shellQuote(initialized), repeatedCalls(toolName, c), prefix, shellJoin(cfg.Command))
 	case cfg.URL != "":
 		u := shellQuote(redactURL(cfg.URL))
 		h := `-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream'`
@@ -111,6 +111,23 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 			u, h, shellQuote(init), u, h, rep.Server.ProtocolVersion, shellQuote(initialized), u, h, rep.Server.ProtocolVersion, shellQuote(call))
 	}
 	return r
+}
+
+// repeatedCalls is the tools/call line of c, shell-quoted, as the last
+// words of a printf; for a valid call that failed on a later run (see
+// [report.Timing]), that many calls with ids 2, 3, …, a second apart (a
+// server may handle requests that arrive together at once), since the
+// first runs succeeded.
+func repeatedCalls(toolName string, c report.Case) string {
+	n := 1
+	if c.Timing != nil && c.Timing.FailedRun > 1 {
+		n = c.Timing.FailedRun
+	}
+	lines := make([]string, n)
+	for i := range lines {
+		lines[i] = shellQuote(string(escape.JSON(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, i+2, callParams(toolName, c.Arguments)))))
+	}
+	return strings.Join(lines, "; sleep 1; printf '%s\\n' ")
 }
 
 // shellContext is what a stdio reproducer puts before the server command:

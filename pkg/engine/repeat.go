@@ -38,8 +38,11 @@ func (r *runner) repeatValid(ctx context.Context, t tool, c casegen.Case, rc *re
 		return
 	}
 	durations := []float64{rc.DurationMs}
-	note := ""
-	defer func() { rc.Timing = timing(durations, note) }()
+	note, failedRun := "", 0
+	defer func() {
+		rc.Timing = timing(durations, note)
+		rc.Timing.FailedRun = failedRun
+	}()
 	switch {
 	case r.cfg.Repeat <= 1:
 		return
@@ -71,6 +74,7 @@ func (r *runner) repeatValid(ctx context.Context, t tool, c casegen.Case, rc *re
 			rc.Detail = fmt.Sprintf("run %d of %d of the same call: %s (the first run was %s in %.0f ms)",
 				run, r.cfg.Repeat, orText(again.Detail, string(again.Verdict)), first, firstMs)
 			note = fmt.Sprintf("stopped at run %d: %s", run, again.Verdict)
+			failedRun = run
 			return
 		default:
 			note = fmt.Sprintf("stopped at run %d: %s (%s)", run, again.Verdict, excerpt(orText(again.Detail, "no detail"), 200))

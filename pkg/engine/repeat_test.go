@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -67,8 +68,8 @@ func TestRepeatMedianDecides(t *testing.T) {
 	if crash.Verdict != report.Crash || crash.Crash == nil || !strings.Contains(crash.Detail, "run 2 of 3") || !strings.Contains(crash.Detail, "the first run was ok") {
 		t.Errorf("crash_on_repeat valid case = %s (%s), want crash on run 2 of 3", crash.Verdict, crash.Detail)
 	}
-	if crash.Timing == nil || crash.Timing.Runs != 1 {
-		t.Errorf("crash_on_repeat timing = %+v, want the 1 successful run", crash.Timing)
+	if crash.Timing == nil || crash.Timing.Runs != 1 || crash.Timing.FailedRun != 2 {
+		t.Errorf("crash_on_repeat timing = %+v, want the 1 successful run and run 2 failed", crash.Timing)
 	}
 	for _, tl := range rep.Tools {
 		if tl.Name != "crash_on_repeat" {
@@ -89,12 +90,24 @@ func TestRepeatMedianDecides(t *testing.T) {
 		t.Errorf("hang_on_repeat valid case = %s (%s, timing %+v), want a hang on run 2 of 3", hang.Verdict, hang.Detail, hang.Timing)
 	}
 
-	found := false
-	for _, f := range rep.Findings {
-		found = found || f.Code == string(report.Crash) && f.Tool == "crash_on_repeat"
+	var crashFinding *report.Finding
+	for i, f := range rep.Findings {
+		if f.Code == string(report.Crash) && f.Tool == "crash_on_repeat" && f.CaseID == crash.ID {
+			crashFinding = &rep.Findings[i]
+		}
 	}
-	if !found {
-		t.Error("no crash finding for the repeat that crashed")
+	if crashFinding == nil {
+		t.Fatal("no crash finding for the repeat that crashed")
+	}
+	// Its reproducer calls twice, and works as printed: the server exits.
+	sh := crashFinding.Reproducer.Shell
+	if !strings.Contains(sh, `"id":2,"method":"tools/call"`) || !strings.Contains(sh, `"id":3,"method":"tools/call"`) {
+		t.Errorf("reproducer %q does not send the call twice", sh)
+	}
+	cmd := exec.Command("sh", "-c", sh+"; echo exit=$?")
+	out, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(out), `"id":2`) || strings.Contains(string(out), `"id":3`) || !strings.Contains(string(out), "exit=3") {
+		t.Errorf("reproducer output %q: want the first call answered, the second not, the server exited 3", out)
 	}
 }
 

@@ -178,6 +178,10 @@ type Timing struct {
 	P95Ms float64 `json:"p95Ms"`
 	// Note says why there are fewer runs than --repeat asked for.
 	Note string `json:"note,omitempty"`
+	// FailedRun is the run that crashed, hung or broke the protocol, whose
+	// verdict the case took (0: none); the runs before it succeeded and
+	// are the ones timed. The reproducer sends the call that many times.
+	FailedRun int `json:"failedRun,omitempty"`
 }
 
 // CrashInfo says how a crash or hang happened.
