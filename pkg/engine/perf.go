@@ -19,9 +19,9 @@ const (
 // scheduling jitter, not a slow tool, and 3× a 40-character median is still
 // a short answer. The latency floor is 250 ms because on a loaded machine
 // (measured: server-memory while `go test ./...` ran on 2 cores) single
-// calls of a tool that usually answers in 5 ms took 150-200 ms: a floor of
+// calls of tools whose median is 5 ms took 118, 119 and 171 ms: a floor of
 // 100 ms turned that noise into slow findings in one run and none in the
-// next. Medians of several runs (--repeat) damp the same noise from the
+// next (Performance 89 or 100). Medians of several runs (--repeat) damp the same noise from the
 // other side.
 const (
 	relativeSlowFloorMs     = 250
