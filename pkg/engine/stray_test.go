@@ -79,6 +79,26 @@ func TestStdoutBannerIsAServerViolation(t *testing.T) {
 	}
 }
 
+// A flood of stray lines stays bounded: the first few kept, all counted.
+func TestStdoutBannerFlood(t *testing.T) {
+	rep := runFixture(t, "stdout-banner", func(c *Config) {
+		c.Cases = 2
+		c.Command = append(c.Command, "-lines", "20000")
+	})
+	if rep.ServerViolationCount != 20000 || len(rep.ServerViolations) != report.MaxServerViolations {
+		t.Errorf("server violations: %d counted, %d kept; want 20000 and %d", rep.ServerViolationCount, len(rep.ServerViolations), report.MaxServerViolations)
+	}
+	b, _ := json.Marshal(rep)
+	if len(b) > 64<<10 {
+		t.Errorf("report of %d bytes for a 20000-line banner", len(b))
+	}
+	for _, f := range rep.Findings {
+		if f.Code == string(report.ProtocolViolation) && !strings.Contains(f.Message, "and 19992 more") {
+			t.Errorf("message = %q, want the rest counted", f.Message)
+		}
+	}
+}
+
 // A server without stray output has no server violations.
 func TestNoServerViolations(t *testing.T) {
 	rep := runFixture(t, "clean", func(c *Config) { c.Cases = 2 })
