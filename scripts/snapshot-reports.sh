@@ -66,6 +66,8 @@ normalize() {
 	jq -S --arg bin "${bin}" 'walk(if type == "string" then split($bin) | join("BIN")
 		elif type == "object" then
 		(if has("durationMs") then .durationMs = 0 else . end)
+		| (if has("p50Ms") then .p50Ms = 0 else . end)
+		| (if has("p95Ms") then .p95Ms = 0 else . end)
 		| (if has("startedAt") then .startedAt = "2000-01-01T00:00:00Z" else . end)
 		| (if has("elapsedMs") then .elapsedMs = 0 else . end)
 		else . end) | .version = "snapshot"' "$1"

@@ -79,6 +79,7 @@ func TestInputsBecomeTheAuditsOptions(t *testing.T) {
 		"seed":                "7",
 		"timeout":             "2.5",
 		"startup-timeout":     "90s",
+		"repeat":              "5",
 		"fail-under":          "80",
 		"fail-on":             "crash, hang\nleak",
 		"sarif":               "out/x.sarif",
@@ -114,6 +115,7 @@ func TestInputsBecomeTheAuditsOptions(t *testing.T) {
 	check("Seed", cfg.Seed, 7)
 	check("Timeout", cfg.Timeout, "2.5s")
 	check("StartupTimeout", cfg.StartupTimeout, "1m30s")
+	check("Repeat", cfg.Repeat, 5)
 	check("FailUnder", *gates.FailUnder, 80)
 	check("FailOn", gates.FailOn, []string{"crash", "hang", "leak"})
 	check("sarif", s.sarif, filepath.Join(ws, "srv", "out", "x.sarif"))

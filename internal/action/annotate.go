@@ -31,8 +31,12 @@ func worst(findings []report.Finding, n int) []report.Finding {
 func (r *runner) annotate(rep *report.Report) {
 	for _, f := range worst(rep.Findings, MaxAnnotations) {
 		title := "mcp-fuzz: " + f.Code
-		if f.Tool != "" {
+		switch {
+		case f.Tool != "":
 			title += " in " + escape.Terminal(f.Tool, 80)
+		case f.CaseID == "":
+			// A finding of the server's, outside any tool call.
+			title += " in the server"
 		}
 		a := r.gh.WithFieldsMap(map[string]string{"title": title})
 		msg := escape.Terminal(f.Message, 500)

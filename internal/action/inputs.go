@@ -18,7 +18,7 @@ import (
 var Inputs = []string{
 	"command", "url", "headers", "env", "pass-env", "working-directory",
 	"include-destructive", "tools", "skip-tools", "cases", "seed", "timeout",
-	"startup-timeout", "concurrency", "sequential", "protocol", "config", "secrets",
+	"startup-timeout", "repeat", "concurrency", "sequential", "protocol", "config", "secrets",
 	"fail-under", "fail-on", "baseline", "comment", "comment-key",
 	"github-token", "sarif", "report",
 }
@@ -121,6 +121,9 @@ func readInputs(get func(string) string, workspace string) (settings, error) {
 	a.SkipTools = list(get("skip-tools"))
 	var err error
 	if a.Cases, err = intInput(get, "cases"); err != nil {
+		return s, err
+	}
+	if a.Repeat, err = intInput(get, "repeat"); err != nil {
 		return s, err
 	}
 	if a.FailUnder, err = intInput(get, "fail-under"); err != nil {

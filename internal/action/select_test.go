@@ -16,10 +16,17 @@ import (
 // workflow commands, the progress and the job summary.
 func runClean(t *testing.T, inputs map[string]string) (code int, stdout, stderr, summary string) {
 	t.Helper()
+	return runFixture(t, "clean", inputs)
+}
+
+// runFixture runs the action in-process on the fixture server name; see
+// [runClean].
+func runFixture(t *testing.T, name string, inputs map[string]string) (code int, stdout, stderr, summary string) {
+	t.Helper()
 	ws := t.TempDir()
 	env := map[string]string{
 		"GITHUB_WORKSPACE": ws, "GITHUB_OUTPUT": filepath.Join(ws, "o"), "GITHUB_STEP_SUMMARY": filepath.Join(ws, "s"),
-		"INPUT_COMMAND": fixture.Build(t, "clean"), "INPUT_TIMEOUT": "2", "INPUT_CASES": "2", "INPUT_COMMENT": "off",
+		"INPUT_COMMAND": fixture.Build(t, name), "INPUT_TIMEOUT": "2", "INPUT_CASES": "2", "INPUT_COMMENT": "off",
 	}
 	for k, v := range inputs {
 		env["INPUT_"+strings.ToUpper(k)] = v
@@ -47,5 +54,16 @@ func TestInputSkipReason(t *testing.T) {
 	if code != ExitOK || !strings.Contains(progress, "add_numbers skipped (skipped by input skip-tools add_*)") ||
 		!strings.Contains(summary, `add\_numbers: skipped by input skip-tools add\_\*`) || strings.Contains(summary, "--skip-tools") {
 		t.Errorf("code %d, progress:\n%s\nsummary:\n%s", code, progress, summary)
+	}
+}
+
+// TestServerViolationAnnotation: a banner on stdout before initialize is
+// annotated as the server's protocol violation, and fail-on protocol
+// fails the step.
+func TestServerViolationAnnotation(t *testing.T) {
+	code, out, _, summary := runFixture(t, "stdout-banner", map[string]string{"fail-on": "protocol"})
+	want := "::error title=mcp-fuzz%3A protocol_violation in the server::the server broke the protocol outside any tool call (1 violation): before initialize: non jsonrpc line on stdout: "
+	if code != ExitGate || !strings.Contains(out, want) || !strings.Contains(summary, "#### Server") {
+		t.Errorf("code %d; want %d and %q in\n%s\nsummary:\n%s", code, ExitGate, want, out, summary)
 	}
 }

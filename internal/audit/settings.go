@@ -36,6 +36,7 @@ type Settings struct {
 	BloatChars     *int
 	MaxResponse    string // a size as typed, "4MiB"; see [ParseSize]
 	MaxHangs       *int   // 0: never cut a tool short
+	Repeat         *int   // runs of a valid call harmless to repeat
 	Parallel       *int
 
 	IncludeDestructive *bool
@@ -81,7 +82,7 @@ var fieldKeys = map[string]string{
 	"Command": "command", "URL": "url", "Headers": "header", "Bearer": "bearer", "Tools": "tools", "SkipTools": "skip-tools",
 	"Env": "env", "PassEnv": "pass-env", "Cwd": "cwd", "Secrets": "secret",
 	"Profile": "profile", "Timeout": "timeout", "StartupTimeout": "startup-timeout",
-	"MaxResponse": "max-response", "Parallel": "parallel", "SlowMs": "slow-ms", "BloatChars": "bloat-chars",
+	"MaxResponse": "max-response", "Parallel": "parallel", "SlowMs": "slow-ms", "BloatChars": "bloat-chars", "Repeat": "repeat",
 	"Examples": "per-tool", "ToolTimeouts": "per-tool", "AlsoCall": "per-tool",
 }
 
@@ -142,6 +143,7 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 		"profile":     s.Profile == "" && file.Profile != "",
 		"slow-ms":     s.SlowMs == nil && file.SlowMs != nil,
 		"bloat-chars": s.BloatChars == nil && file.BloatChars != nil,
+		"repeat":      s.Repeat == nil && file.Repeat != nil,
 		"secret":      len(s.Secrets) == 0 && len(file.Secrets) > 0,
 		"tools":       len(s.Tools) == 0 && len(file.Tools) > 0,
 		"skip-tools":  len(s.SkipTools) == 0 && len(file.SkipTools) > 0,
@@ -172,6 +174,7 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 	c.SlowMs = *first(s.SlowMs, file.SlowMs, ptr(engine.DefaultSlowMs))
 	c.BloatChars = *first(s.BloatChars, file.BloatChars, ptr(engine.DefaultBloatChars))
 	c.Parallel = *first(s.Parallel, file.Parallel, ptr(1))
+	c.Repeat = *first(s.Repeat, file.Repeat, ptr(engine.DefaultRepeat))
 	c.Seed = *first(s.Seed, file.Seed, ptr(int64(engine.DefaultSeed)))
 	c.Profile = pick(s.Profile, file.Profile, "default")
 	c.IncludeDestructive = *first(s.IncludeDestructive, file.IncludeDestructive, ptr(false))
@@ -213,6 +216,9 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 	}
 	if c.Parallel < 1 || c.Parallel > engine.MaxParallel {
 		return o, fmt.Errorf("%s: want 1 to %d", source("parallel", s.Parallel != nil, c.Parallel), engine.MaxParallel)
+	}
+	if c.Repeat < 1 || c.Repeat > engine.MaxRepeat {
+		return o, fmt.Errorf("%s: want 1 to %d", source("repeat", s.Repeat != nil, c.Repeat), engine.MaxRepeat)
 	}
 	// 0 is the engine's "default": refuse it here, where it was written.
 	if c.SlowMs <= 0 {

@@ -199,6 +199,8 @@ func TestBuildErrorsNameTheirSource(t *testing.T) {
 		{"bad profile", Settings{Command: []string{"x"}, Profile: "wild"}, `input profile "wild": want default or aggressive`},
 		{"negative cases", Settings{Command: []string{"x"}, Cases: &neg}, "input cases -3: must be 0 (no limit) or more"},
 		{"parallel 0", Settings{Command: []string{"x"}, Parallel: &zero}, "input parallel 0: want 1 to 64"},
+		{"repeat 0", Settings{Command: []string{"x"}, Repeat: &zero}, "input repeat 0: want 1 to 20"},
+		{"config repeat", Settings{Command: []string{"x"}, Config: config("repeat: 0\n")}, "config repeat: 0: want 1 to 20"},
 		{"small max-response", Settings{Command: []string{"x"}, MaxResponse: "1KiB"}, "input max-response 1KiB: want 64KiB to 1GiB"},
 		{"fail-under 101", Settings{Command: []string{"x"}, FailUnder: &hundredOne}, "input fail-under 101: want 0 to 100"},
 		{"unknown kind", Settings{Command: []string{"x"}, FailOn: []string{"boom"}}, `input fail-on: unknown finding kind "boom"`},

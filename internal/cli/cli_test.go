@@ -35,6 +35,8 @@ func TestScripts(t *testing.T) {
 	// puts every binary in one directory.
 	bin := filepath.Dir(fixture.Build(t, "needs-example"))
 	fixture.Build(t, "leak-env")
+	fixture.Build(t, "stdout-banner")
+	fixture.Build(t, "clean")
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {

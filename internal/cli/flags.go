@@ -116,7 +116,11 @@ Target:
   --cwd DIR               working directory of the server process
   --startup-timeout T     spawn + initialize + discovery deadline (default 60s)
   --timeout T             per-call deadline (default 15s); T is seconds or a duration
-  --slow-ms N             flag a valid call slower than N ms (default 5000), or 3x the median
+  --slow-ms N             flag a valid call whose median (p50) is over N ms (default 5000),
+                          or over 3x the server's median and 250 ms
+  --repeat N              time the valid call N times (1 to 20, default 3) and judge slowness
+                          by the median; only tools annotated readOnlyHint or idempotentHint
+                          are called again, others once
   --bloat-chars N         flag a valid answer over N characters (default 20000), or 3x the median
   --max-response SIZE     largest answer read, 64KiB to 1GiB (default 4MiB; units KiB, MiB,
                           GiB): the rest of a larger one is counted and discarded, the case
@@ -193,6 +197,7 @@ func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 	parallel := fs.Int("parallel", 1, "")
 	fs.StringVar(&st.MaxResponse, "max-response", "", "")
 	hangs := fs.Int("max-hangs", engine.DefaultMaxHangs, "")
+	repeat := fs.Int("repeat", engine.DefaultRepeat, "")
 	jsonOut := fs.Bool("json", false, "")
 	fs.StringVar(&st.Format, "format", "text", "")
 	failUnder := fs.Int("fail-under", -1, "")
@@ -244,6 +249,8 @@ func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 			st.Parallel = parallel
 		case "max-hangs":
 			st.MaxHangs = hangs
+		case "repeat":
+			st.Repeat = repeat
 		case "fail-under":
 			st.FailUnder = failUnder
 		}

@@ -25,8 +25,11 @@ func TestCostFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := o.Engine
-	if c.MaxResponse != engine.DefaultMaxResponse || c.Parallel != 1 || c.MaxHangs != engine.DefaultMaxHangs {
-		t.Errorf("defaults: max-response %d, parallel %d, max-hangs %d", c.MaxResponse, c.Parallel, c.MaxHangs)
+	if c.MaxResponse != engine.DefaultMaxResponse || c.Parallel != 1 || c.MaxHangs != engine.DefaultMaxHangs || c.Repeat != engine.DefaultRepeat {
+		t.Errorf("defaults: max-response %d, parallel %d, max-hangs %d, repeat %d", c.MaxResponse, c.Parallel, c.MaxHangs, c.Repeat)
+	}
+	if o, err := options("--repeat", "1", "--", "srv"); err != nil || o.Engine.Repeat != 1 {
+		t.Errorf("--repeat 1: repeat %d, %v", o.Engine.Repeat, err)
 	}
 	o, err = options("--max-response", "512KiB", "--parallel", "4", "--max-hangs", "0", "--", "srv")
 	if err != nil {
@@ -43,6 +46,8 @@ func TestCostFlags(t *testing.T) {
 		"--parallel 0":        "--parallel 0: want 1 to 64",
 		"--parallel 65":       "--parallel 65: want 1 to 64",
 		"--max-hangs -1":      "--max-hangs -1: must be 0",
+		"--repeat 0":          "--repeat 0: want 1 to 20",
+		"--repeat 21":         "--repeat 21: want 1 to 20",
 		"--timeout soon":      `invalid value "soon" for flag -timeout`,
 		"--profile wild":      `--profile "wild": want default or aggressive`,
 		"--env NOEQUALS":      `--env "***": want KEY=VALUE`,
@@ -56,15 +61,15 @@ func TestCostFlags(t *testing.T) {
 func TestCostSettingsFromConfigFile(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "c.yml")
-	if err := os.WriteFile(file, []byte("max-response: 8MiB\nparallel: 3\nmax-hangs: 5\n"), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte("max-response: 8MiB\nparallel: 3\nmax-hangs: 5\nrepeat: 7\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	o, err := options("--config", file, "--parallel", "2", "--", "srv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := o.Engine; c.MaxResponse != 8<<20 || c.Parallel != 2 || c.MaxHangs != 5 {
-		t.Errorf("got max-response %d, parallel %d (the flag wins), max-hangs %d", c.MaxResponse, c.Parallel, c.MaxHangs)
+	if c := o.Engine; c.MaxResponse != 8<<20 || c.Parallel != 2 || c.MaxHangs != 5 || c.Repeat != 7 {
+		t.Errorf("got max-response %d, parallel %d (the flag wins), max-hangs %d, repeat %d", c.MaxResponse, c.Parallel, c.MaxHangs, c.Repeat)
 	}
 	// A value the flag refuses is refused in the file too, naming the key.
 	for body, key := range map[string]string{
@@ -73,6 +78,7 @@ func TestCostSettingsFromConfigFile(t *testing.T) {
 		"max-hangs: -1\n":      "config max-hangs",
 		"cases: -3\n":          "config cases",
 		"parallel: 0\n":        "config parallel",
+		"repeat: 50\n":         "config repeat: 50: want 1 to 20",
 	} {
 		if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
 			t.Fatal(err)

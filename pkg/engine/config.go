@@ -34,6 +34,11 @@ type Config struct {
 
 	SlowMs     int // a valid call slower than this is flagged slow (default 5000)
 	BloatChars int // a valid answer larger than this is flagged bloated (default 20000)
+	// Repeat is how many times the valid call of a tool annotated
+	// readOnlyHint or idempotentHint is timed (default 3, 1 to
+	// [MaxRepeat]); the slow rules compare the median. Other tools are
+	// called once.
+	Repeat int
 
 	Seed    int64  // case generation seed (default 1)
 	Cases   int    // per-tool case budget (default 40; negative means unlimited)
@@ -97,7 +102,10 @@ const (
 	DefaultCases          = 40
 	DefaultSeed           = 1
 	DefaultMaxHangs       = 2
-	DefaultMaxResponse    = rpc.DefaultMaxResponse
+	DefaultRepeat         = 3
+	// MaxRepeat bounds --repeat: more runs add time, not stability.
+	MaxRepeat          = 20
+	DefaultMaxResponse = rpc.DefaultMaxResponse
 	// MinMaxResponse is the smallest --max-response: below it ordinary
 	// answers would not fit.
 	MinMaxResponse = 64 << 10
@@ -138,6 +146,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxHangs == 0 {
 		c.MaxHangs = DefaultMaxHangs
+	}
+	if c.Repeat <= 0 {
+		c.Repeat = DefaultRepeat
 	}
 	if c.MaxReconnects <= 0 {
 		c.MaxReconnects = 3
@@ -259,6 +270,9 @@ func (c Config) Validate() error {
 	}
 	if c.Parallel < 0 || c.Parallel > MaxParallel {
 		return bad("{Parallel} %d: want 1 to %d", c.Parallel, MaxParallel)
+	}
+	if c.Repeat < 0 || c.Repeat > MaxRepeat {
+		return bad("{Repeat} %d: want 1 to %d", c.Repeat, MaxRepeat)
 	}
 	if c.SlowMs < 0 {
 		return bad("{SlowMs} %d: must be positive", c.SlowMs)

@@ -27,6 +27,7 @@ type tool struct {
 	Annotations  json.RawMessage
 	ReadOnly     *bool
 	Destructive  *bool
+	Idempotent   *bool
 	TaskSupport  string
 	schemas      *schemas
 }
@@ -68,9 +69,10 @@ func parseTool(raw json.RawMessage) (tool, error) {
 	var ann struct {
 		ReadOnlyHint    *bool `json:"readOnlyHint"`
 		DestructiveHint *bool `json:"destructiveHint"`
+		IdempotentHint  *bool `json:"idempotentHint"`
 	}
 	if json.Unmarshal(fields["annotations"], &ann) == nil {
-		t.ReadOnly, t.Destructive = ann.ReadOnlyHint, ann.DestructiveHint
+		t.ReadOnly, t.Destructive, t.Idempotent = ann.ReadOnlyHint, ann.DestructiveHint, ann.IdempotentHint
 	}
 	var exec struct {
 		TaskSupport string `json:"taskSupport"`

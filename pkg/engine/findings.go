@@ -27,6 +27,9 @@ func findings(rep *report.Report, cfg Config) []report.Finding {
 			}
 		}
 	}
+	if rep.ServerViolationCount > 0 {
+		out = append(out, serverFinding(rep, cfg))
+	}
 	sort.SliceStable(out, func(i, j int) bool {
 		return out[i].Severity.Rank() < out[j].Severity.Rank()
 	})
@@ -38,8 +41,16 @@ func newFinding(rep *report.Report, cfg Config, toolName string, c report.Case, 
 	if c.Crash != nil && c.Crash.How != "" {
 		msg += " (" + strings.ReplaceAll(c.Crash.How, "_", " ") + ")"
 	}
-	if c.Detail != "" {
-		msg += ": " + c.Detail
+	detail := c.Detail
+	if code.Name == report.FlagSlow || code.Name == report.FlagBloated {
+		// The flag's own part of the detail: its message already says
+		// what the flag is.
+		if part, ok := flagDetail(detail, code.Name); ok {
+			detail = part
+		}
+	}
+	if detail != "" {
+		msg += ": " + detail
 	}
 	if len(msg) > maxFindingMessage {
 		msg = cutUTF8(msg, maxFindingMessage) + "… (see the case's detail)"
@@ -84,21 +95,9 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 	r := report.Reproducer{JSONRPC: call}
 	switch {
 	case len(cfg.Command) > 0:
-		var env strings.Builder
-		for _, kv := range cfg.Env {
-			k, _, _ := cutEnv(kv)
-			env.WriteString(k + "=\"$" + k + "\" ")
-		}
-		prefix := ""
-		if env.Len() > 0 {
-			prefix = "env " + env.String()
-		}
-		cd := ""
-		if cfg.Cwd != "" {
-			cd = "cd " + shellQuote(cfg.Cwd) + " && "
-		}
+		cd, prefix := shellContext(cfg)
 		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s %s %s; sleep 2; } | %s%s",
-			cd, shellQuote(init), shellQuote(initialized), shellQuote(call), prefix, shellJoin(cfg.Command))
+			cd, shellQuote(init), shellQuote(initialized), repeatedCalls(toolName, c), prefix, shellJoin(cfg.Command))
 	case cfg.URL != "":
 		u := shellQuote(redactURL(cfg.URL))
 		h := `-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream'`
@@ -112,6 +111,41 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 			u, h, shellQuote(init), u, h, rep.Server.ProtocolVersion, shellQuote(initialized), u, h, rep.Server.ProtocolVersion, shellQuote(call))
 	}
 	return r
+}
+
+// repeatedCalls is the tools/call line of c, shell-quoted, as the last
+// words of a printf; for a valid call that failed on a later run (see
+// [report.Timing]), that many calls with ids 2, 3, …, a second apart (a
+// server may handle requests that arrive together at once), since the
+// first runs succeeded.
+func repeatedCalls(toolName string, c report.Case) string {
+	n := 1
+	if c.Timing != nil && c.Timing.FailedRun > 1 {
+		n = c.Timing.FailedRun
+	}
+	lines := make([]string, n)
+	for i := range lines {
+		lines[i] = shellQuote(string(escape.JSON(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, i+2, callParams(toolName, c.Arguments)))))
+	}
+	return strings.Join(lines, "; sleep 1; printf '%s\\n' ")
+}
+
+// shellContext is what a stdio reproducer puts before the server command:
+// "cd DIR && " for --cwd, and "env KEY=\"$KEY\" " for --env, the values
+// left to shell variables so that no secret is printed.
+func shellContext(cfg Config) (cd, prefix string) {
+	var env strings.Builder
+	for _, kv := range cfg.Env {
+		k, _, _ := cutEnv(kv)
+		env.WriteString(k + "=\"$" + k + "\" ")
+	}
+	if env.Len() > 0 {
+		prefix = "env " + env.String()
+	}
+	if cfg.Cwd != "" {
+		cd = "cd " + shellQuote(cfg.Cwd) + " && "
+	}
+	return cd, prefix
 }
 
 // generatorCommand is a python3 one-liner that prints the tools/call line

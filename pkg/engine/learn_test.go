@@ -24,6 +24,7 @@ func runLearning(t *testing.T, adjust func(*Config)) (*report.Report, []string) 
 	rep := runFixture(t, "needs-learning", func(c *Config) {
 		c.Env = append(c.Env, "NEEDS_LEARNING_LOG="+log)
 		c.Cases = 8
+		c.Repeat = 1 // the call counts below are about learning, not timing
 		if adjust != nil {
 			adjust(c)
 		}
@@ -414,5 +415,26 @@ func TestLearningNeverSendsASecret(t *testing.T) {
 	}
 	if bytes.Contains(b, []byte(secret)) {
 		t.Fatal("the report carries the secret")
+	}
+}
+
+// TestLearnedCallIsTheOneTimed checks that --repeat times the learned call,
+// not the synthetic one that errored.
+func TestLearnedCallIsTheOneTimed(t *testing.T) {
+	rep, calls := runLearning(t, func(c *Config) { c.Repeat = 3 })
+	c := validCase(t, rep, "read_doc")
+	if c.Verdict != report.OK || c.Timing == nil || c.Timing.Runs != 3 {
+		t.Fatalf("read_doc valid: verdict %s, timing %+v; want ok timed over 3 runs", c.Verdict, c.Timing)
+	}
+	learned := 0
+	for _, call := range callsTo(calls, "read_doc") {
+		if strings.Contains(call, "/srv/alpha/notes.txt") {
+			learned++
+		}
+	}
+	// The learned retry, then two more timed runs; the bad-input cases
+	// derived from it may send the path again.
+	if learned < 3 {
+		t.Errorf("read_doc got the learned path %d times, want at least 3 (the learned call and its repeats): %q", learned, callsTo(calls, "read_doc"))
 	}
 }

@@ -144,8 +144,8 @@ func TestOversizeHTTPAnswer(t *testing.T) {
 			if raw, _, err := s.call(ctx, "ping", nil); err != nil || string(raw) != "{}" {
 				t.Errorf("the call after = %s, %v: the session should live on", raw, err)
 			}
-			if v, _ := s.marks(); v != 0 {
-				t.Errorf("violations: %v", s.violationsSince(0))
+			if count, kept := s.stray.snapshot(); count != 0 {
+				t.Errorf("violations: %v", kept)
 			}
 		})
 	}

@@ -112,6 +112,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 			Hint:     "serve MCP on one origin; clients do not follow a server to another host with their credentials",
 		})
 	}
+	rep.ServerViolationCount, rep.ServerViolations = cn.stray.snapshot()
 	flagPerformance(rep.Tools, float64(cfg.SlowMs), cfg.BloatChars)
 	rep.Summary = report.Summarize(rep.Tools)
 	rep.Interrupted = ctx.Err() != nil
@@ -148,7 +149,10 @@ func start(ctx context.Context, cfg Config) (*started, error) {
 	if st.s, err = cn.connect(sctx); err != nil {
 		return nil, fmt.Errorf("%w: %s", ErrConnect, st.leak.Redact(startupError(sctx, err, cfg.StartupTimeout).Error()))
 	}
-	if st.tools, st.disc, st.lint, err = discover(sctx, st.s); err != nil {
+	st.s.setPhase(phaseDiscovery)
+	st.tools, st.disc, st.lint, err = discover(sctx, st.s)
+	st.s.setPhase(phaseBetweenCalls)
+	if err != nil {
 		st.s.close()
 		if over := (*rpc.Oversize)(nil); errors.As(err, &over) {
 			return nil, fmt.Errorf("%w: discovery: an answer of %d bytes, over --max-response %d: raise --max-response (up to 1GiB) to audit a server whose tool list is this large", ErrConnect, over.Bytes, cfg.MaxResponse)
@@ -279,15 +283,20 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 			if c.Kind != casegen.Valid {
 				break
 			}
-			if rc.Verdict.Confirms() {
-				r.remember(t, r.lastText)
-			}
 			if rc.Verdict == report.Errored && !fromExample && !r.timedOut && t.retrySafe() && r.learn != nil {
 				if p, ok := r.learnInto(ctx, t, c, &rc, validateOutput); ok {
 					rt.Dropped = p.Dropped
 					plan.Cases = append(plan.Cases[:1], p.Cases[1:]...)
+					c = p.Cases[0] // the learned call, timed again below
 				}
 			}
+			if rc.Verdict.Confirms() {
+				r.remember(t, r.lastText)
+			}
+			// Confirmed by the first run: a later run that fails
+			// becomes the case's verdict, but the tool did work.
+			rt.Confirmed = rc.Verdict.Confirms()
+			r.repeatValid(ctx, t, c, &rc, fromExample, validateOutput)
 		}
 		if c.Kind == casegen.Valid && rc.Verdict.Confirms() {
 			rt.Confirmed = true
@@ -319,7 +328,7 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report.Case, fromExample bool, validateOutput func(json.RawMessage) error) {
 	s := r.s
 	params := callParams(t.Name, c.Arguments)
-	violationsBefore, panicsBefore := s.marks()
+	violationsBefore, panicsBefore := s.beginCall()
 	cctx, cancel := context.WithTimeout(ctx, r.cfg.callTimeout(t.Name))
 	s.inCall(cancel)
 	start := time.Now()
@@ -351,8 +360,9 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 		o.closed = true
 		o.exitStatus = s.waitExit(2 * time.Second)
 	}
-	o.violations = s.violationsSince(violationsBefore)
-	o.secrets = append(secretsSeen, s.secretsInViolations()...)
+	violations, inViolations := s.endCall(violationsBefore)
+	o.violations = violations
+	o.secrets = append(secretsSeen, inViolations...)
 	_, panics := s.marks()
 	o.stderrPanic = panics > panicsBefore
 
@@ -503,6 +513,7 @@ func (c Config) settings() report.Settings {
 		MaxResponseBytes:   c.MaxResponse,
 		MaxHangs:           max(c.MaxHangs, 0),
 		Parallel:           c.Parallel,
+		Repeat:             c.Repeat,
 		ExampleTools:       slices.Sorted(maps.Keys(c.Examples)),
 	}
 }

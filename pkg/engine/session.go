@@ -34,7 +34,15 @@ type session struct {
 	init   initializeResult
 	leak   *leak.Detector // redacts the secrets from everything the server sends
 
-	mu              sync.Mutex
+	// stray collects the violations of this session that happened while
+	// no tools/call was in flight (shared by the connector's sessions).
+	stray *strayLog
+
+	mu sync.Mutex
+	// phase says when a violation happens while no tools/call is in
+	// flight ([phaseBeforeInit], ...); "" while one is: then the
+	// violation belongs to the call's case.
+	phase           string
 	violationCount  int
 	violationWindow int             // violationCount when the current call began
 	kept            []keptViolation // the first few of the current window
@@ -66,15 +74,31 @@ const violationGrace = 250 * time.Millisecond
 
 func (s *session) violate(desc string) {
 	kept, found := s.excerptFound(desc, maxViolationText)
-	s.noteFound(found)
-	s.record(kept)
+	s.record(kept, found)
 }
 
-// record keeps desc, already redacted, as a violation of the call in flight
-// (the first few of a call; the rest are counted) and cuts the call short.
-func (s *session) record(desc string) {
+// record keeps desc, already redacted, as a violation of the tools/call in
+// flight (the first few of a call; the rest are counted), notes the
+// secrets its raw text carried (found), and cuts the call short. While no
+// tools/call is in flight it goes to the server's stray violations
+// instead, with when it happened.
+func (s *session) record(desc string, found []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.phase == phaseClosing {
+		return
+	}
+	if s.phase != "" {
+		if s.stray != nil {
+			s.stray.add(s.phase, desc)
+		}
+		return
+	}
+	for _, name := range found {
+		if !slices.Contains(s.violationSecrets, name) {
+			s.violationSecrets = append(s.violationSecrets, name)
+		}
+	}
 	if s.violationCount-s.violationWindow < maxKeptViolations {
 		s.kept = append(s.kept, keptViolation{s.violationCount, desc})
 	}
@@ -82,21 +106,6 @@ func (s *session) record(desc string) {
 	if s.cancelCall != nil && !s.cutScheduled {
 		s.cutScheduled = true
 		time.AfterFunc(violationGrace, s.cancelCall)
-	}
-}
-
-// noteFound records the secrets a violation's raw text carried: redacted
-// from what is kept, each is a leak of the call in flight.
-func (s *session) noteFound(found []string) {
-	if len(found) == 0 {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, name := range found {
-		if !slices.Contains(s.violationSecrets, name) {
-			s.violationSecrets = append(s.violationSecrets, name)
-		}
 	}
 }
 
@@ -138,6 +147,33 @@ func (s *session) inCall(cancel context.CancelFunc) {
 	s.mu.Unlock()
 }
 
+// setPhase says when the violations from now on happen, while no
+// tools/call is in flight: see [session.phase].
+func (s *session) setPhase(phase string) {
+	s.mu.Lock()
+	s.phase = phase
+	s.mu.Unlock()
+}
+
+// beginCall starts a tools/call: the violations from now on are its case's
+// (see [session.endCall]). It returns [session.marks].
+func (s *session) beginCall() (violations, panics int) {
+	violations, panics = s.marks()
+	s.setPhase("")
+	return violations, panics
+}
+
+// endCall ends the tools/call begun when n violations had been seen, and
+// returns its violations (see [session.violationsSinceLocked]) and the secrets
+// they carried. Atomically: a violation is either the call's or, after
+// this, the server's stray one "between calls", never both or neither.
+func (s *session) endCall(n int) (violations, secrets []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.phase = phaseBetweenCalls
+	return s.violationsSinceLocked(n), slices.Clone(s.violationSecrets)
+}
+
 // marks starts a new call's window of violations and returns how many
 // violations and stderr panics were seen so far.
 func (s *session) marks() (violations, panics int) {
@@ -155,19 +191,9 @@ func (s *session) marks() (violations, panics int) {
 	return s.violationCount, s.stderrPanics
 }
 
-// secretsInViolations names the secrets the current call's violations
-// carried.
-func (s *session) secretsInViolations() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.violationSecrets)
-}
-
-// violationsSince describes the violations recorded after the first n: the
-// first few in full, then how many more there were.
-func (s *session) violationsSince(n int) []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// violationsSinceLocked describes the violations recorded after the first
+// n: the first few in full, then how many more there were. s.mu is held.
+func (s *session) violationsSinceLocked(n int) []string {
 	var out []string
 	for _, k := range s.kept {
 		if k.index >= n {
@@ -198,8 +224,12 @@ func (s *session) pendingLine() int64 {
 	return s.proc.PendingLine()
 }
 
-// close ends the session and, for stdio, the whole process group.
+// close ends the session and, for stdio, the whole process group. What
+// the server's stream still yields is not judged: cut off by the close (the
+// rest of an answer that never ended, whose case said so), it is no
+// violation of the server's.
 func (s *session) close() {
+	s.setPhase(phaseClosing)
 	if s.client != nil {
 		_ = s.client.Close()
 	}
@@ -220,13 +250,21 @@ type connector struct {
 	transport string // "stdio", "streamable-http", "sse"
 	http      *http.Client
 	header    *headerTransport
+	// stray collects the violations of every session outside tools/call.
+	stray *strayLog
+}
+
+// newSession is a session not yet connected: what the server sends from
+// now on is "before initialize".
+func (cn *connector) newSession() *session {
+	return &session{leak: cn.leak, stray: cn.stray, phase: phaseBeforeInit}
 }
 
 func newConnector(cfg Config) (*connector, error) {
 	if cfg.MaxResponse <= 0 {
 		cfg.MaxResponse = DefaultMaxResponse
 	}
-	cn := &connector{cfg: cfg, leak: leak.NewDetector(cfg.secrets())}
+	cn := &connector{cfg: cfg, leak: leak.NewDetector(cfg.secrets()), stray: &strayLog{}}
 	if len(cfg.Command) > 0 {
 		env, err := stdio.MinimalEnv(cfg.LookupEnv, cfg.Env, cfg.PassEnv)
 		if err != nil {
@@ -272,7 +310,7 @@ func (cn *connector) connect(ctx context.Context) (*session, error) {
 }
 
 func (cn *connector) connectStdio(ctx context.Context) (*session, error) {
-	s := &session{leak: cn.leak}
+	s := cn.newSession()
 	proc, err := stdio.Start(stdio.Config{
 		Path: cn.cfg.Command[0],
 		Args: cn.cfg.Command[1:],
@@ -287,8 +325,7 @@ func (cn *connector) connectStdio(ctx context.Context) (*session, error) {
 			// Scanned and redacted before %q escapes it: a secret the
 			// server wrote as \u escapes must still be recognised.
 			kept, found := s.excerptFound(v.Excerpt, maxViolationText)
-			s.noteFound(found)
-			s.record(fmt.Sprintf("%s on stdout: %q", strings.ReplaceAll(v.Kind, "_", " "), kept))
+			s.record(fmt.Sprintf("%s on stdout: %q", strings.ReplaceAll(v.Kind, "_", " "), kept), found)
 		},
 		OnStderr: s.noteStderr,
 	})
@@ -346,7 +383,7 @@ func (cn *connector) connectHTTP(ctx context.Context, transport string) (*sessio
 		return nil, err
 	}
 	conn = &capConn{Connection: conn, store: store}
-	s := &session{leak: cn.leak}
+	s := cn.newSession()
 	s.cancel = cancelConn
 	if err := s.start(ctx, conn, cn.cfg.Version); err != nil {
 		s.close()
@@ -372,6 +409,7 @@ func (s *session) start(ctx context.Context, conn mcp.Connection, version string
 		"clientInfo":      map[string]any{"name": "mcp-fuzz", "version": version},
 	}
 	raw, _, err := s.call(ctx, "initialize", params)
+	s.setPhase(phaseBetweenCalls)
 	var rpcErr *rpc.Error
 	switch {
 	case errors.As(err, &rpcErr):

@@ -77,7 +77,8 @@ type codeCount struct {
 	Code     string
 	Severity report.Severity
 	Count    int
-	Tools    int
+	Tools    int  // distinct tools with findings of the code
+	Server   bool // a finding of the code is the server's, of no tool
 }
 
 // countCodes tallies findings by code, worst first, then most frequent.
@@ -94,7 +95,11 @@ func countCodes(fs []report.Finding) []codeCount {
 			tools[f.Code] = map[string]bool{}
 		}
 		out[i].Count++
-		tools[f.Code][f.Tool] = true
+		if f.Tool != "" {
+			tools[f.Code][f.Tool] = true
+		} else {
+			out[i].Server = true
+		}
 		if f.Severity.Rank() < out[i].Severity.Rank() {
 			out[i].Severity = f.Severity
 		}
@@ -140,6 +145,29 @@ func findCase(rep *report.Report, tool, id string) (report.Case, bool) {
 }
 
 // seconds formats milliseconds as seconds.
+// timingText says how a valid call's timed runs went, "p50 812 ms, p95
+// 900 ms over 3 runs", with the timing's note; "" for a case without
+// timing. The note may quote server text: escape it for the format.
+func timingText(c report.Case) string {
+	t := c.Timing
+	if t == nil {
+		return ""
+	}
+	s := fmt.Sprintf("p50 %s ms, p95 %s ms over %s", msText(t.P50Ms), msText(t.P95Ms), plural(t.Runs, "run", "runs"))
+	if t.Note != "" {
+		s += " (" + t.Note + ")"
+	}
+	return s
+}
+
+// msText is a duration in milliseconds, to 0.1 ms under 10 ms.
+func msText(ms float64) string {
+	if ms < 10 {
+		return strconv.FormatFloat(ms, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(ms, 'f', 0, 64)
+}
+
 func seconds(ms float64) string { return strconv.FormatFloat(ms/1000, 'f', 3, 64) }
 
 // plural returns "1 case" or "2 cases".

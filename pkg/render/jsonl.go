@@ -33,9 +33,11 @@ type JSONLCaseLine struct {
 	ArgumentsDigest *report.ArgumentsDigest `json:"argumentsDigest,omitempty"`
 	StartedAt       time.Time               `json:"startedAt"`
 	DurationMs      float64                 `json:"durationMs"`
-	Detail          string                  `json:"detail,omitempty"`
-	ErrorCode       *int64                  `json:"errorCode,omitempty"`
-	Response        string                  `json:"response,omitempty"`
+	// Timing is the valid call's runs, p50 and p95 (--repeat).
+	Timing    *report.Timing `json:"timing,omitempty"`
+	Detail    string         `json:"detail,omitempty"`
+	ErrorCode *int64         `json:"errorCode,omitempty"`
+	Response  string         `json:"response,omitempty"`
 }
 
 // JSONLToolLine is a "skipped_tool" line of the [JSONL] trace.
@@ -86,7 +88,7 @@ func JSONL(rep *report.Report, w io.Writer) error {
 			}
 			line := JSONLCaseLine{
 				Type: JSONLCase, Tool: t.Name, CaseID: c.ID, Kind: c.Kind, Pointer: c.Pointer, Forbidden: c.Forbidden,
-				Verdict: c.Verdict, Flags: flags, Arguments: args, ArgumentsDigest: c.ArgumentsDigest, StartedAt: started, DurationMs: c.DurationMs,
+				Verdict: c.Verdict, Flags: flags, Arguments: args, ArgumentsDigest: c.ArgumentsDigest, StartedAt: started, DurationMs: c.DurationMs, Timing: c.Timing,
 				Detail: c.Detail, ErrorCode: c.ErrorCode, Response: c.Response,
 			}
 			if err := write(line); err != nil {

@@ -137,6 +137,9 @@ func JUnit(rep *report.Report) ([]byte, error) {
 			if len(c.Flags) > 0 {
 				jc.SystemOut += "\nflags: " + line(strings.Join(c.Flags, ", "), junitMessageMax)
 			}
+			if tt := timingText(c); tt != "" {
+				jc.SystemOut += "\ntiming: " + line(tt, junitMessageMax)
+			}
 			suite.Cases = append(suite.Cases, jc)
 		}
 		suite.Tests = len(suite.Cases)
@@ -146,11 +149,40 @@ func JUnit(rep *report.Report) ([]byte, error) {
 		root.Skipped += suite.Skipped
 		root.Suites = append(root.Suites, suite)
 	}
+	if suite, ok := junitServerSuite(rep); ok {
+		root.Tests += suite.Tests
+		root.Failures += suite.Failures
+		root.Suites = append(root.Suites, suite)
+	}
 	out, err := xml.MarshalIndent(root, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encoding junit xml: %w", err)
 	}
 	return append([]byte(xml.Header), append(out, '\n')...), nil
+}
+
+// junitServerSuite is the "server" suite: one failed test case per finding
+// of no case (protocol violations outside any tool call), named by the
+// finding's id; ok is false when there is none.
+func junitServerSuite(rep *report.Report) (junitSuite, bool) {
+	line, clean := escape.XMLLine, escape.XMLClean
+	suite := junitSuite{Name: "server", Time: seconds(0)}
+	for _, f := range rep.Findings {
+		if f.CaseID != "" {
+			continue
+		}
+		suite.Cases = append(suite.Cases, junitCase{
+			Name: line(f.ID, nameMax), Classname: "server", Time: seconds(0),
+			Failure: &junitMessage{
+				Message: line(f.Code+": "+f.Message, junitMessageMax),
+				Type:    line(f.Code, 40),
+				Body:    clean(f.Reproducer.Shell, junitBodyMax),
+			},
+		})
+		suite.Failures++
+	}
+	suite.Tests = len(suite.Cases)
+	return suite, suite.Tests > 0
 }
 
 // junitBody is the failure body: the reproducer, or the arguments when the

@@ -21,7 +21,14 @@ func TestJUnit(t *testing.T) {
 			if strings.Contains(string(out), "\x1b") {
 				t.Error("ESC in XML")
 			}
-			wantTests := 0
+			// One suite per tool, plus "server" for findings of no case.
+			wantTests, wantSuites := 0, len(rep.Tools)
+			for _, f := range rep.Findings {
+				if f.CaseID == "" {
+					wantTests++
+					wantSuites = len(rep.Tools) + 1
+				}
+			}
 			for _, tool := range rep.Tools {
 				if tool.Tested {
 					wantTests += len(tool.Cases)
@@ -29,8 +36,8 @@ func TestJUnit(t *testing.T) {
 					wantTests++
 				}
 			}
-			if got.Tests != wantTests || len(got.Suites) != len(rep.Tools) {
-				t.Errorf("tests = %d, suites = %d; want %d, %d", got.Tests, len(got.Suites), wantTests, len(rep.Tools))
+			if got.Tests != wantTests || len(got.Suites) != wantSuites {
+				t.Errorf("tests = %d, suites = %d; want %d, %d", got.Tests, len(got.Suites), wantTests, wantSuites)
 			}
 			golden(t, out)
 		})
@@ -46,9 +53,10 @@ func TestJUnitCounts(t *testing.T) {
 	if err := xml.Unmarshal(out, &got); err != nil {
 		t.Fatal(err)
 	}
-	// crash, hang, protocol_violation, accepted (twice), output_violation, leak.
-	if got.Failures != 7 {
-		t.Errorf("failures = %d, want 7", got.Failures)
+	// crash, hang, protocol_violation, accepted (twice), output_violation,
+	// leak, and the server's protocol violation outside any call.
+	if got.Failures != 8 {
+		t.Errorf("failures = %d, want 8", got.Failures)
 	}
 	// not_run, generator_gap and two untested tools.
 	if got.Skipped != 4 {

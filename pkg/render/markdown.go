@@ -269,10 +269,14 @@ func mdFixes(rep *report.Report) string {
 }
 
 func countText(c codeCount) string {
-	if c.Tools <= 1 {
-		return plural(c.Count, "finding", "findings")
+	n := plural(c.Count, "finding", "findings")
+	switch {
+	case c.Server && c.Tools > 0:
+		return n + " in " + plural(c.Tools, "tool", "tools") + " and the server"
+	case c.Tools <= 1:
+		return n
 	}
-	return plural(c.Count, "finding", "findings") + " in " + plural(c.Tools, "tool", "tools")
+	return n + " in " + plural(c.Tools, "tool", "tools")
 }
 
 // mdLint renders the metadata findings table.
@@ -340,10 +344,14 @@ func mdCases(rep *report.Report) string {
 	for _, t := range rep.Tools {
 		for _, c := range t.Cases {
 			n++
+			ms := strconv.FormatFloat(c.DurationMs, 'f', 0, 64)
+			if tt := timingText(c); tt != "" {
+				ms += " (" + escape.MarkdownInline(tt, textMax) + ")"
+			}
 			fmt.Fprintf(&rows, "| %s | %s | %s | %s | %s |\n",
 				escape.MarkdownInline(t.Name, nameMax), escape.MarkdownInline(c.ID, nameMax),
 				escape.MarkdownInline(string(c.Verdict), 40), escape.MarkdownInline(orText(strings.Join(c.Flags, ", "), ""), 100),
-				strconv.FormatFloat(c.DurationMs, 'f', 0, 64))
+				ms)
 		}
 	}
 	if n == 0 {

@@ -50,7 +50,8 @@ func gradedReport() *report.Report {
 		{
 			Name: "get_weather", Description: "Weather | forecast", Tested: true, Confirmed: true,
 			Cases: []report.Case{
-				{ID: "get_weather/valid", Kind: "valid", Pointer: "", Verdict: report.OK, Flags: []string{report.FlagSlow}, DurationMs: 2500, Arguments: args(`{"city":"Paris"}`), Response: "Sunny, 21°C", Size: 11},
+				{ID: "get_weather/valid", Kind: "valid", Pointer: "", Verdict: report.OK, Flags: []string{report.FlagSlow}, DurationMs: 2500, Arguments: args(`{"city":"Paris"}`), Response: "Sunny, 21°C", Size: 11,
+					Timing: &report.Timing{Runs: 3, P50Ms: 2400, P95Ms: 2500}},
 				{ID: "get_weather/type-city", Kind: "wrong_type", Pointer: "/city", Forbidden: true, Verdict: report.Handled, Flags: []string{}, DurationMs: 3.2, Arguments: args(`{"city":42}`), Response: "city must be a string"},
 				{ID: "get_weather/missing-city", Kind: "missing_required", Pointer: "/city", Forbidden: true, Verdict: report.Rejected, DurationMs: 1.5, Arguments: args(`{}`), Detail: "invalid params", ErrorCode: &code},
 				{ID: "get_weather/extra", Kind: "additional_property", Pointer: "/zzz", Verdict: report.Tolerated, DurationMs: 2, Arguments: args(`{"city":"Paris","zzz":1}`)},
@@ -64,7 +65,8 @@ func gradedReport() *report.Report {
 		{
 			Name: hostile, Description: "<script>alert(1)</script>", Tested: true, Confirmed: false,
 			Cases: []report.Case{
-				{ID: "evil/valid", Kind: "valid", Verdict: report.Errored, Flags: []string{report.FlagBloated}, DurationMs: 12, Arguments: args(`{"q":"<!-- mcp-fuzz -->"}`), Detail: "@everyone \x1b[2Jboom", Size: 900000},
+				{ID: "evil/valid", Kind: "valid", Verdict: report.Errored, Flags: []string{report.FlagBloated}, DurationMs: 12, Arguments: args(`{"q":"<!-- mcp-fuzz -->"}`), Detail: "@everyone \x1b[2Jboom", Size: 900000,
+					Timing: &report.Timing{Runs: 1, P50Ms: 2.5, P95Ms: 2.5, Note: "timed once: @everyone \x1b[2J|<!-- mcp-fuzz -->"}},
 				{ID: "evil/null", Kind: "null", Pointer: "/q", Forbidden: true, Verdict: report.Crash, Flags: []string{report.FlagStderrPanic}, DurationMs: 30, Arguments: args(`{"q":null}`), Detail: "process exited with status 2",
 					Crash: &report.CrashInfo{How: report.CrashExit, ExitStatus: "exit status 2", Stderr: "panic: runtime error: invalid memory address\n\x1b[31mgoroutine 1 [running]:\x1b[0m\nmain.main()\n\t/src/main.go:9 +0x1d\n```\n<!-- mcp-fuzz -->"}},
 				{ID: "evil/deep", Kind: "deep_nesting", Pointer: "/q", Forbidden: true, Verdict: report.Hang, DurationMs: 10000, Arguments: args(`{"q":[[[[[[]]]]]]}`), Detail: "no answer within 10s"},
@@ -131,7 +133,14 @@ func gradedReport() *report.Report {
 		},
 	}
 	rep.Summary = report.Summarize(tools)
-	rep.Findings = findingsFor(rep)
+	// A hostile banner on stdout before initialize: a finding of no tool.
+	rep.ServerViolations = []report.ServerViolation{{When: "before initialize", Excerpt: "non jsonrpc line on stdout: \"" + hostile + "\""}}
+	rep.ServerViolationCount = 3
+	rep.Findings = append(findingsFor(rep), report.Finding{
+		ID: "server/stdout#protocol_violation", Severity: report.SeverityCritical, Code: "protocol_violation",
+		Message:    "the server broke the protocol outside any tool call (3 violations): before initialize: non jsonrpc line on stdout: " + hostile + "; and 2 more",
+		Reproducer: report.Reproducer{Shell: "{ printf '%s\\n' '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}'; sleep 2; } | node server.js | head -n 20 | cut -c1-300"},
+	})
 	return rep
 }
 

@@ -184,6 +184,9 @@ func terminalCases(b *strings.Builder, rep *report.Report, p ansi) {
 			if len(c.Flags) > 0 {
 				fmt.Fprintf(b, "  [%s]", escape.Terminal(strings.Join(c.Flags, ","), textMax))
 			}
+			if tt := timingText(c); tt != "" {
+				fmt.Fprintf(b, "  %s", escape.Terminal(tt, textMax))
+			}
 			if c.Detail != "" && c.Verdict != report.OK && c.Verdict != report.Handled {
 				fmt.Fprintf(b, "  %s", escape.Terminal(c.Detail, 140))
 			} else if c.LearnedFrom != "" {

@@ -85,6 +85,25 @@ func TestNormalizeBoundsServerText(t *testing.T) {
 	}
 }
 
+// A report read from a file may carry any number of server violations of
+// any size: Normalize bounds them like the rest of the server's text.
+func TestNormalizeBoundsServerViolations(t *testing.T) {
+	huge := strings.Repeat("x", 1<<20)
+	r := &Report{ServerViolationCount: 500}
+	for range 500 {
+		r.ServerViolations = append(r.ServerViolations, ServerViolation{When: huge, Excerpt: huge})
+	}
+	r.Normalize()
+	if len(r.ServerViolations) != MaxServerViolations || r.ServerViolationCount != 500 {
+		t.Fatalf("%d kept, %d counted", len(r.ServerViolations), r.ServerViolationCount)
+	}
+	for _, v := range r.ServerViolations {
+		if len(v.When) > MaxStoredName+64 || len(v.Excerpt) > MaxStoredText+64 {
+			t.Errorf("when %d bytes, excerpt %d bytes: not cut", len(v.When), len(v.Excerpt))
+		}
+	}
+}
+
 func TestThousands(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 65612: "65,612", 1234567: "1,234,567", -1000: "-1,000"} {
 		if got := thousands(n); got != want {

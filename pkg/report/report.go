@@ -36,12 +36,32 @@ type Report struct {
 	Tools     []Tool    `json:"tools"`
 	Findings  []Finding `json:"findings"`
 	Lint      []Lint    `json:"lint"`
+	// ServerViolations are the first few protocol violations that happened
+	// while no tools/call was in flight (a banner on stdout before
+	// initialize, a log line during tools/list or between calls), each
+	// redacted and cut like a case's; ServerViolationCount is how many
+	// there were in all. They make the finding
+	// server/stdout#protocol_violation (server/wire#… over HTTP).
+	ServerViolations     []ServerViolation `json:"serverViolations,omitempty"`
+	ServerViolationCount int               `json:"serverViolationCount,omitempty"`
 	// EndedEarly is set when the run stopped before all cases ran, saying why.
 	EndedEarly string `json:"endedEarly,omitempty"`
 	// Interrupted is set when the run was stopped from outside (SIGINT,
 	// SIGTERM, a cancelled context): such a partial report is not graded.
 	Interrupted bool `json:"interrupted,omitempty"`
 }
+
+// ServerViolation is a protocol violation outside any tool call.
+type ServerViolation struct {
+	// When is "before initialize", "during tools/list" or "between calls".
+	When string `json:"when"`
+	// Excerpt says what was wrong and quotes the server's text, redacted
+	// and cut.
+	Excerpt string `json:"excerpt"`
+}
+
+// MaxServerViolations bounds the server violations a report keeps.
+const MaxServerViolations = 8
 
 // Settings records the options the run used (secrets redacted).
 type Settings struct {
@@ -60,6 +80,9 @@ type Settings struct {
 	MaxHangs int `json:"maxHangs"`
 	// Parallel is how many tools ran at once (--parallel).
 	Parallel int `json:"parallel"`
+	// Repeat is how many times a valid call harmless to repeat is timed
+	// (--repeat).
+	Repeat int `json:"repeat,omitempty"`
 	// ExampleTools names the tools whose valid call came from a config
 	// example: replaying their compacted cases needs the same --config.
 	ExampleTools []string `json:"exampleTools,omitempty"`
@@ -129,6 +152,10 @@ type Case struct {
 	Verdict    Verdict  `json:"verdict"`
 	Flags      []string `json:"flags"`
 	DurationMs float64  `json:"durationMs"`
+	// Timing is how long the valid call took over its timed runs
+	// (--repeat); the slow rules read its p50. Absent on bad-input cases
+	// and on a valid call that got no answer.
+	Timing *Timing `json:"timing,omitempty"`
 	// Arguments are the arguments sent, or null when they were larger than
 	// [MaxInlineArguments]: then ArgumentsDigest describes them and
 	// `mcp-fuzz replay` regenerates them (see [CompactArguments]).
@@ -145,6 +172,22 @@ type Case struct {
 	// "schema examples"): these arguments succeeded, and the tool's bad-input
 	// cases derive from them.
 	LearnedFrom string `json:"learnedFrom,omitempty"`
+}
+
+// Timing is the latency of a valid call over its timed runs. The first run
+// is the case itself; a tool annotated readOnlyHint or idempotentHint is
+// called again, up to --repeat runs in all, while each run succeeds. Other
+// tools are called once, since calling them again may not be harmless.
+type Timing struct {
+	Runs  int     `json:"runs"`
+	P50Ms float64 `json:"p50Ms"`
+	P95Ms float64 `json:"p95Ms"`
+	// Note says why there are fewer runs than --repeat asked for.
+	Note string `json:"note,omitempty"`
+	// FailedRun is the run that crashed, hung or broke the protocol, whose
+	// verdict the case took (0: none); the runs before it succeeded and
+	// are the ones timed. The reproducer sends the call that many times.
+	FailedRun int `json:"failedRun,omitempty"`
 }
 
 // CrashInfo says how a crash or hang happened.
@@ -226,6 +269,13 @@ func (r *Report) Normalize() {
 			// It names a tool of the server ("tool NAME").
 			r.Tools[i].Cases[j].LearnedFrom = capText(r.Tools[i].Cases[j].LearnedFrom, MaxStoredToolName+16)
 		}
+	}
+	if len(r.ServerViolations) > MaxServerViolations {
+		r.ServerViolations = r.ServerViolations[:MaxServerViolations]
+	}
+	for i := range r.ServerViolations {
+		r.ServerViolations[i].When = capText(r.ServerViolations[i].When, MaxStoredName)
+		r.ServerViolations[i].Excerpt = capText(r.ServerViolations[i].Excerpt, MaxStoredText)
 	}
 	if r.Findings == nil {
 		r.Findings = []Finding{}

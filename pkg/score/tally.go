@@ -131,7 +131,25 @@ func count(rep *report.Report) tally {
 			}
 		}
 	}
+	t.countServerViolations(rep)
 	return t
+}
+
+// serverPlace names the server's violations outside any tool call where
+// the critical callout names tools.
+const serverPlace = "the server, outside any tool call"
+
+// countServerViolations counts the protocol violations outside any tool
+// call (a banner on stdout, a log line between calls) like a case's for the
+// caps and the critical callout. Not for Robustness: no bad input caused
+// them.
+func (t *tally) countServerViolations(rep *report.Report) {
+	if rep.ServerViolationCount <= 0 {
+		return
+	}
+	kind := string(report.ProtocolViolation)
+	t.failures[kind] += rep.ServerViolationCount
+	t.failureTools[kind] = append(t.failureTools[kind], serverPlace)
 }
 
 func (t *tally) fail(kind, tool string) {

@@ -1,0 +1,105 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// When a violation happened that no tools/call was in flight for: the
+// server's stray violations (see [report.ServerViolation]). One written
+// during a call belongs to that call's case instead.
+const (
+	phaseBeforeInit   = "before initialize" // from start until initialize is answered
+	phaseDiscovery    = "during tools/list" // discovery: tools/list and the other lists
+	phaseBetweenCalls = "between calls"     // after initialize, outside any tools/call
+	// phaseClosing is not a when: violations while mcp-fuzz closes the
+	// session are dropped.
+	phaseClosing = "closing"
+)
+
+// strayLog collects the violations outside any tools/call over every
+// session of a run: the first [report.MaxServerViolations], already redacted and
+// cut like a case's, and how many there were in all.
+type strayLog struct {
+	mu    sync.Mutex
+	kept  []report.ServerViolation
+	count int
+}
+
+func (l *strayLog) add(when, desc string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.count++
+	if len(l.kept) < report.MaxServerViolations {
+		l.kept = append(l.kept, report.ServerViolation{When: when, Excerpt: desc})
+	}
+}
+
+// snapshot returns how many violations there were and the kept ones.
+func (l *strayLog) snapshot() (int, []report.ServerViolation) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.count, append([]report.ServerViolation(nil), l.kept...)
+}
+
+// serverFindingID is the stable id of the finding of the server's stray
+// violations, so that baselines and expected findings can name it.
+func serverFindingID(transport string) string {
+	if transport == "stdio" {
+		return "server/stdout#" + string(report.ProtocolViolation)
+	}
+	return "server/wire#" + string(report.ProtocolViolation)
+}
+
+// serverFinding is the one finding of the server's stray violations: a
+// protocol violation of no tool and no case, with a reproducer that shows
+// the server's first output lines.
+func serverFinding(rep *report.Report, cfg Config) report.Finding {
+	code, _ := report.LookupCode(string(report.ProtocolViolation))
+	parts := make([]string, 0, len(rep.ServerViolations)+1)
+	for _, v := range rep.ServerViolations {
+		parts = append(parts, v.When+": "+v.Excerpt)
+	}
+	if more := rep.ServerViolationCount - len(rep.ServerViolations); more > 0 {
+		parts = append(parts, fmt.Sprintf("and %d more", more))
+	}
+	msg := fmt.Sprintf("%s outside any tool call (%s): %s", code.Message,
+		plural(rep.ServerViolationCount, "violation", "violations"), strings.Join(parts, "; "))
+	if len(msg) > maxFindingMessage {
+		msg = cutUTF8(msg, maxFindingMessage) + "… (see serverViolations)"
+	}
+	return report.Finding{
+		ID:         serverFindingID(rep.Target.Transport),
+		Severity:   code.Severity,
+		Code:       code.Name,
+		Message:    msg,
+		Reproducer: reproduceStartup(rep, cfg),
+	}
+}
+
+// reproduceStartup is a shell one-liner that starts the server, sends
+// initialize and shows the first lines it writes: a line before the answer,
+// or one that is not JSON-RPC, is the defect. Over HTTP, the initialize
+// request with its response headers.
+func reproduceStartup(rep *report.Report, cfg Config) report.Reproducer {
+	init := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcp-fuzz-repro","version":"0"}}}`, protocolVersion)
+	initialized := `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+	switch {
+	case len(cfg.Command) > 0:
+		cd, prefix := shellContext(cfg)
+		return report.Reproducer{Shell: fmt.Sprintf("%s{ printf '%%s\\n' %s %s %s; sleep 2; } | %s%s | head -n 20 | cut -c1-300",
+			cd, shellQuote(init), shellQuote(initialized), shellQuote(list), prefix, shellJoin(cfg.Command))}
+	case cfg.URL != "":
+		h := `-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream'`
+		for _, hd := range cfg.Headers {
+			n, _, _ := parseHeader(hd)
+			h += " -H " + headerFromEnv(n)
+		}
+		return report.Reproducer{Shell: fmt.Sprintf("curl -si %s %s -d %s | head -n 40", shellQuote(redactURL(cfg.URL)), h, shellQuote(init))}
+	}
+	return report.Reproducer{}
+}

@@ -1,0 +1,47 @@
+package score
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// Protocol violations outside any tool call (a banner on stdout) count like
+// a case's for the caps and the critical callout, not for Robustness.
+func TestServerViolationsCount(t *testing.T) {
+	rep := server(tool("a", one(valid(ok)), times(9, bad(handled))), tool("b", one(valid(ok)), one(bad(protoV))))
+	rep.ServerViolationCount = 2
+	tl := count(rep)
+	if got := tl.failures[string(report.ProtocolViolation)]; got != 3 {
+		t.Errorf("protocol violations = %d, want 1 case + 2 of the server", got)
+	}
+	if tl.badRun != 10 || tl.badSurvived != 9 {
+		t.Errorf("robustness counts %d of %d, want 9 of 10: the server's violations are no bad input", tl.badSurvived, tl.badRun)
+	}
+	Apply(rep)
+	if got := strings.Join(rep.Critical, "\n"); !strings.Contains(got, "3 protocol violations (b, the server, outside any tool call)") {
+		t.Errorf("critical = %q", got)
+	}
+	capped := false
+	for _, c := range rep.Caps {
+		capped = capped || strings.Contains(c.Reason, "3 protocol violations")
+	}
+	if !capped {
+		t.Errorf("caps = %+v, want the protocol violations", rep.Caps)
+	}
+	if s := rep.Dimensions[Robustness].Score; s == nil || *s != 90 {
+		t.Errorf("robustness = %v, want 90", scoreOf(rep.Dimensions[Robustness]))
+	}
+
+	// Alone, with every case clean: still capped, still critical.
+	rep = server(tool("a", one(valid(ok)), times(9, bad(handled))))
+	rep.ServerViolationCount = 1
+	Apply(rep)
+	if len(rep.Critical) != 1 || len(rep.Caps) == 0 || rep.Grade == nil || *rep.Grade == "A" {
+		t.Errorf("critical %q, caps %+v, grade %v: want the server's violation to cap the grade", rep.Critical, rep.Caps, rep.Grade)
+	}
+	if s := rep.Dimensions[Robustness].Score; s == nil || *s != 100 {
+		t.Errorf("robustness = %s, want 100", scoreOf(rep.Dimensions[Robustness]))
+	}
+}
