@@ -149,7 +149,8 @@ Output:
                           .json report, .md Markdown, .sarif SARIF 2.1.0, .xml JUnit,
                           .jsonl full trace, .svg badge
 
-Gates (each exits 1 when missed; without any, a run fails on crash,hang,protocol,leak):
+Gates (each exits 1 when missed; without any, a run fails on crash,hang,protocol,leak
+       and when no tool was tested):
   --fail-under N          overall score under N (a run that is not graded fails it)
   --fail-under-DIM N      DIM: robustness, validation, error-quality, liveness, performance, schema
   --fail-on KIND,...      any finding of KIND: FAIL-ON-KINDS; none: no finding gate at all

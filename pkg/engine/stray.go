@@ -12,7 +12,7 @@ import (
 // server's stray violations (see [report.ServerViolation]). One written
 // during a call belongs to that call's case instead.
 const (
-	phaseBeforeInit   = "before initialize" // from start until initialize is answered
+	phaseBeforeInit   = "at startup"        // from start until the initialize answer is read (a line right after it may still land here)
 	phaseDiscovery    = "during tools/list" // discovery: tools/list and the other lists
 	phaseBetweenCalls = "between calls"     // after initialize, outside any tools/call
 	// phaseClosing is not a when: violations while mcp-fuzz closes the

@@ -24,7 +24,7 @@ func TestStdoutBannerIsAServerViolation(t *testing.T) {
 	}
 	v := rep.ServerViolations[0]
 	if v.When != phaseBeforeInit || !strings.Contains(v.Excerpt, "stdout-banner 1.0 ready") || !strings.Contains(v.Excerpt, "on stdout") {
-		t.Errorf("violation = %+v, want the banner, before initialize", v)
+		t.Errorf("violation = %+v, want the banner, at startup", v)
 	}
 	b, _ := json.Marshal(rep)
 	if strings.Contains(string(b), secret) {
@@ -49,7 +49,7 @@ func TestStdoutBannerIsAServerViolation(t *testing.T) {
 	if found.ID != "server/stdout#protocol_violation" || found.Tool != "" || found.CaseID != "" || found.Severity != report.SeverityCritical {
 		t.Errorf("finding = %+v", *found)
 	}
-	if !strings.Contains(found.Message, "outside any tool call") || !strings.Contains(found.Message, "before initialize") || !strings.Contains(found.Message, "stdout-banner 1.0 ready") {
+	if !strings.Contains(found.Message, "outside any tool call") || !strings.Contains(found.Message, "at startup") || !strings.Contains(found.Message, "stdout-banner 1.0 ready") {
 		t.Errorf("message = %q", found.Message)
 	}
 	// Counted for the caps and the callout, not for Robustness.

@@ -53,7 +53,8 @@ type Report struct {
 
 // ServerViolation is a protocol violation outside any tool call.
 type ServerViolation struct {
-	// When is "before initialize", "during tools/list" or "between calls".
+	// When is "at startup" (until the initialize answer is read), "during
+	// tools/list" or "between calls".
 	When string `json:"when"`
 	// Excerpt says what was wrong and quotes the server's text, redacted
 	// and cut.

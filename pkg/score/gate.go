@@ -188,7 +188,30 @@ func Check(rep *report.Report, g Gates) Result {
 		}
 	}
 	fails = append(fails, findingFailures(rep, g)...)
+	if line := nothingTested(rep, g); line != "" {
+		fails = append(fails, line)
+	}
 	return Result{Passed: len(fails) == 0, Failures: fails}
+}
+
+// nothingTested misses the default gate when the run called none of the
+// server's tools: a server whose tools are all skipped (none annotated
+// readOnlyHint: true, say) must not pass CI with no call made. An explicit gate decides for
+// itself (--fail-under misses an ungraded run; --fail-on none passes it).
+func nothingTested(rep *report.Report, g Gates) string {
+	if !g.Default || len(rep.Tools) == 0 {
+		return "" // a server with no tool has nothing to fuzz, and says so
+	}
+	for _, t := range rep.Tools {
+		if t.Tested {
+			return ""
+		}
+	}
+	skipped := fmt.Sprintf("all %d tools were skipped (the first: %s)", len(rep.Tools), rep.Tools[0].SkipReason)
+	if len(rep.Tools) == 1 {
+		skipped = fmt.Sprintf("the server's only tool was skipped (%s)", rep.Tools[0].SkipReason)
+	}
+	return "nothing was tested: " + skipped + "; the default gate needs at least one tested tool (include-destructive against a sandbox, tools, or fail-on none)"
 }
 
 // dimensionFailure says why dimension key of rep misses the gate floor, or "".

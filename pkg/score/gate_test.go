@@ -213,3 +213,33 @@ func TestFailKindsAreTheCatalogue(t *testing.T) {
 		t.Errorf("unknown kind: %v; want ErrUnknownKind listing the --fail-on names", err)
 	}
 }
+
+// TestDefaultGateNeedsATestedTool: a run that skipped every tool misses
+// the default gate (a green build with no call made would be a silent
+// no-op); an explicit gate, or a server with no tool, decides otherwise.
+func TestDefaultGateNeedsATestedTool(t *testing.T) {
+	skipped := report.Tool{Name: "write", SkipReason: "not annotated readOnlyHint: true"}
+	allSkipped := server(skipped, skipped)
+	Apply(allSkipped)
+	def := Gates{FailOn: DefaultFailOn(), Default: true}
+	res := Check(allSkipped, def)
+	if res.Passed || len(res.Failures) != 1 || !strings.Contains(res.Failures[0], "nothing was tested: all 2 tools were skipped (the first: not annotated readOnlyHint: true)") {
+		t.Errorf("all skipped under the default gate: %+v", res)
+	}
+	if res := Check(allSkipped, Gates{}); !res.Passed {
+		t.Errorf("all skipped with fail-on none: %+v, want passed", res)
+	}
+	if res := Check(allSkipped, Gates{FailOn: []string{"crash"}}); !res.Passed {
+		t.Errorf("all skipped with an explicit fail-on: %+v, want passed", res)
+	}
+	noTools := server()
+	Apply(noTools)
+	if res := Check(noTools, def); !res.Passed {
+		t.Errorf("no tool listed: %+v, want passed", res)
+	}
+	oneTested := server(skipped, tool("read", one(valid(ok))))
+	Apply(oneTested)
+	if res := Check(oneTested, def); !res.Passed {
+		t.Errorf("one tool tested: %+v, want passed", res)
+	}
+}
