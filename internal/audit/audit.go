@@ -40,6 +40,9 @@ type Options struct {
 	// spell names options in errors the engine finds during the run, as
 	// Build spelled its own.
 	spell Names
+	// defaultReplacedBy names the score floor that replaced the default
+	// gate when no finding gate is set ("--fail-under"); "" otherwise.
+	defaultReplacedBy string
 }
 
 // Outcome is what [Run] found.
@@ -94,7 +97,33 @@ func Run(ctx context.Context, o Options) Outcome {
 	if !res.Passed {
 		code = ExitGate
 	}
-	return Outcome{Report: rep, Gates: res, Code: code, Warnings: unmatchedExpected(rep, o.Gates.Expected)}
+	warnings := unmatchedExpected(rep, o.Gates.Expected)
+	if w := ungatedCritical(rep, o); w != "" {
+		warnings = append(warnings, w)
+	}
+	return Outcome{Report: rep, Gates: res, Code: code, Warnings: warnings}
+}
+
+// ungatedCritical says so when the run has critical findings (crash, hang,
+// protocol violation, leak) that failed nothing because a score floor
+// replaced the default gate: a floor alone lets a crashing server pass.
+func ungatedCritical(rep *report.Report, o Options) string {
+	if o.defaultReplacedBy == "" {
+		return ""
+	}
+	n := 0
+	for _, f := range rep.Findings {
+		_, byID := o.Gates.Expected[f.ID]
+		_, byCase := o.Gates.Expected[f.CaseID]
+		if f.Severity == report.SeverityCritical && !byID && !(byCase && f.CaseID != "") {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d critical %s (crash, hang, protocol violation or leak) failed no gate: %s replaces the default gate; add %s to keep it",
+		n, map[bool]string{true: "finding", false: "findings"}[n == 1], o.defaultReplacedBy, "fail-on "+score.DefaultFailOnNames())
 }
 
 // unmatchedExpected warns about each expected id (in id order) that is

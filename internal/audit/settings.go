@@ -251,7 +251,7 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 	c.Env = append(c.Env, s.Env...) // the front end's last: it wins
 	applyPerTool(c, file, fileName)
 
-	if err := buildGates(&o.Gates, s, file, names); err != nil {
+	if err := buildGates(&o.Gates, &o.defaultReplacedBy, s, file, names); err != nil {
 		return o, err
 	}
 	for _, e := range file.Expected {
@@ -294,7 +294,7 @@ func applyPerTool(c *engine.Config, f *config.File, name string) {
 }
 
 // buildGates reads the gate settings, the front end's over the file's.
-func buildGates(g *score.Gates, s Settings, f *config.File, names Names) error {
+func buildGates(g *score.Gates, replacedBy *string, s Settings, f *config.File, names Names) error {
 	if failUnder := first(s.FailUnder, f.FailUnder); failUnder != nil {
 		if *failUnder < 0 || *failUnder > 100 {
 			from := names("fail-under")
@@ -346,6 +346,13 @@ func buildGates(g *score.Gates, s Settings, f *config.File, names Names) error {
 	// A baseline alone means "fail only on new findings": the findings it
 	// already has never fail, and any new critical or error finding does.
 	g.FailOnNew = s.FailOnNew || s.Baseline != ""
+	if none := len(failOn) > 0 && len(g.FailOn) == 0; none && g.FailOnNew {
+		which := names("baseline")
+		if s.Baseline == "" {
+			which = names("fail-on-new")
+		}
+		return fmt.Errorf("%s none turns every finding gate off, so %s has nothing to filter: give one of them", from, which)
+	}
 	switch {
 	case s.Baseline != "":
 		rep, err := report.ReadFile(s.Baseline)
@@ -356,9 +363,23 @@ func buildGates(g *score.Gates, s Settings, f *config.File, names Names) error {
 	case s.FailOnNew:
 		return fmt.Errorf("%s needs %s FILE (a previous JSON report)", names("fail-on-new"), names("baseline"))
 	}
-	// Without any gate, a run fails on the critical findings (SPEC §10).
-	if len(failOn) == 0 && g.FailUnder == nil && len(g.FailUnderDim) == 0 && !g.FailOnNew && !s.NoDefaultGate {
+	switch {
+	case len(failOn) == 0 && g.FailUnder == nil && len(g.FailUnderDim) == 0 && !g.FailOnNew && !s.NoDefaultGate:
+		// Without any gate, a run fails on the critical findings (SPEC §10).
 		g.FailOn, g.Default = score.DefaultFailOn(), true
+	case len(failOn) == 0 && !g.FailOnNew && !s.NoDefaultGate:
+		// Only score floors: critical findings fail nothing, which the
+		// run says when it has some.
+		switch {
+		case s.FailUnder != nil:
+			*replacedBy = names("fail-under")
+		case g.FailUnder != nil:
+			*replacedBy = "config fail-under"
+		case len(s.FailUnderDim) > 0:
+			*replacedBy = names("fail-under-" + sortedKeys(s.FailUnderDim)[0])
+		default:
+			*replacedBy = "config fail-under-dimensions"
+		}
 	}
 	return nil
 }

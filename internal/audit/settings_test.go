@@ -87,7 +87,25 @@ func TestBuildDefaultGate(t *testing.T) {
 			}
 		})
 	}
-	_, err := Build(Settings{Command: []string{"srv"}, Config: os.DevNull, FailOn: []string{"none", "crash"}}, FlagNames, noEnv)
+	for _, st := range []Settings{{Baseline: base}, {Baseline: base, FailOnNew: true}} {
+		st.Command, st.Config, st.FailOn = []string{"srv"}, os.DevNull, []string{"none"}
+		if _, err := Build(st, FlagNames, noEnv); err == nil || !strings.Contains(err.Error(), "--fail-on none turns every finding gate off, so --baseline has nothing to filter") {
+			t.Errorf("none with a baseline: %v", err)
+		}
+	}
+	o, err := Build(Settings{Command: []string{"srv"}, Config: os.DevNull, FailUnder: &eighty}, FlagNames, noEnv)
+	if err != nil || o.defaultReplacedBy != "--fail-under" {
+		t.Errorf("fail-under alone: replaced by %q (%v), want --fail-under", o.defaultReplacedBy, err)
+	}
+	o, err = Build(Settings{Command: []string{"srv"}, Config: withFile("fail-under: 70\n")}, FlagNames, noEnv)
+	if err != nil || o.defaultReplacedBy != "config fail-under" {
+		t.Errorf("config fail-under alone: replaced by %q (%v), want config fail-under", o.defaultReplacedBy, err)
+	}
+	o, err = Build(Settings{Command: []string{"srv"}, Config: os.DevNull, FailUnder: &eighty, FailOn: []string{"none"}}, FlagNames, noEnv)
+	if err != nil || o.defaultReplacedBy != "" {
+		t.Errorf("fail-under with fail-on none: replaced by %q (%v), want nothing to say", o.defaultReplacedBy, err)
+	}
+	_, err = Build(Settings{Command: []string{"srv"}, Config: os.DevNull, FailOn: []string{"none", "crash"}}, FlagNames, noEnv)
 	if err == nil || !strings.Contains(err.Error(), `--fail-on: "none" turns every finding gate off and cannot be combined`) {
 		t.Errorf("none with crash: %v", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
@@ -116,6 +117,11 @@ func (a *App) runDemo(ctx context.Context, args []string) int {
 	}
 	// Its findings are on purpose: the demo is not gated unless asked to be.
 	st.NoDefaultGate = true
+	if st.Config == "" {
+		// The project's .mcp-fuzz.yml is about the project's server, not
+		// the demo's; --config still reads a file.
+		st.Config = os.DevNull
+	}
 	fmt.Fprintln(a.Stderr, "mcp-fuzz demo: auditing the built-in demo server (deliberately flawed: every verdict shows up)")
 	code = a.fuzz(ctx, st)
 	if code == ExitOK {

@@ -28,8 +28,8 @@ type File struct {
 	Cases              *int              `yaml:"cases"`
 	Profile            string            `yaml:"profile"`
 	IncludeDestructive *bool             `yaml:"include-destructive"`
-	Tools              []string          `yaml:"tools"`
-	SkipTools          []string          `yaml:"skip-tools"`
+	Tools              List              `yaml:"tools"`
+	SkipTools          List              `yaml:"skip-tools"`
 	SlowMs             *int              `yaml:"slow-ms"`
 	BloatChars         *int              `yaml:"bloat-chars"`
 	Parallel           *int              `yaml:"parallel"`
@@ -38,12 +38,12 @@ type File struct {
 	MaxResponse        string            `yaml:"max-response"` // a size: 4MiB, 512KiB, 65536
 	FailUnder          *int              `yaml:"fail-under"`
 	FailUnderDim       map[string]int    `yaml:"fail-under-dimensions"`
-	FailOn             []string          `yaml:"fail-on"`
+	FailOn             List              `yaml:"fail-on"`
 	Env                map[string]string `yaml:"env"`
-	PassEnv            []string          `yaml:"pass-env"`
+	PassEnv            List              `yaml:"pass-env"`
 	// Secrets names further environment variables whose values are secrets.
-	Secrets []string `yaml:"secrets"`
-	Cwd     string   `yaml:"cwd"`
+	Secrets List   `yaml:"secrets"`
+	Cwd     string `yaml:"cwd"`
 
 	// PerTool settings, by tool name.
 	PerTool map[string]Tool `yaml:"per-tool"`
@@ -66,6 +66,33 @@ type Tool struct {
 type Expected struct {
 	ID     string `yaml:"id"`
 	Reason string `yaml:"reason"`
+}
+
+// List is a list of names: a YAML sequence, or one string of
+// comma-separated names as the flag takes it (`fail-on: crash, hang`,
+// `fail-on: none`).
+type List []string
+
+// UnmarshalYAML reads a sequence of strings or a comma-separated string.
+func (l *List) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		*l = nil
+		for _, part := range strings.Split(n.Value, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				*l = append(*l, part)
+			}
+		}
+		return nil
+	case yaml.SequenceNode:
+		var items []string
+		if err := n.Decode(&items); err != nil {
+			return fmt.Errorf("line %d: want a list of names or one comma-separated string", n.Line)
+		}
+		*l = items
+		return nil
+	}
+	return fmt.Errorf("line %d: want a list of names or one comma-separated string", n.Line)
 }
 
 // Duration is a YAML duration: "30s", "2m", or a number of seconds.

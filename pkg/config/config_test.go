@@ -1,6 +1,7 @@
 package config
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -81,5 +82,31 @@ func TestTypeErrorsQuoteValuesShort(t *testing.T) {
 		if err == nil || strings.Contains(err.Error(), "canary") {
 			t.Errorf("%q: %v", src, err)
 		}
+	}
+}
+
+// TestListsTakeAStringToo: fail-on and the other name lists read a YAML
+// sequence or one comma-separated string, as the flags take them.
+func TestListsTakeAStringToo(t *testing.T) {
+	f, err := Parse([]byte("fail-on: none\ntools: 'get_*, list_*'\nskip-tools: [a, b]\npass-env: HOME\nsecrets: ''\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want []string
+	}{
+		{"fail-on", f.FailOn, []string{"none"}},
+		{"tools", f.Tools, []string{"get_*", "list_*"}},
+		{"skip-tools", f.SkipTools, []string{"a", "b"}},
+		{"pass-env", f.PassEnv, []string{"HOME"}},
+		{"secrets", f.Secrets, nil},
+	} {
+		if !slices.Equal(c.got, c.want) {
+			t.Errorf("%s = %q, want %q", c.name, c.got, c.want)
+		}
+	}
+	if _, err := Parse([]byte("fail-on: {crash: true}\n")); err == nil || !strings.Contains(err.Error(), "want a list of names or one comma-separated string") {
+		t.Errorf("a map for fail-on: %v", err)
 	}
 }
