@@ -11,6 +11,12 @@
 //
 // With NEEDS_LEARNING_LOG set, every tools/call is appended to that file as
 // one line, "TOOL ARGUMENTS", so tests can see what was called.
+//
+// NEEDS_LEARNING_MODE makes a listing that learning calls fail:
+//   - crash-dir: list_dir of /srv/beta exits the process with status 139;
+//   - hang-dir: list_dir of /srv/beta never answers (the server stays alive);
+//   - wedge-roots: list_roots never answers, and the server stops answering
+//     ping once it hung (a single-threaded server stuck in the call).
 package main
 
 import (
@@ -19,6 +25,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -26,6 +33,11 @@ import (
 )
 
 var logMu sync.Mutex
+
+// wedged is set once list_roots hung in mode wedge-roots: ping hangs too.
+var wedged atomic.Bool
+
+func mode() string { return os.Getenv("NEEDS_LEARNING_MODE") }
 
 func logCall(req *mcp.CallToolRequest) {
 	path := os.Getenv("NEEDS_LEARNING_LOG")
@@ -75,6 +87,15 @@ const outside = "Access denied - path outside allowed directories: %s not in /sr
 
 func main() {
 	sdkserver.Main("needs-learning", "Fixture: tools that only accept values the server names.", func(s *mcp.Server) {
+		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "ping" && wedged.Load() {
+					<-ctx.Done()
+					return nil, ctx.Err()
+				}
+				return next(ctx, method, req)
+			}
+		})
 		s.AddResource(&mcp.Resource{URI: "mem://docs/readme", Name: "readme", MIMEType: "text/plain"},
 			func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "readme"}}}, nil
@@ -120,13 +141,25 @@ func main() {
 		add(s, &mcp.Tool{
 			Name: "list_roots", Description: "List the directories this server may read.", Annotations: readOnly("List roots"),
 			InputSchema: json.RawMessage(`{"type":"object","properties":{}}`),
-		}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		}, func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if mode() == "wedge-roots" {
+				wedged.Store(true)
+				<-ctx.Done()
+				return nil, ctx.Err()
+			}
 			return sdkserver.Text("Allowed directories:\n/srv/alpha\n/srv/beta"), nil
 		})
 		add(s, &mcp.Tool{
 			Name: "list_dir", Description: "List one directory.", Annotations: readOnly("List directory"),
 			InputSchema: json.RawMessage(pathSchema),
-		}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			switch p := arg(req, "path"); {
+			case p == "/srv/beta" && mode() == "crash-dir":
+				os.Exit(139)
+			case p == "/srv/beta" && mode() == "hang-dir":
+				<-ctx.Done()
+				return nil, ctx.Err()
+			}
 			switch p := arg(req, "path"); p {
 			case "/srv/alpha":
 				return sdkserver.Text("[DIR] sub\n[FILE] notes.txt"), nil
