@@ -16,7 +16,10 @@ import (
 // the verdicts and their order do not depend on Parallel for a server whose
 // tools do not share state. (One exception: a valid call learned from the
 // answer of a read-only tool run before it, which is only kept with
-// Parallel 1; see [learning].)
+// Parallel 1; see [learning].) The discovery calls of learning that must
+// be reported (see [discoveryCalls]) are added to their listing tool's
+// cases once every tool ran; with Parallel above 1 each session makes its
+// own, so there may be one per session.
 type pool struct {
 	cfg  Config
 	cn   *connector
