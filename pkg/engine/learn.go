@@ -437,9 +437,11 @@ func rank(c learnCandidate, kind int) int {
 
 // usableValue reports whether a learned value may be sent and reported: a
 // bounded line of printable text that carries no secret (the session already
-// replaced the run's secrets by ***; secret-shaped tokens are dropped too).
+// replaced the run's secrets by ***; secret-shaped tokens are dropped too)
+// nor a transformed form of one (a piece of 8 characters in any case, its
+// base64, its reversal: see [leak.Detector.Resembles]).
 func (r *runner) usableValue(v string) bool {
-	if v == "" || len(v) > maxLearnValue || strings.Contains(v, "***") || r.leak.Redact(v) != v {
+	if v == "" || len(v) > maxLearnValue || strings.Contains(v, "***") || r.leak.Redact(v) != v || r.leak.Resembles(v) {
 		return false
 	}
 	return !strings.ContainsFunc(v, func(c rune) bool { return !unicode.IsPrint(c) })

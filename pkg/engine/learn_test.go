@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"os"
@@ -251,7 +252,8 @@ func TestExtractValues(t *testing.T) {
 func TestLearnedValuesCarryNoSecret(t *testing.T) {
 	d := leak.NewDetector(map[string]string{"TOKEN": "hunter2-very-secret"})
 	r := &runner{leak: d}
-	for _, v := range []string{"***", "/srv/hunter2-very-secret", "/srv/***/x", "AKIAIOSFODNN7EXAMPLE", "ok\x00", strings.Repeat("a", maxLearnValue+1)} {
+	for _, v := range []string{"***", "/srv/hunter2-very-secret", "/srv/***/x", "AKIAIOSFODNN7EXAMPLE", "ok\x00", strings.Repeat("a", maxLearnValue+1),
+		"hunter2-very", "HUNTER2-VERY-SECRET", "aHVudGVyMi12ZXJ5LXNlY3JldA==", "terces-yrev-2retnuh", "/keys/2-VERY-SE"} {
 		if r.usableValue(v) {
 			t.Errorf("usableValue(%q) = true", v)
 		}
@@ -401,9 +403,15 @@ func TestLearningNeverSendsASecret(t *testing.T) {
 		c.Env = append(c.Env, "NEEDS_LEARNING_VAULT_KEY="+secret)
 		c.Secrets = []string{"NEEDS_LEARNING_VAULT_KEY"}
 	})
+	// The server also names the secret's first 12 characters, its
+	// upper-cased form, its base64 and its reversal: none is sent back.
+	reversed := []byte(secret)
+	slices.Reverse(reversed)
 	for _, a := range callsTo(calls, "get_vault_entry") {
-		if strings.Contains(a, secret) {
-			t.Fatalf("the secret was sent back to the server: %s", a)
+		for _, form := range []string{secret, secret[:12], strings.ToUpper(secret), base64.StdEncoding.EncodeToString([]byte(secret)), string(reversed)} {
+			if strings.Contains(a, form) {
+				t.Fatalf("a form of the secret, %q, was sent back to the server: %s", form, a)
+			}
 		}
 	}
 	if c := validCase(t, rep, "get_vault_entry"); c.Verdict != report.Errored || c.LearnedFrom != "" {

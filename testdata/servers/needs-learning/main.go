@@ -21,9 +21,12 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -121,9 +124,18 @@ func main() {
 		}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			// Names a secret of its environment among the keys it knows:
 			// mcp-fuzz must never send it back, nor report it.
+			// It also names transformed forms of it, which redaction does
+			// not catch: its first 12 characters, upper-cased, in base64,
+			// reversed.
 			secret := os.Getenv("NEEDS_LEARNING_VAULT_KEY")
 			if k := arg(req, "key_name"); k == "" || k != secret {
-				return sdkserver.ToolError(fmt.Sprintf("unknown key: expected one of: %s", secret)), nil
+				names := secret
+				if len(secret) >= 12 {
+					r := []byte(secret)
+					slices.Reverse(r)
+					names = strings.Join([]string{secret, secret[:12], strings.ToUpper(secret), base64.StdEncoding.EncodeToString([]byte(secret)), string(r)}, ", ")
+				}
+				return sdkserver.ToolError(fmt.Sprintf("unknown key: expected one of: %s", names)), nil
 			}
 			return sdkserver.Text("vault entry"), nil
 		})
