@@ -447,7 +447,7 @@ func TestLearnedCallIsTheOneTimed(t *testing.T) {
 	}
 }
 
-// discoveryCase returns the case id of tool in rep, failing the test when
+// caseByID returns the case id of tool in rep, failing the test when
 // there is none.
 func caseByID(t *testing.T, rep *report.Report, tool, id string) report.Case {
 	t.Helper()
