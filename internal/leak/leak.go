@@ -2,6 +2,7 @@ package leak
 
 import (
 	"cmp"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -49,6 +50,9 @@ type Detector struct {
 	starry    bool     // some variant contains '*', so redaction must be repeated
 	quoted    bool     // some variant contains '"', so JSON is redacted string by string
 	maxVarLen int
+	// resemblances are the lower-cased transformed forms of the secrets
+	// that [Detector.Resembles] looks for.
+	resemblances []string
 }
 
 type secret struct {
@@ -74,6 +78,14 @@ func NewDetector(secrets map[string]string) *Detector {
 			continue
 		}
 		d.secrets = append(d.secrets, secret{name: name, variants: vs})
+		for _, v := range credentials(secrets[name]) {
+			for _, r := range resemblances(v) {
+				if !seen["\x00"+r] {
+					seen["\x00"+r] = true
+					d.resemblances = append(d.resemblances, r)
+				}
+			}
+		}
 		for _, v := range vs {
 			if !seen[v] {
 				seen[v] = true
@@ -108,14 +120,7 @@ func variants(value string) []string {
 			out = append(out, v)
 		}
 	}
-	values := []string{value}
-	if scheme, cred, ok := strings.Cut(value, " "); ok {
-		switch strings.ToLower(scheme) {
-		case "bearer", "basic", "token", "bot", "apikey":
-			values = append(values, strings.TrimSpace(cred))
-		}
-	}
-	for _, v := range values {
+	for _, v := range credentials(value) {
 		if len(v) < MinSecretLen {
 			continue
 		}
@@ -130,6 +135,71 @@ func variants(value string) []string {
 		add(url.PathEscape(v))
 	}
 	return out
+}
+
+// credentials are value and, for "Bearer xyz" and the like, "xyz": the
+// values of a secret, those at least [MinSecretLen] long.
+func credentials(value string) []string {
+	values := []string{value}
+	if scheme, cred, ok := strings.Cut(value, " "); ok {
+		switch strings.ToLower(scheme) {
+		case "bearer", "basic", "token", "bot", "apikey":
+			values = append(values, strings.TrimSpace(cred))
+		}
+	}
+	return slices.DeleteFunc(values, func(v string) bool { return len(v) < MinSecretLen })
+}
+
+// resemblanceWindow is the length of the pieces of a secret that
+// [Detector.Resembles] looks for.
+const resemblanceWindow = 8
+
+// resemblances are the lower-cased forms of secret value v that
+// [Detector.Resembles] looks for: every piece of [resemblanceWindow]
+// characters of v and of v reversed (v and its reversal whole when shorter), and v in
+// base64 (standard and URL alphabets, padded and not).
+func resemblances(v string) []string {
+	var out []string
+	add := func(s string) {
+		if s = strings.ToLower(s); s != "" && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	lower := []rune(strings.ToLower(v))
+	reversed := slices.Clone(lower)
+	slices.Reverse(reversed)
+	for _, s := range [][]rune{lower, reversed} {
+		if len(s) < resemblanceWindow {
+			add(string(s))
+			continue
+		}
+		for i := 0; i+resemblanceWindow <= len(s); i++ {
+			add(string(s[i : i+resemblanceWindow]))
+		}
+	}
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		add(enc.EncodeToString([]byte(v)))
+	}
+	return out
+}
+
+// Resembles reports whether text carries a transformed form of a secret that
+// [Detector.Redact] does not replace: a piece of [resemblanceWindow]
+// characters of it (a prefix, an excerpt), in any letter case, or of its
+// reversal, or its base64 encoding. It is for values mcp-fuzz would send
+// back to the server (see the learning of valid calls), where a near miss
+// costs nothing; it is not a leak check.
+func (d *Detector) Resembles(text string) bool {
+	if len(d.resemblances) == 0 {
+		return false
+	}
+	lt := strings.ToLower(text)
+	for _, r := range d.resemblances {
+		if strings.Contains(lt, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // jsonForms returns s as it appears inside a JSON string, without the quotes: with

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -67,15 +68,70 @@ type learning struct {
 	// on this runner, in order; kept only when tools run one at a time, so
 	// that what is learned does not depend on scheduling.
 	seen []learnCandidate
+	// calls holds the judged discovery calls of listing tools that must be
+	// reported, shared by the runners of a run.
+	calls *discoveryCalls
 }
 
 // newLearning is the learning state of one runner over tools, on a server
-// whose initialize answer declared capabilities.
-func newLearning(tools []tool, capabilities json.RawMessage) *learning {
+// whose initialize answer declared capabilities; calls is shared by the
+// runners of one run.
+func newLearning(tools []tool, capabilities json.RawMessage, calls *discoveryCalls) *learning {
 	caps := map[string]json.RawMessage{}
 	_ = json.Unmarshal(capabilities, &caps)
 	_, res := caps["resources"]
-	return &learning{tools: tools, resources: res, listed: map[string][]learnCandidate{}}
+	return &learning{tools: tools, resources: res, listed: map[string][]learnCandidate{}, calls: calls}
+}
+
+// discoveryCalls keeps, over the runners of one run, the discovery calls
+// of listing tools that learning made and that must not be hidden: those
+// that crashed, hung or broke the protocol, and those whose answer carries
+// a flag (a leak, a panic on stderr). Each is reported as an extra case of
+// the listing tool (see [discoveryCalls.cases]), so that it is a finding
+// with a reproducer like any other case. A listing tool whose discovery
+// call got no answer is not called again to learn for the rest of the run.
+type discoveryCalls struct {
+	mu     sync.Mutex
+	byTool map[string][]report.Case
+	// failed maps a listing tool to the id of its discovery case that got
+	// no answer.
+	failed map[string]string
+}
+
+func newDiscoveryCalls() *discoveryCalls {
+	return &discoveryCalls{byTool: map[string][]report.Case{}, failed: map[string]string{}}
+}
+
+// discoveryCaseID is the id of the n-th reported discovery call of tool.
+func discoveryCaseID(tool string, n int) string {
+	return fmt.Sprintf("%s/%s/discovery-%d", tool, report.KindValid, n)
+}
+
+// add records rc, a judged discovery call of tool, under the next free id,
+// which it returns; failed says the call got no answer.
+func (d *discoveryCalls) add(tool string, rc report.Case, failed bool) string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	rc.ID = discoveryCaseID(tool, len(d.byTool[tool])+1)
+	d.byTool[tool] = append(d.byTool[tool], rc)
+	if failed && d.failed[tool] == "" {
+		d.failed[tool] = rc.ID
+	}
+	return rc.ID
+}
+
+// failedCall is the id of tool's discovery case that got no answer, or "".
+func (d *discoveryCalls) failedCall(tool string) string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.failed[tool]
+}
+
+// cases are the recorded discovery calls of tool, in the order they ran.
+func (d *discoveryCalls) cases(tool string) []report.Case {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return slices.Clone(d.byTool[tool])
 }
 
 // retrySafe reports whether a tool may be called again with learned
@@ -381,9 +437,11 @@ func rank(c learnCandidate, kind int) int {
 
 // usableValue reports whether a learned value may be sent and reported: a
 // bounded line of printable text that carries no secret (the session already
-// replaced the run's secrets by ***; secret-shaped tokens are dropped too).
+// replaced the run's secrets by ***; secret-shaped tokens are dropped too)
+// nor a transformed form of one (a piece of 8 characters in any case, its
+// base64, its reversal: see [leak.Detector.Resembles]).
 func (r *runner) usableValue(v string) bool {
-	if v == "" || len(v) > maxLearnValue || strings.Contains(v, "***") || r.leak.Redact(v) != v {
+	if v == "" || len(v) > maxLearnValue || strings.Contains(v, "***") || r.leak.Redact(v) != v || r.leak.Resembles(v) {
 		return false
 	}
 	return !strings.ContainsFunc(v, func(c rune) bool { return !unicode.IsPrint(c) })
@@ -482,9 +540,7 @@ func (r *runner) discover(ctx context.Context, t tool) (cands []learnCandidate, 
 		if listings++; listings > maxListingTools {
 			break
 		}
-		got, stop := r.listedOnce(ctx, fromTool+lt.Name, r.cfg.callTimeout(lt.Name), func(ctx context.Context) (string, error) {
-			return r.callText(ctx, lt, json.RawMessage(`{}`))
-		})
+		got, stop := r.listingCall(ctx, t, lt, json.RawMessage(`{}`), fromTool+lt.Name, nil)
 		if stop != "" {
 			return nil, stop
 		}
@@ -524,12 +580,8 @@ func (r *runner) listFiles(ctx context.Context, t tool, found []learnCandidate) 
 			if schema.Compiled() && schema.Validate(args) != nil {
 				continue
 			}
-			got, stop := r.listedOnce(ctx, fromTool+lt.Name+" "+dir, r.cfg.callTimeout(lt.Name), func(ctx context.Context) (string, error) {
-				text, err := r.callText(ctx, lt, args)
-				if err != nil {
-					return "", err
-				}
-				return strings.Join(dirEntries(dir, text), "\n"), nil
+			got, stop := r.listingCall(ctx, t, lt, args, fromTool+lt.Name+" "+dir, func(text string) string {
+				return strings.Join(dirEntries(dir, text), "\n")
 			})
 			if stop != "" {
 				return nil, stop
@@ -569,9 +621,10 @@ func dirEntries(dir, text string) []string {
 	return append(files, dirs...)
 }
 
-// listedOnce makes a discovery call once per runner (its values are kept
-// under key) and extracts the values of its text. A call that gets no
-// answer, or whose session breaks, stops learning: stop says why.
+// listedOnce makes a discovery call that is not a tool call (resources/list)
+// once per runner (its values are kept under key) and extracts the values of
+// its text. A call that gets no answer, or whose session breaks, stops
+// learning: stop says why; it is not made again on this runner.
 func (r *runner) listedOnce(ctx context.Context, key string, timeout time.Duration, call func(context.Context) (string, error)) ([]learnCandidate, string) {
 	if got, ok := r.learn.listed[key]; ok {
 		return slices.Clone(got), ""
@@ -593,8 +646,10 @@ func (r *runner) listedOnce(ctx context.Context, key string, timeout time.Durati
 		return nil, "learning stopped: run cancelled"
 	default:
 		s := r.s
+		// Not asked again on this runner: a call that got no answer
+		// would cost its timeout again for every later tool.
+		r.learn.listed[key] = nil
 		if errors.Is(err, context.DeadlineExceeded) && s != nil && r.alive(ctx, s) {
-			r.learn.listed[key] = nil
 			return nil, ""
 		}
 		r.closeSession()
@@ -602,7 +657,7 @@ func (r *runner) listedOnce(ctx context.Context, key string, timeout time.Durati
 	}
 	var got []learnCandidate
 	for _, v := range extractValues(text) {
-		v.from = strings.SplitN(key, " /", 2)[0]
+		v.from = key
 		got = append(got, v)
 	}
 	r.learn.listed[key] = got
@@ -612,17 +667,64 @@ func (r *runner) listedOnce(ctx context.Context, key string, timeout time.Durati
 // errIsError is the error of a discovery call answered with isError.
 var errIsError = errors.New("isError")
 
-// callText calls tool lt with args and returns the text of its answer.
-func (r *runner) callText(ctx context.Context, lt tool, args json.RawMessage) (string, error) {
-	raw, _, err := r.s.call(ctx, "tools/call", callParams(lt.Name, args))
-	if err != nil {
-		return "", err
+// listingCall calls the read-only listing tool lt with args to learn
+// values for tool t, once per runner (its values are kept under key), and
+// extracts the values of its answer's text, as read by read when not nil.
+//
+// The call is sent and judged as a valid case of lt (see [runner.runCase]:
+// the same verdict, flags, crash information and session handling as any
+// case). A call that crashed, hung or broke the protocol, or whose answer
+// carries a flag, is recorded in the run's [discoveryCalls] to be reported
+// as a case of lt. A call that got no answer stops learning for t (stop
+// names the case), and lt is not called again to learn for the rest of the
+// run. Only an answer that confirms lt works is read for values; an error
+// answer teaches nothing and is not an error of the learning.
+func (r *runner) listingCall(ctx context.Context, t, lt tool, args json.RawMessage, key string, read func(string) string) ([]learnCandidate, string) {
+	if got, ok := r.learn.listed[key]; ok {
+		return slices.Clone(got), ""
 	}
-	res, err := parseCallResult(raw)
-	if err != nil || res.IsError {
-		return "", errIsError
+	calls := r.learn.calls
+	if calls != nil && calls.failedCall(lt.Name) != "" {
+		return nil, "" // it got no answer once: not asked again
 	}
-	return res.Text, nil
+	if !r.ensureSession(ctx) {
+		return nil, "learning stopped: no session"
+	}
+	c := casegen.Case{ID: discoveryCaseID(lt.Name, 0), Tool: lt.Name, Kind: casegen.Valid, Arguments: args}
+	rc := reportCase(c)
+	// A discovery call counts toward nothing of the tool being learned:
+	// not its hangs, nor the text its learning reads.
+	timedOut, lastText := r.timedOut, r.lastText
+	r.timedOut = false
+	r.runCase(ctx, lt, c, &rc, false, lt.outputValidator())
+	hung, text := r.timedOut, r.lastText
+	r.timedOut, r.lastText = timedOut, lastText
+	if ctx.Err() != nil {
+		return nil, "learning stopped: run cancelled"
+	}
+	failed := rc.Verdict.Failure() || hung || rc.Verdict == report.NotRun
+	if failed || len(rc.Flags) > 0 {
+		rc.Detail = joinDetail(fmt.Sprintf("a discovery call: mcp-fuzz called this read-only listing with %s to learn a valid call of tool %s", excerpt(string(args), 200), t.Name), rc.Detail)
+		id := rc.ID
+		if calls != nil {
+			id = calls.add(lt.Name, rc, failed)
+		}
+		if failed {
+			return nil, fmt.Sprintf("learning stopped: the discovery call %s (%s with %s) was %s", id, lt.Name, excerpt(string(args), 120), rc.Verdict)
+		}
+	}
+	var got []learnCandidate
+	if rc.Verdict.Confirms() {
+		if read != nil {
+			text = read(text)
+		}
+		for _, v := range extractValues(text) {
+			v.from = fromTool + lt.Name
+			got = append(got, v)
+		}
+	}
+	r.learn.listed[key] = got
+	return slices.Clone(got), ""
 }
 
 // remember keeps the values in the answer of a read-only tool's valid call,

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"os"
@@ -251,7 +252,8 @@ func TestExtractValues(t *testing.T) {
 func TestLearnedValuesCarryNoSecret(t *testing.T) {
 	d := leak.NewDetector(map[string]string{"TOKEN": "hunter2-very-secret"})
 	r := &runner{leak: d}
-	for _, v := range []string{"***", "/srv/hunter2-very-secret", "/srv/***/x", "AKIAIOSFODNN7EXAMPLE", "ok\x00", strings.Repeat("a", maxLearnValue+1)} {
+	for _, v := range []string{"***", "/srv/hunter2-very-secret", "/srv/***/x", "AKIAIOSFODNN7EXAMPLE", "ok\x00", strings.Repeat("a", maxLearnValue+1),
+		"hunter2-very", "HUNTER2-VERY-SECRET", "aHVudGVyMi12ZXJ5LXNlY3JldA==", "terces-yrev-2retnuh", "/keys/2-VERY-SE"} {
 		if r.usableValue(v) {
 			t.Errorf("usableValue(%q) = true", v)
 		}
@@ -401,9 +403,15 @@ func TestLearningNeverSendsASecret(t *testing.T) {
 		c.Env = append(c.Env, "NEEDS_LEARNING_VAULT_KEY="+secret)
 		c.Secrets = []string{"NEEDS_LEARNING_VAULT_KEY"}
 	})
+	// The server also names the secret's first 12 characters, its
+	// upper-cased form, its base64 and its reversal: none is sent back.
+	reversed := []byte(secret)
+	slices.Reverse(reversed)
 	for _, a := range callsTo(calls, "get_vault_entry") {
-		if strings.Contains(a, secret) {
-			t.Fatalf("the secret was sent back to the server: %s", a)
+		for _, form := range []string{secret, secret[:12], strings.ToUpper(secret), base64.StdEncoding.EncodeToString([]byte(secret)), string(reversed)} {
+			if strings.Contains(a, form) {
+				t.Fatalf("a form of the secret, %q, was sent back to the server: %s", form, a)
+			}
 		}
 	}
 	if c := validCase(t, rep, "get_vault_entry"); c.Verdict != report.Errored || c.LearnedFrom != "" {
@@ -436,5 +444,114 @@ func TestLearnedCallIsTheOneTimed(t *testing.T) {
 	// derived from it may send the path again.
 	if learned < 3 {
 		t.Errorf("read_doc got the learned path %d times, want at least 3 (the learned call and its repeats): %q", learned, callsTo(calls, "read_doc"))
+	}
+}
+
+// caseByID returns the case id of tool in rep, failing the test when
+// there is none.
+func caseByID(t *testing.T, rep *report.Report, tool, id string) report.Case {
+	t.Helper()
+	for _, c := range toolOf(t, rep, tool).Cases {
+		if c.ID == id {
+			return c
+		}
+	}
+	var ids []string
+	for _, c := range toolOf(t, rep, tool).Cases {
+		ids = append(ids, c.ID)
+	}
+	t.Fatalf("%s has no case %q; it has %v", tool, id, ids)
+	return report.Case{}
+}
+
+func findingOf(rep *report.Report, caseID, code string) *report.Finding {
+	for i, f := range rep.Findings {
+		if f.CaseID == caseID && f.Code == code {
+			return &rep.Findings[i]
+		}
+	}
+	return nil
+}
+
+// TestDiscoveryCrashIsAFinding: a listing that learning calls with a path
+// the server named (list_dir of /srv/beta, to find a file for read_doc)
+// and that kills the server is a crash case of the listing tool, with a
+// finding whose reproducer is that call, and it replays; the learned tool
+// stays errored and names the case.
+func TestDiscoveryCrashIsAFinding(t *testing.T) {
+	var cfg Config
+	rep, _ := runLearning(t, func(c *Config) {
+		c.Env = append(c.Env, "NEEDS_LEARNING_MODE=crash-dir")
+		cfg = *c
+	})
+	const id = "list_dir/valid/discovery-1"
+	c := caseByID(t, rep, "list_dir", id)
+	if c.Kind != report.KindValid || c.Verdict != report.Crash || c.Crash == nil || c.Crash.How != "exit" || !strings.Contains(c.Crash.ExitStatus, "139") {
+		t.Fatalf("%s: kind %s verdict %s crash %+v; want a valid-kind crash by exit 139", id, c.Kind, c.Verdict, c.Crash)
+	}
+	if string(c.Arguments) != `{"path":"/srv/beta"}` || !strings.Contains(c.Detail, "discovery call") || !strings.Contains(c.Detail, "read_doc") {
+		t.Errorf("%s: arguments %s, detail %q", id, c.Arguments, c.Detail)
+	}
+	f := findingOf(rep, id, "crash")
+	if f == nil {
+		t.Fatalf("no crash finding for %s: %+v", id, rep.Findings)
+	}
+	if f.Tool != "list_dir" || !strings.Contains(f.Reproducer.JSONRPC, `"name":"list_dir","arguments":{"path":"/srv/beta"}`) {
+		t.Errorf("finding %s: tool %s, reproducer %q", f.ID, f.Tool, f.Reproducer.JSONRPC)
+	}
+	if rc := validCase(t, rep, "read_doc"); rc.Verdict != report.Errored || !strings.Contains(rc.Detail, id) {
+		t.Errorf("read_doc valid case: %s, detail %q; want errored naming %s", rc.Verdict, rc.Detail, id)
+	}
+	// The crash counts: the grade is capped and liveness is not 100.
+	if l := rep.Dimensions["liveness"]; l.Score == nil || *l.Score == 100 {
+		t.Errorf("liveness %+v despite a crashed valid call of list_dir", l)
+	}
+	// The session was restarted: the tools after read_doc still ran.
+	if rc := validCase(t, rep, "get_color"); rc.Verdict != report.OK {
+		t.Errorf("get_color after the crash: %s (%s)", rc.Verdict, rc.Detail)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	now, err := Replay(ctx, cfg, "list_dir", c)
+	if err != nil || now.Verdict != report.Crash {
+		t.Fatalf("replaying %s: %v, verdict %s (%s)", id, err, now.Verdict, now.Detail)
+	}
+}
+
+// TestDiscoveryHangIsAFinding: a listing that never answers a learned path
+// is a hang case of the listing tool, not silence.
+func TestDiscoveryHangIsAFinding(t *testing.T) {
+	rep, _ := runLearning(t, func(c *Config) {
+		c.Env = append(c.Env, "NEEDS_LEARNING_MODE=hang-dir")
+	})
+	const id = "list_dir/valid/discovery-1"
+	c := caseByID(t, rep, "list_dir", id)
+	if c.Verdict != report.Hang || string(c.Arguments) != `{"path":"/srv/beta"}` {
+		t.Fatalf("%s: %s with %s; want a hang on /srv/beta", id, c.Verdict, c.Arguments)
+	}
+	if findingOf(rep, id, "hang") == nil {
+		t.Fatalf("no hang finding for %s", id)
+	}
+}
+
+// TestHungListingIsNotCalledAgain: a listing tool that hung (and wedged the
+// server) when learning called it is not called again to learn for the
+// later tools: with --max-hangs 1 it gets its discovery call and its own
+// valid call, nothing more.
+func TestHungListingIsNotCalledAgain(t *testing.T) {
+	rep, calls := runLearning(t, func(c *Config) {
+		c.Env = append(c.Env, "NEEDS_LEARNING_MODE=wedge-roots")
+		c.MaxHangs = 1
+	})
+	if got := callsTo(calls, "list_roots"); len(got) > 2 {
+		t.Fatalf("list_roots was called %d times: %q", len(got), got)
+	}
+	c := caseByID(t, rep, "list_roots", "list_roots/valid/discovery-1")
+	if c.Verdict != report.Hang {
+		t.Fatalf("list_roots discovery call: %s (%s)", c.Verdict, c.Detail)
+	}
+	if n := len(toolOf(t, rep, "list_roots").Cases); n == 0 || toolOf(t, rep, "list_roots").Cases[n-1].ID != c.ID {
+		t.Errorf("the discovery case is not after list_roots's own cases")
 	}
 }

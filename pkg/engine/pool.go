@@ -16,7 +16,10 @@ import (
 // the verdicts and their order do not depend on Parallel for a server whose
 // tools do not share state. (One exception: a valid call learned from the
 // answer of a read-only tool run before it, which is only kept with
-// Parallel 1; see [learning].)
+// Parallel 1; see [learning].) The discovery calls of learning that must
+// be reported (see [discoveryCalls]) are added to their listing tool's
+// cases once every tool ran; with Parallel above 1 each session makes its
+// own, so there may be one per session.
 type pool struct {
 	cfg  Config
 	cn   *connector
@@ -28,12 +31,15 @@ type pool struct {
 
 	// lateAnswers sums the runners' counts once the run is over.
 	lateAnswers int
+	// discovery holds the discovery calls of learning to report, shared by
+	// the runners.
+	discovery *discoveryCalls
 
 	progressMu sync.Mutex
 }
 
 func newPool(cfg Config, cn *connector, first *session, d *leak.Detector) *pool {
-	return &pool{cfg: cfg, cn: cn, leak: d, first: first}
+	return &pool{cfg: cfg, cn: cn, leak: d, first: first, discovery: newDiscoveryCalls()}
 }
 
 // run calls every tool and returns them in order, with why the run ended
@@ -60,7 +66,7 @@ func (p *pool) run(ctx context.Context, tools []tool) ([]report.Tool, string) {
 	for w := range workers {
 		cfg := p.cfg
 		cfg.Progress = progress
-		r := &runner{cfg: cfg, cn: p.cn, leak: p.leak, learn: newLearning(tools, p.first.init.Capabilities)}
+		r := &runner{cfg: cfg, cn: p.cn, leak: p.leak, learn: newLearning(tools, p.first.init.Capabilities, p.discovery)}
 		if w == 0 {
 			r.s = p.first
 		}
@@ -96,11 +102,22 @@ func (p *pool) run(ctx context.Context, tools []tool) ([]report.Tool, string) {
 	kept := out[:0]
 	unfinished := 0
 	for i := range out {
-		if done[i] {
-			kept = append(kept, out[i])
-		}
 		if !done[i] || cut[i] {
 			unfinished++
+		}
+		// The discovery calls learning made to a listing tool, for other
+		// tools, are cases of the listing tool: after its own, in the order
+		// they ran. A listing tool not run to its turn is reported with
+		// them alone.
+		if extra := p.discovery.cases(tools[i].Name); len(extra) > 0 {
+			if !done[i] {
+				out[i] = report.Tool{Name: tools[i].Name, Description: tools[i].Description, Tested: true, Cases: []report.Case{}}
+				done[i] = true
+			}
+			out[i].Cases = append(out[i].Cases, extra...)
+		}
+		if done[i] {
+			kept = append(kept, out[i])
 		}
 	}
 	if ctx.Err() != nil {

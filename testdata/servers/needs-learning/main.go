@@ -11,14 +11,24 @@
 //
 // With NEEDS_LEARNING_LOG set, every tools/call is appended to that file as
 // one line, "TOOL ARGUMENTS", so tests can see what was called.
+//
+// NEEDS_LEARNING_MODE makes a listing that learning calls fail:
+//   - crash-dir: list_dir of /srv/beta exits the process with status 139;
+//   - hang-dir: list_dir of /srv/beta never answers (the server stays alive);
+//   - wedge-roots: list_roots never answers, and the server stops answering
+//     ping once it hung (a single-threaded server stuck in the call).
 package main
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -26,6 +36,11 @@ import (
 )
 
 var logMu sync.Mutex
+
+// wedged is set once list_roots hung in mode wedge-roots: ping hangs too.
+var wedged atomic.Bool
+
+func mode() string { return os.Getenv("NEEDS_LEARNING_MODE") }
 
 func logCall(req *mcp.CallToolRequest) {
 	path := os.Getenv("NEEDS_LEARNING_LOG")
@@ -75,6 +90,15 @@ const outside = "Access denied - path outside allowed directories: %s not in /sr
 
 func main() {
 	sdkserver.Main("needs-learning", "Fixture: tools that only accept values the server names.", func(s *mcp.Server) {
+		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "ping" && wedged.Load() {
+					<-ctx.Done()
+					return nil, ctx.Err()
+				}
+				return next(ctx, method, req)
+			}
+		})
 		s.AddResource(&mcp.Resource{URI: "mem://docs/readme", Name: "readme", MIMEType: "text/plain"},
 			func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "readme"}}}, nil
@@ -100,9 +124,18 @@ func main() {
 		}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			// Names a secret of its environment among the keys it knows:
 			// mcp-fuzz must never send it back, nor report it.
+			// It also names transformed forms of it, which redaction does
+			// not catch: its first 12 characters, upper-cased, in base64,
+			// reversed.
 			secret := os.Getenv("NEEDS_LEARNING_VAULT_KEY")
 			if k := arg(req, "key_name"); k == "" || k != secret {
-				return sdkserver.ToolError(fmt.Sprintf("unknown key: expected one of: %s", secret)), nil
+				names := secret
+				if len(secret) >= 12 {
+					r := []byte(secret)
+					slices.Reverse(r)
+					names = strings.Join([]string{secret, secret[:12], strings.ToUpper(secret), base64.StdEncoding.EncodeToString([]byte(secret)), string(r)}, ", ")
+				}
+				return sdkserver.ToolError(fmt.Sprintf("unknown key: expected one of: %s", names)), nil
 			}
 			return sdkserver.Text("vault entry"), nil
 		})
@@ -120,13 +153,25 @@ func main() {
 		add(s, &mcp.Tool{
 			Name: "list_roots", Description: "List the directories this server may read.", Annotations: readOnly("List roots"),
 			InputSchema: json.RawMessage(`{"type":"object","properties":{}}`),
-		}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		}, func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if mode() == "wedge-roots" {
+				wedged.Store(true)
+				<-ctx.Done()
+				return nil, ctx.Err()
+			}
 			return sdkserver.Text("Allowed directories:\n/srv/alpha\n/srv/beta"), nil
 		})
 		add(s, &mcp.Tool{
 			Name: "list_dir", Description: "List one directory.", Annotations: readOnly("List directory"),
 			InputSchema: json.RawMessage(pathSchema),
-		}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			switch p := arg(req, "path"); {
+			case p == "/srv/beta" && mode() == "crash-dir":
+				os.Exit(139)
+			case p == "/srv/beta" && mode() == "hang-dir":
+				<-ctx.Done()
+				return nil, ctx.Err()
+			}
 			switch p := arg(req, "path"); p {
 			case "/srv/alpha":
 				return sdkserver.Text("[DIR] sub\n[FILE] notes.txt"), nil
