@@ -871,7 +871,7 @@ func (r *runner) learnInto(ctx context.Context, t tool, c casegen.Case, rc *repo
 	}
 	*rc = *got.rc
 	rc.LearnedFrom = got.from
-	rc.Detail = joinDetail(fmt.Sprintf("synthetic arguments errored: %s; learned from %s", excerpt(firstDetail, 160), got.from), rc.Detail)
+	rc.Detail = joinDetail(fmt.Sprintf("synthetic arguments errored: %s; learned from %s", excerpt(strings.Replace(firstDetail, syntheticHint, "", 1), 160), got.from), rc.Detail)
 	if got.args == nil {
 		return casegen.Plan{}, false // the learned call failed: judged as it is
 	}

@@ -68,6 +68,9 @@ func TestLearnedValidCalls(t *testing.T) {
 		if err := json.Unmarshal(c.Arguments, &args); err != nil || args[tc.arg] != tc.value {
 			t.Errorf("%s: valid arguments %s, want %s = %q", tc.tool, c.Arguments, tc.arg, tc.value)
 		}
+		if strings.Contains(c.Detail, "synthetic-input false positive") {
+			t.Errorf("%s: a learned call that worked still carries the synthetic-input advice: %q", tc.tool, c.Detail)
+		}
 		if !strings.HasPrefix(c.Detail, "synthetic arguments errored: ") || !strings.Contains(c.Detail, "learned from "+tc.from) {
 			t.Errorf("%s: the detail does not keep the first attempt: %q", tc.tool, c.Detail)
 		}

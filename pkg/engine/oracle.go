@@ -302,13 +302,18 @@ func judgeBad(structural, forbidden bool, o outcome) judgement {
 // outputSchema.
 const maxValidatedOutput = 64 << 10
 
+// syntheticHint follows the detail of a valid call that errored on
+// generated input; a learned call that worked drops it from the first
+// attempt's detail, where the advice no longer applies.
+const syntheticHint = " (may be a synthetic-input false positive: give a realistic example in the config file)"
+
 // judgeValid gives the verdict of the valid case. validate checks
 // structuredContent against the outputSchema (nil when none is declared).
 func judgeValid(o outcome, fromExample bool, validate func(json.RawMessage) error) judgement {
 	if j, ok := judgeFailure(o); ok {
 		return j
 	}
-	synthetic := " (may be a synthetic-input false positive: give a realistic example in the config file)"
+	synthetic := syntheticHint
 	if fromExample {
 		synthetic = " (the input is your own example)"
 	}

@@ -118,6 +118,18 @@ func countCodes(fs []report.Finding) []codeCount {
 	return out
 }
 
+// cappedFrom is the letter the score alone would earn when a cap lowered
+// the grade below it ("B" for a D 80), else "".
+func cappedFrom(rep *report.Report) string {
+	if !rep.Graded || rep.Score == nil || rep.Grade == nil {
+		return ""
+	}
+	if l := score.Letter(*rep.Score); l != *rep.Grade {
+		return l
+	}
+	return ""
+}
+
 // gradeText is "C 81", "81" or "not graded".
 func gradeText(rep *report.Report) string {
 	switch {

@@ -146,6 +146,9 @@ func mdGrade(rep *report.Report) string {
 		g = fmt.Sprintf("score %d/100", *rep.Score)
 	default:
 		g = fmt.Sprintf("grade **%s**, score %d/100", escape.MarkdownInline(*rep.Grade, 20), *rep.Score)
+		if l := cappedFrom(rep); l != "" {
+			g = fmt.Sprintf("grade **%s** (capped from %s), score %d/100", escape.MarkdownInline(*rep.Grade, 20), l, *rep.Score)
+		}
 	}
 	if u := score.Untested(rep); u != "" {
 		g += ", " + u

@@ -138,3 +138,25 @@ func TestBadgeURL(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+// TestGradeSaysWhenCapped: a grade a cap lowered names the letter the score
+// alone would earn, in the terminal and in Markdown.
+func TestGradeSaysWhenCapped(t *testing.T) {
+	rep := gradedReport()
+	rep.Score, rep.Grade = ptr(80), ptr("D")
+	if md := Markdown(rep); !strings.Contains(md, "grade **D** (capped from B), score 80/100") {
+		t.Errorf("markdown grade line: %s", firstLine(md))
+	}
+	if text := Terminal(rep, false); !strings.Contains(text, "Grade D (capped from B)   score 80/100") {
+		t.Errorf("terminal lacks the capped grade:\n%s", text)
+	}
+	rep.Grade = ptr("B")
+	if md := Markdown(rep); strings.Contains(md, "capped from") {
+		t.Errorf("uncapped grade says capped: %s", firstLine(md))
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}

@@ -57,7 +57,11 @@ func terminalSummary(b *strings.Builder, rep *report.Report, p ansi) {
 		if rep.Grade != nil {
 			grade = escape.Terminal(*rep.Grade, 20)
 		}
-		fmt.Fprintf(b, "\n  Grade %s   score %d/100%s\n", st(ansiBold+gradeStyle(grade), grade), *rep.Score, share)
+		capped := ""
+		if l := cappedFrom(rep); l != "" {
+			capped = " (capped from " + l + ")"
+		}
+		fmt.Fprintf(b, "\n  Grade %s%s   score %d/100%s\n", st(ansiBold+gradeStyle(grade), grade), capped, *rep.Score, share)
 	}
 	s := rep.Summary
 	fmt.Fprintf(b, "  %s tested, %d skipped · %s · %s · seed %d · %s s\n",
