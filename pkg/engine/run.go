@@ -341,6 +341,12 @@ func (r *runner) runTool(ctx context.Context, t tool, rt *report.Tool) {
 				r.owner = nil // calls to learn from are no case of the report
 				p, ok := r.learnInto(ctx, t, c, &rc, validateOutput)
 				r.owner = &callRef{tool: t.Name, c: &rc, run: 1}
+				if rc.LearnedFrom != "" && r.s != nil && r.last == nil {
+					// The case is now the learned call, the last one the
+					// session answered.
+					last := *r.owner
+					r.last = &last
+				}
 				if ok {
 					rt.Dropped = p.Dropped
 					plan.Cases = append(plan.Cases[:1], p.Cases[1:]...)
