@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -172,4 +175,45 @@ func TestExitAfterAnEarlierRepeatRun(t *testing.T) {
 			t.Errorf("case %s = %s (%s): want it run normally on the restarted server", c.ID, c.Verdict, c.Detail)
 		}
 	}
+}
+
+// TestReplayExitAfterAnswer: replaying a case after which the server exits
+// right after answering finds the crash again (a ping after the answer
+// never reaches the server), and a case after which it stays up is not one.
+func TestReplayExitAfterAnswer(t *testing.T) {
+	rep := runFixture(t, "exit-after-answer", func(c *Config) {
+		c.Tools = []string{"probe"}
+		c.Cases = -1
+		c.Repeat = 1
+	})
+	var extra, other report.Case
+	for _, c := range toolCases(t, rep, "probe") {
+		switch {
+		case c.Kind == report.KindExtraProperty && extra.ID == "":
+			extra = c
+		case c.Kind == report.KindValid:
+			other = c
+		}
+	}
+	if extra.ID == "" || other.ID == "" {
+		t.Fatal("no extra_property or valid case")
+	}
+	cfg := Config{Command: []string{fixture.Build(t, "exit-after-answer")}, Timeout: 2 * time.Second, StartupTimeout: 20 * time.Second, Version: "test", Cases: -1}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	now, err := Replay(ctx, cfg, "probe", extra)
+	if err != nil {
+		t.Fatalf("Replay(%s): %v", extra.ID, err)
+	}
+	if now.Verdict != report.Crash || now.Crash == nil || now.Crash.ExitStatus != "exit code 4" || !strings.Contains(now.Detail, "right after answering this call") {
+		t.Errorf("replayed %s = %s (%s), crash %+v: want the crash after the answer again", extra.ID, now.Verdict, now.Detail, now.Crash)
+	}
+	now, err = Replay(ctx, cfg, "probe", other)
+	if err != nil {
+		t.Fatalf("Replay(%s): %v", other.ID, err)
+	}
+	if now.Verdict != report.OK {
+		t.Errorf("replayed %s = %s (%s), want ok", other.ID, now.Verdict, now.Detail)
+	}
+	assertNoChildren(t)
 }

@@ -520,22 +520,10 @@ func (r *runner) callCase(ctx context.Context, t tool, c casegen.Case, rc *repor
 	default:
 		o.closed = true
 		o.exitStatus = s.waitExit(2 * time.Second)
-		unsent := endedBefore
-		if s.proc != nil {
-			if read, ok := s.proc.InputReadAtExit(); ok && read <= written {
-				unsent = true
-			}
-		}
+		unsent := s.unsent(endedBefore, written)
 		if unsent && detect {
 			s.endCall(violationsBefore)
-			prev := r.last
-			r.closeSession()
-			g := &serverGone{prev: prev}
-			if s.proc != nil {
-				g.exitStatus = s.proc.ExitStatus()
-				g.stderr = r.stderrTail(s.proc.Stderr())
-			}
-			return g
+			return r.leaveGone()
 		}
 		o.unsent = unsent
 	}
@@ -595,6 +583,62 @@ func (r *runner) callCase(ctx context.Context, t tool, c casegen.Case, rc *repor
 		rc.Crash.Stderr = r.stderrTail(s.proc.Stderr())
 	}
 	return nil
+}
+
+// unsent reports, once a call failed for a closed connection, whether its
+// request never reached a live server (see [runner.callCase]): the
+// connection had ended before the call began (endedBefore), or the process
+// exited without reading a byte past written, the input offset of the
+// request. The process has been given time to exit ([session.waitExit]).
+func (s *session) unsent(endedBefore bool, written int64) bool {
+	if endedBefore {
+		return true
+	}
+	if s.proc == nil {
+		return false
+	}
+	read, ok := s.proc.InputReadAtExit()
+	return ok && read <= written
+}
+
+// leaveGone closes a session whose server exited, or closed the
+// connection, without reading the last request, and says how it ended.
+func (r *runner) leaveGone() *serverGone {
+	s := r.s
+	g := &serverGone{prev: r.last}
+	r.closeSession()
+	if s.proc != nil {
+		g.exitStatus = s.proc.ExitStatus()
+		g.stderr = r.stderrTail(s.proc.Stderr())
+	}
+	return g
+}
+
+// goneAfter pings the server after a call and reports whether it had
+// exited, or closed the connection, without reading the ping: then it ended
+// right after its last answer (see [runner.blame]). nil when the ping was
+// answered, timed out, or reached the server before it ended.
+func (r *runner) goneAfter(ctx context.Context) *serverGone {
+	s := r.s
+	if s == nil || ctx.Err() != nil {
+		return nil
+	}
+	endedBefore := isDone(s.client.Done())
+	var written int64
+	if s.proc != nil {
+		written = s.proc.InputWritten()
+	}
+	pctx, cancel := context.WithTimeout(ctx, min(pingTimeout, r.cfg.Timeout))
+	_, _, err := s.call(pctx, "ping", nil)
+	cancel()
+	if !errors.Is(err, rpc.ErrClosed) {
+		return nil
+	}
+	s.waitExit(2 * time.Second)
+	if !s.unsent(endedBefore, written) {
+		return nil
+	}
+	return r.leaveGone()
 }
 
 // isDone reports whether ch is closed.
