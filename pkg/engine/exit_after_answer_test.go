@@ -217,3 +217,20 @@ func TestReplayExitAfterAnswer(t *testing.T) {
 	}
 	assertNoChildren(t)
 }
+
+// TestExitAfterAnsweringBeforeLearning: when the server exits right after
+// its error answer to the valid call, the first call made to learn a valid
+// input never reaches it; the exit is the valid call's crash, and what the
+// restarted server then answers to a learned call does not hide it.
+func TestExitAfterAnsweringBeforeLearning(t *testing.T) {
+	rep := runFixture(t, "exit-after-answer", func(c *Config) {
+		c.Tools = []string{"color"}
+		c.Cases = 1
+		c.Repeat = 1
+		c.Env = []string{"EXIT_ON_UNKNOWN_COLOR=1"}
+	})
+	v := validCase(t, rep, "color")
+	if v.Verdict != report.Crash || v.Crash == nil || v.Crash.ExitStatus != "exit code 5" || !strings.Contains(v.Detail, "right after answering this call (the answer was errored") {
+		t.Errorf("valid case = %s (%s), crash %+v: want the crash after its error answer", v.Verdict, v.Detail, v.Crash)
+	}
+}

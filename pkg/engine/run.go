@@ -339,9 +339,21 @@ func (r *runner) runTool(ctx context.Context, t tool, rt *report.Tool) {
 			}
 			if rc.Verdict == report.Errored && !fromExample && !r.timedOut && t.retrySafe() && r.learn != nil {
 				r.owner = nil // calls to learn from are no case of the report
+				// learnInto may replace rc: a server that exits right
+				// after answering the first call is blamed on a copy,
+				// which then stays the case's verdict.
+				first := rc
+				if r.last != nil && r.last.c == &rc {
+					r.last.c = &first
+				}
 				p, ok := r.learnInto(ctx, t, c, &rc, validateOutput)
 				r.owner = &callRef{tool: t.Name, c: &rc, run: 1}
-				if rc.LearnedFrom != "" && r.s != nil && r.last == nil {
+				if r.last != nil && r.last.c == &first {
+					r.last.c = &rc // no call was made to learn from
+				}
+				if first.Verdict.Failure() {
+					rc, ok = first, false
+				} else if rc.LearnedFrom != "" && r.s != nil && r.last == nil {
 					// The case is now the learned call, the last one the
 					// session answered.
 					last := *r.owner

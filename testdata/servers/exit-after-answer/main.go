@@ -9,6 +9,10 @@
 //   - probe (read-only): answers every call like a polite tool; right after
 //     answering a call whose arguments carry a property other than q (an
 //     extra_property case) it exits with code 4.
+//   - color (read-only): knows the colors teal and plum and says so in the
+//     error answer to any other (from which a valid call can be learned);
+//     with EXIT_ON_UNKNOWN_COLOR set, it exits with code 5 right after that
+//     error answer.
 package main
 
 import (
@@ -34,6 +38,11 @@ func main() {
 				return map[string]any{"tools": []any{
 					rawserver.Tool("status", "Answer the text q back; exits after answering a number of valid calls.", rawserver.OneString()),
 					rawserver.Tool("probe", "Answer the text q back; exits after answering a call with an unknown property.", rawserver.OneString()),
+					rawserver.Tool("color", "Describe a color.", map[string]any{
+						"type":       "object",
+						"properties": map[string]any{"color_name": map[string]any{"type": "string", "minLength": 1, "maxLength": 30}},
+						"required":   []string{"color_name"},
+					}),
 				}}, nil
 			},
 			"tools/call": func(s *rawserver.Server, req *rawserver.Request) (any, error) {
@@ -50,7 +59,20 @@ func main() {
 					extra = extra || k != "q"
 				}
 				exit, code := "", 0
+				answer := rawserver.PoliteAnswer(p)
 				switch p.Name {
+				case "color":
+					var color string
+					_ = json.Unmarshal(args["color_name"], &color)
+					if color == "teal" || color == "plum" {
+						answer = rawserver.Text(color + " is a color")
+						break
+					}
+					answer = rawserver.Text(fmt.Sprintf("unknown color %q: expected one of: teal, plum", color))
+					answer["isError"] = true
+					if os.Getenv("EXIT_ON_UNKNOWN_COLOR") != "" {
+						exit, code = "answered an unknown color", 5
+					}
 				case "status":
 					if isValid {
 						valid++
@@ -65,7 +87,7 @@ func main() {
 				default:
 					return nil, rawserver.UnknownTool(p.Name)
 				}
-				if err := s.Respond(req.ID, rawserver.PoliteAnswer(p), nil); err != nil {
+				if err := s.Respond(req.ID, answer, nil); err != nil {
 					return nil, err
 				}
 				if exit != "" {
