@@ -81,6 +81,7 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 
 	f := c.p.stdin
+	c.p.beginWrite(len(data))
 	dl, _ := ctx.Deadline() // zero when there is none: no deadline
 	_ = f.SetWriteDeadline(dl)
 	fired := make(chan struct{})
@@ -92,6 +93,7 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if !stop() {
 		<-fired // so that it cannot affect the next write
 	}
+	c.p.endWrite(len(data), n)
 	if err == nil {
 		return nil
 	}

@@ -116,6 +116,17 @@ type Process struct {
 	end     func(error)           // set by Push: called once after the last message
 	outRead atomic.Int64          // bytes read from stdout
 	outUsed atomic.Int64          // bytes of stdout in whole lines
+	// inMu guards the input accounting (not the writes themselves, which
+	// may block): inWritten counts the bytes written to stdin, a write's
+	// bytes from before it begins until it says how many it wrote, so never
+	// fewer than have reached the pipe; inReadAtExit is how many bytes of
+	// stdin had been read when the leader exited, at most (-1: unknown);
+	// inMeasured is set when that was measured while a write was under way.
+	inMu         sync.Mutex
+	inWritten    int64
+	inWriting    bool
+	inMeasured   bool
+	inReadAtExit int64
 
 	done       chan struct{} // closed when the leader has been reaped
 	readerDone chan struct{} // closed when the stdout reader has returned
@@ -221,6 +232,7 @@ func Start(cfg Config) (*Process, error) {
 		stopped:    make(chan struct{}),
 	}
 	p.conn = &conn{p: p, wlock: make(chan struct{}, 1)}
+	p.inReadAtExit = -1
 	p.track = newTracker(cmd.Process, marker, p.done) // before wait can reap the leader
 	register(p)
 	go p.wait()
@@ -289,12 +301,87 @@ func (p *Process) Stop() error {
 // server that exits must not leave its children behind.
 func (p *Process) wait() {
 	err := p.cmd.Wait()
+	p.noteInputAtExit()
 	status := describeExit(p.cmd.ProcessState, err)
 	p.mu.Lock()
 	p.exitStatus = status
 	p.mu.Unlock()
 	close(p.done)
 	p.terminate()
+}
+
+// InputWritten returns how many bytes have been written to the server's
+// stdin so far, counting a write in progress whole. Read it before a
+// request is sent and compare it with [Process.InputReadAtExit] to learn
+// whether the server could have read the request before it exited.
+func (p *Process) InputWritten() int64 {
+	p.inMu.Lock()
+	defer p.inMu.Unlock()
+	return p.inWritten
+}
+
+// InputReadAtExit returns, once the server has exited by itself (see
+// [Process.Done]), how many bytes of its stdin had been read when it
+// exited, at most: the bytes written minus those still unread in the pipe.
+// ok is false while it runs, when it was stopped by [Process.Stop] before
+// it exited, or where the pipe cannot be inspected (outside Linux).
+//
+// A request written at offset w (w = [Process.InputWritten] before it was
+// sent) was never read by the server when ok and n <= w: the server had
+// exited, or exited afterwards, without reading a byte of it. This is no
+// guess about timing: the bytes were still in the pipe when it exited.
+func (p *Process) InputReadAtExit() (n int64, ok bool) {
+	select {
+	case <-p.done:
+	default:
+		return 0, false
+	}
+	p.inMu.Lock()
+	defer p.inMu.Unlock()
+	return p.inReadAtExit, p.inReadAtExit >= 0
+}
+
+// noteInputAtExit records [Process.InputReadAtExit] when the leader has just
+// exited and before the termination sequence closes stdin. A write under
+// way counts whole until it says how much it wrote (see
+// [Process.endWrite]): the result is never smaller than what was read, so
+// that a request is never said to be unread when the server read some of
+// it.
+func (p *Process) noteInputAtExit() {
+	if p.stopping.Load() {
+		return // stopped by us: stdin was closed, the pipe is gone
+	}
+	p.inMu.Lock()
+	defer p.inMu.Unlock()
+	left, ok := unread(p.stdin)
+	if !ok {
+		return
+	}
+	p.inReadAtExit = max(0, p.inWritten-left)
+	p.inMeasured = p.inWriting
+}
+
+// beginWrite counts the n bytes of a write about to begin.
+func (p *Process) beginWrite(n int) {
+	p.inMu.Lock()
+	p.inWritten += int64(n)
+	p.inWriting = true
+	p.inMu.Unlock()
+}
+
+// endWrite takes back the bytes of a write of n that did not reach the pipe
+// (n - wrote), from the count measured at exit too when that was measured
+// during the write: bytes that never reached the pipe were not read.
+func (p *Process) endWrite(n, wrote int) {
+	p.inMu.Lock()
+	defer p.inMu.Unlock()
+	if short := int64(n - wrote); short > 0 {
+		p.inWritten -= short
+		if p.inMeasured && p.inReadAtExit >= 0 {
+			p.inReadAtExit = max(0, p.inReadAtExit-short)
+		}
+	}
+	p.inWriting, p.inMeasured = false, false
 }
 
 // terminate runs the termination sequence once; later calls return at once (use

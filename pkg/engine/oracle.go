@@ -68,7 +68,10 @@ type outcome struct {
 	cancelled  bool          // the run was cancelled before an answer
 	oversize   *rpc.Oversize // the answer was over the response cap
 	exitStatus string        // how the process ended, when it did
-	violations []string      // protocol violations seen on the wire during the call
+	// unsent is set with closed when the request never reached a live
+	// server (see [runner.callCase]).
+	unsent     bool
+	violations []string // protocol violations seen on the wire during the call
 	// pendingLine is how many bytes of an answer line had come, without
 	// its end, when the call timed out.
 	pendingLine int64
@@ -254,6 +257,10 @@ func judgeFailure(o outcome) (judgement, bool) {
 		return judgement{verdict: report.ProtocolViolation, detail: strings.Join(o.violations, "; ")}, true
 	case o.hung:
 		return judgement{verdict: report.Hang, detail: "no answer within the call timeout"}, true
+	case o.closed && o.unsent && o.exitStatus != "":
+		return judgement{verdict: report.Crash, crash: report.CrashExit, detail: "the server had exited (" + o.exitStatus + ") before this call was sent, on a freshly started server"}, true
+	case o.closed && o.unsent:
+		return judgement{verdict: report.Crash, crash: report.CrashClosed, detail: "the server had closed the connection before this call was sent, on a freshly started server"}, true
 	case o.closed && o.exitStatus != "":
 		return judgement{verdict: report.Crash, crash: report.CrashExit, detail: "server process exited (" + o.exitStatus + ")"}, true
 	case o.closed:

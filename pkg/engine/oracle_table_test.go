@@ -199,6 +199,8 @@ func judgeRows() []judgeRow {
 		judgeRow{name: "closed", c: missingCall, o: outcome{closed: true}, verdict: report.Crash, crash: report.CrashClosed, detail: "connection closed before an answer"},
 		judgeRow{name: "closed on structural", c: structuralCall, o: outcome{closed: true}, verdict: report.Crash, crash: report.CrashClosed},
 		judgeRow{name: "exit", c: missingCall, o: outcome{closed: true, exitStatus: "exit code 2"}, verdict: report.Crash, crash: report.CrashExit, detail: "server process exited (exit code 2)"},
+		judgeRow{name: "exited before it was sent", c: missingCall, o: outcome{closed: true, unsent: true, exitStatus: "exit code 3"}, verdict: report.Crash, crash: report.CrashExit, detail: "the server had exited (exit code 3) before this call was sent"},
+		judgeRow{name: "closed before it was sent", c: validCall, o: outcome{closed: true, unsent: true}, verdict: report.Crash, crash: report.CrashClosed, detail: "the server had closed the connection before this call was sent"},
 		judgeRow{name: "exit on the valid call", c: validCall, o: outcome{closed: true, exitStatus: "signal SIGSEGV"}, verdict: report.Crash, crash: report.CrashExit, detail: "SIGSEGV"},
 		judgeRow{name: "an answer line that never ended", c: missingCall, o: outcome{hung: true, pendingLine: 17}, verdict: report.ProtocolViolation, detail: "an answer line that never ended: 17 bytes without a newline"},
 		judgeRow{name: "the run was cancelled", c: missingCall, o: outcome{cancelled: true, stderrPanic: true, rpcErr: &rpc.Error{Code: -32603}}, verdict: report.NotRun, detail: "run cancelled", noCode: true},

@@ -80,7 +80,7 @@ func (p *pool) run(ctx context.Context, tools []tool) ([]report.Tool, string) {
 				if i >= len(tools) {
 					return
 				}
-				out[i] = r.runTool(ctx, tools[i])
+				r.runTool(ctx, tools[i], &out[i])
 				p.lint[i], r.lint = r.lint, nil
 				done[i] = true
 				cut[i] = ctx.Err() != nil

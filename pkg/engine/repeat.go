@@ -32,7 +32,9 @@ func (t tool) repeatable() bool {
 // applies to it as to any case. A run that merely did not succeed (an
 // error answer) leaves the first run's verdict and is told in the timing's
 // note. Flags a later run raised (a leak, a panic on stderr) are added to
-// the case.
+// the case. A run that never reached the server, which had exited right
+// after answering the run before, makes that run the failed one (see
+// [runner.blame]).
 func (r *runner) repeatValid(ctx context.Context, t tool, c casegen.Case, rc *report.Case, fromExample bool, validate func(json.RawMessage) error) {
 	if !rc.Verdict.Answered() {
 		return
@@ -59,7 +61,22 @@ func (r *runner) repeatValid(ctx context.Context, t tool, c casegen.Case, rc *re
 			return
 		}
 		again := report.Case{ID: rc.ID, Kind: rc.Kind, Flags: []string{}}
-		r.runCase(ctx, t, c, &again, fromExample, validate)
+		if r.owner != nil {
+			r.owner.run = run
+		}
+		if gone := r.callCase(ctx, t, c, &again, fromExample, validate, true); gone != nil {
+			// The server exited right after answering the run before,
+			// without reading this one: that run is the crash (see
+			// [runner.blame]), not this one, which never reached it.
+			r.blame(gone)
+			if gone.prev != nil && gone.prev.target() == rc {
+				failedRun = gone.prev.run
+				note = fmt.Sprintf("stopped at run %d: the server %s right after answering it", failedRun, gone.how())
+			} else {
+				note = fmt.Sprintf("stopped after %s: the server had %s before run %d was sent", plural(run-1, "run", "runs"), gone.how(), run)
+			}
+			return
+		}
 		added := addFlags(rc, again.Flags)
 		switch {
 		case again.Verdict.Confirms():

@@ -16,6 +16,8 @@ var ErrArgumentsChanged = errors.New("the tool's schema changed since the report
 
 // Replay sends one recorded case again to the target of cfg and judges the
 // answer the way [Run] would. The tool must still be listed by the server.
+// After an answer, a ping tells whether the server exited right after
+// answering without reading it: the case is then a crash, as in the run.
 //
 // A case whose arguments the report compacted (see
 // [report.CompactArguments]) is regenerated from the tool's inputSchema as
@@ -49,7 +51,16 @@ func Replay(ctx context.Context, cfg Config, toolName string, c report.Case) (re
 		}
 		gc := casegen.Case{ID: c.ID, Tool: toolName, Kind: casegen.Kind(c.Kind), Pointer: c.Pointer, Nested: c.Nested, Arguments: args, Forbidden: c.Forbidden}
 		rc := reportCase(gc)
+		r.owner = &callRef{tool: toolName, c: &rc}
 		r.runCase(ctx, t, gc, &rc, false, t.outputValidator())
+		r.owner = nil
+		if !rc.Verdict.Failure() {
+			// A server that exits right after answering crashed on the
+			// call, as the run found when the next call never reached it.
+			if g := r.goneAfter(ctx); g != nil && g.prev != nil && g.prev.c == &rc {
+				r.blame(g)
+			}
+		}
 		return rc, nil
 	}
 	return report.Case{}, fmt.Errorf("the server no longer lists tool %q", toolName)

@@ -200,6 +200,51 @@ type runner struct {
 	lastText string
 	// learn is what the runner learns valid calls from; nil: no learning.
 	learn *learning
+	// owner is the case the calls of runCase are made for, set by runTool
+	// around the calls of its cases (nil for the calls made to learn a
+	// valid input, or to replay a case).
+	owner *callRef
+	// last is the owner of the call the current session answered last: the
+	// case blamed when the server exits right after answering it (see
+	// [runner.blame]). nil when unknown, and for a new session.
+	last *callRef
+}
+
+// callRef names the case a call was made for: a case already in its tool's
+// report (rt and idx), or one being run (c).
+type callRef struct {
+	tool string
+	rt   *report.Tool
+	idx  int
+	c    *report.Case
+	// run is the run of the valid call (1 for its first); 0 for a
+	// bad-input case.
+	run int
+}
+
+func (ref *callRef) target() *report.Case {
+	if ref.c != nil {
+		return ref.c
+	}
+	return &ref.rt.Cases[ref.idx]
+}
+
+// serverGone says why a call never reached a live server: the server had
+// exited (or closed the connection) before it read a byte of the request.
+type serverGone struct {
+	exitStatus string // "" when the process was not seen to exit
+	stderr     string
+	// prev is the owner of the call the session answered last, nil when
+	// unknown.
+	prev *callRef
+}
+
+// how says what the server did, for a detail: "exited (exit code 3)".
+func (g *serverGone) how() string {
+	if g.exitStatus == "" {
+		return "closed the connection"
+	}
+	return "exited (" + g.exitStatus + ")"
 }
 
 func (r *runner) closeSession() {
@@ -210,6 +255,7 @@ func (r *runner) closeSession() {
 		r.s.mu.Unlock()
 		r.s = nil
 	}
+	r.last = nil
 }
 
 // ensureSession reconnects when the last case broke the session. After
@@ -239,12 +285,16 @@ func (r *runner) ensureSession(ctx context.Context) bool {
 	return false
 }
 
-func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
-	rt := report.Tool{Name: t.Name, Description: t.Description, Cases: []report.Case{}}
+// runTool runs the cases of t into rt, which stays where it is until the
+// run ends: a server that exits right after answering the last call of t
+// is blamed on that call's case in rt when the next tool's first call
+// finds it gone (see [runner.blame]).
+func (r *runner) runTool(ctx context.Context, t tool, rt *report.Tool) {
+	*rt = report.Tool{Name: t.Name, Description: t.Description, Cases: []report.Case{}}
 	if reason := r.cfg.skipReason(t); reason != "" {
 		rt.SkipReason = reason
 		r.progress(Event{Kind: EventSkip, Tool: t.Name, Reason: reason})
-		return rt
+		return
 	}
 	rt.Tested = true
 	schema, _ := t.compiled()
@@ -279,12 +329,37 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 			rc.Verdict = report.NotRun
 			rc.Detail = r.endedEarly
 		default:
+			r.owner = &callRef{tool: t.Name, c: &rc}
+			if c.Kind == casegen.Valid {
+				r.owner.run = 1
+			}
 			r.runCase(ctx, t, c, &rc, fromExample, validateOutput)
 			if c.Kind != casegen.Valid {
 				break
 			}
 			if rc.Verdict == report.Errored && !fromExample && !r.timedOut && t.retrySafe() && r.learn != nil {
-				if p, ok := r.learnInto(ctx, t, c, &rc, validateOutput); ok {
+				r.owner = nil // calls to learn from are no case of the report
+				// learnInto may replace rc: a server that exits right
+				// after answering the first call is blamed on a copy,
+				// which then stays the case's verdict.
+				first := rc
+				if r.last != nil && r.last.c == &rc {
+					r.last.c = &first
+				}
+				p, ok := r.learnInto(ctx, t, c, &rc, validateOutput)
+				r.owner = &callRef{tool: t.Name, c: &rc, run: 1}
+				if r.last != nil && r.last.c == &first {
+					r.last.c = &rc // no call was made to learn from
+				}
+				if first.Verdict.Failure() {
+					rc, ok = first, false
+				} else if rc.LearnedFrom != "" && r.s != nil && r.last == nil {
+					// The case is now the learned call, the last one the
+					// session answered.
+					last := *r.owner
+					r.last = &last
+				}
+				if ok {
 					rt.Dropped = p.Dropped
 					plan.Cases = append(plan.Cases[:1], p.Cases[1:]...)
 					c = p.Cases[0] // the learned call, timed again below
@@ -305,7 +380,11 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 			hangs++
 			lastHang = len(rt.Cases)
 		}
+		r.owner = nil
 		rt.Cases = append(rt.Cases, rc)
+		if r.last != nil && r.last.c == &rc {
+			r.last.c, r.last.rt, r.last.idx = nil, rt, len(rt.Cases)-1
+		}
 		r.progress(Event{Kind: EventCase, Tool: t.Name, Case: &rt.Cases[len(rt.Cases)-1]})
 		if ctx.Err() != nil {
 			break
@@ -319,15 +398,109 @@ func (r *runner) runTool(ctx context.Context, t tool) report.Tool {
 		c.Detail += fmt.Sprintf("; after %s without a complete answer the tool's remaining %s not run (--max-hangs %d)",
 			plural(hangs, "case", "cases"), plural(cutOff, "case was", "cases were"), r.cfg.MaxHangs)
 	}
-	return rt
 }
 
 // runCase sends one case, gathers what came back, has the oracle judge it
 // (see [judge]) and records the judgement in rc. It keeps the session only
 // while it is alive.
+//
+// A call that never reached a live server (see [runner.callCase]) is not
+// the case's fault: the exit is blamed on the call the session answered
+// last ([runner.blame]), and the case is sent once more, to a restarted
+// server; not run when the restart fails.
 func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report.Case, fromExample bool, validateOutput func(json.RawMessage) error) {
+	base := *rc
+	base.Flags = slices.Clone(rc.Flags)
+	gone := r.callCase(ctx, t, c, rc, fromExample, validateOutput, true)
+	if gone == nil {
+		return
+	}
+	why := r.blame(gone)
+	*rc = base
+	rc.Flags = slices.Clone(base.Flags)
+	if !r.ensureSession(ctx) {
+		rc.Verdict = report.NotRun
+		rc.Detail = "not run: " + why + ", and restarting it failed: " + r.endedEarly
+		return
+	}
+	r.callCase(ctx, t, c, rc, fromExample, validateOutput, false)
+	rc.Detail = joinDetail(rc.Detail, "sent again to a restarted server: "+why)
+}
+
+// blame attributes the end of a server that exited, or closed the
+// connection, before it read a request (g) to the call it answered last,
+// g.prev: the server exited right after answering it. That case becomes a
+// crash (a failure already keeps its verdict and says what followed); a
+// repeated valid call's failedRun becomes the run answered last, so that
+// its reproducer, which sends the call that many times, shows the exit. It
+// returns what happened, for the detail of the call that was not sent.
+//
+// The case may be in an earlier tool's report: the session went on from
+// that tool's last case to this tool's first one, and that last answer is
+// what the server exited after. When the owner of the last answer is
+// unknown (a call made to learn a valid input), no case is blamed; the
+// detail of the next case says that the server had exited before it was
+// sent.
+func (r *runner) blame(g *serverGone) string {
+	ref := g.prev
+	if ref == nil {
+		return fmt.Sprintf("the server had %s before this call was sent, after answering a call that is not a case of the report", g.how())
+	}
+	c := ref.target()
+	how := report.CrashExit
+	if g.exitStatus == "" {
+		how = report.CrashClosed
+	}
+	what := fmt.Sprintf("the server %s right after answering this call", g.how())
+	if ref.run > 0 && r.cfg.Repeat > 1 {
+		what = fmt.Sprintf("run %d of %d of the same call: the server %s right after answering it", ref.run, r.cfg.Repeat, g.how())
+	}
+	if c.Verdict.Failure() {
+		c.Detail = joinDetail(c.Detail, "then "+strings.TrimPrefix(what, "the server "))
+		if c.Crash == nil {
+			c.Crash = &report.CrashInfo{How: how}
+		}
+		if c.Crash.ExitStatus == "" {
+			c.Crash.ExitStatus = g.exitStatus
+		}
+		if c.Crash.Stderr == "" {
+			c.Crash.Stderr = g.stderr
+		}
+	} else {
+		c.Detail = fmt.Sprintf("%s (the answer was %s: %s)", what, c.Verdict, orText(c.Detail, "no detail"))
+		c.Verdict, c.ErrorCode = report.Crash, nil
+		c.Crash = &report.CrashInfo{How: how, ExitStatus: g.exitStatus, Stderr: g.stderr}
+		if c.Timing != nil && ref.run > 0 {
+			c.Timing.FailedRun = ref.run
+			c.Timing.Note = joinDetail(c.Timing.Note, fmt.Sprintf("the server %s right after answering run %d", g.how(), ref.run))
+		}
+	}
+	if ref.c == nil {
+		// Reported already: it is reported again, now a failure.
+		r.progress(Event{Kind: EventCase, Tool: ref.tool, Case: c})
+	}
+	return fmt.Sprintf("the server had %s right after answering the previous call (%s, case %s)", g.how(), ref.tool, c.ID)
+}
+
+// callCase is one attempt of [runner.runCase]. With detect, a call that
+// never reached a live server is not judged: callCase closes the session
+// and says why (rc is then left half-filled, for the caller to redo).
+// Without it, such a call is judged as a closed connection, its detail
+// saying that the server had exited before the call was sent.
+//
+// Never reached means, with no guess about timing: the connection had
+// already ended when the call began, or the server's process exited
+// without having read a byte of the request (it was still in the pipe, or
+// could not be written to it at all; see [stdio.Process.InputReadAtExit]).
+// A server that read the request and then died is the call's crash.
+func (r *runner) callCase(ctx context.Context, t tool, c casegen.Case, rc *report.Case, fromExample bool, validateOutput func(json.RawMessage) error, detect bool) *serverGone {
 	s := r.s
 	params := callParams(t.Name, c.Arguments)
+	endedBefore := isDone(s.client.Done())
+	var written int64
+	if s.proc != nil {
+		written = s.proc.InputWritten()
+	}
 	violationsBefore, panicsBefore := s.beginCall()
 	cctx, cancel := context.WithTimeout(ctx, r.cfg.callTimeout(t.Name))
 	s.inCall(cancel)
@@ -359,6 +532,12 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 	default:
 		o.closed = true
 		o.exitStatus = s.waitExit(2 * time.Second)
+		unsent := s.unsent(endedBefore, written)
+		if unsent && detect {
+			s.endCall(violationsBefore)
+			return r.leaveGone()
+		}
+		o.unsent = unsent
 	}
 	violations, inViolations := s.endCall(violationsBefore)
 	o.violations = violations
@@ -388,6 +567,12 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 	if j.verdict.Failure() {
 		rc.Crash = &report.CrashInfo{How: j.crash}
 	}
+	if r.owner != nil {
+		last := *r.owner
+		r.last = &last
+	} else {
+		r.last = nil
+	}
 
 	r.timedOut = o.hung || o.unended()
 	// The verdict does not decide restarts (SPEC §6): an answer, any
@@ -408,6 +593,73 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 		// complete; for a live server they are what it said so far.
 		rc.Crash.ExitStatus = s.proc.ExitStatus()
 		rc.Crash.Stderr = r.stderrTail(s.proc.Stderr())
+	}
+	return nil
+}
+
+// unsent reports, once a call failed for a closed connection, whether its
+// request never reached a live server (see [runner.callCase]): the
+// connection had ended before the call began (endedBefore), or the process
+// exited without reading a byte past written, the input offset of the
+// request. The process has been given time to exit ([session.waitExit]).
+func (s *session) unsent(endedBefore bool, written int64) bool {
+	if endedBefore {
+		return true
+	}
+	if s.proc == nil {
+		return false
+	}
+	read, ok := s.proc.InputReadAtExit()
+	return ok && read <= written
+}
+
+// leaveGone closes a session whose server exited, or closed the
+// connection, without reading the last request, and says how it ended.
+func (r *runner) leaveGone() *serverGone {
+	s := r.s
+	g := &serverGone{prev: r.last}
+	r.closeSession()
+	if s.proc != nil {
+		g.exitStatus = s.proc.ExitStatus()
+		g.stderr = r.stderrTail(s.proc.Stderr())
+	}
+	return g
+}
+
+// goneAfter pings the server after a call and reports whether it had
+// exited, or closed the connection, without reading the ping: then it ended
+// right after its last answer (see [runner.blame]). nil when the ping was
+// answered, timed out, or reached the server before it ended.
+func (r *runner) goneAfter(ctx context.Context) *serverGone {
+	s := r.s
+	if s == nil || ctx.Err() != nil {
+		return nil
+	}
+	endedBefore := isDone(s.client.Done())
+	var written int64
+	if s.proc != nil {
+		written = s.proc.InputWritten()
+	}
+	pctx, cancel := context.WithTimeout(ctx, min(pingTimeout, r.cfg.Timeout))
+	_, _, err := s.call(pctx, "ping", nil)
+	cancel()
+	if !errors.Is(err, rpc.ErrClosed) {
+		return nil
+	}
+	s.waitExit(2 * time.Second)
+	if !s.unsent(endedBefore, written) {
+		return nil
+	}
+	return r.leaveGone()
+}
+
+// isDone reports whether ch is closed.
+func isDone(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
 	}
 }
 

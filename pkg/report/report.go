@@ -187,7 +187,9 @@ type Timing struct {
 	Note string `json:"note,omitempty"`
 	// FailedRun is the run that crashed, hung or broke the protocol, whose
 	// verdict the case took (0: none); the runs before it succeeded and
-	// are the ones timed. The reproducer sends the call that many times.
+	// are the ones timed. A run that was answered, after which the server
+	// exited without reading the next request, is the failed run too, and
+	// is timed. The reproducer sends the call that many times.
 	FailedRun int `json:"failedRun,omitempty"`
 }
 
