@@ -29,6 +29,11 @@ type Settings struct {
 	PassEnv []string
 	Secrets []string
 	Cwd     string
+	// Era is the protocol era: "auto", "modern" or "legacy" ("": the
+	// config file, then auto); ProtocolVersion the stateless version
+	// offered in server/discover.
+	Era             string
+	ProtocolVersion string
 
 	StartupTimeout *time.Duration
 	Timeout        *time.Duration
@@ -81,7 +86,7 @@ func FlagNames(key string) string {
 var fieldKeys = map[string]string{
 	"Command": "command", "URL": "url", "Headers": "header", "Bearer": "bearer", "Tools": "tools", "SkipTools": "skip-tools",
 	"Env": "env", "PassEnv": "pass-env", "Cwd": "cwd", "Secrets": "secret",
-	"Profile": "profile", "Timeout": "timeout", "StartupTimeout": "startup-timeout",
+	"Profile": "profile", "Era": "era", "ProtocolVersion": "protocol-version", "Timeout": "timeout", "StartupTimeout": "startup-timeout",
 	"MaxResponse": "max-response", "Parallel": "parallel", "SlowMs": "slow-ms", "BloatChars": "bloat-chars", "Repeat": "repeat",
 	"Examples": "per-tool", "ToolTimeouts": "per-tool", "AlsoCall": "per-tool",
 }
@@ -140,18 +145,20 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 	// spell names an option whose value the engine refused: as the file's
 	// key when only the file set it.
 	fromFile := map[string]bool{
-		"profile":     s.Profile == "" && file.Profile != "",
-		"slow-ms":     s.SlowMs == nil && file.SlowMs != nil,
-		"bloat-chars": s.BloatChars == nil && file.BloatChars != nil,
-		"repeat":      s.Repeat == nil && file.Repeat != nil,
-		"secret":      len(s.Secrets) == 0 && len(file.Secrets) > 0,
-		"tools":       len(s.Tools) == 0 && len(file.Tools) > 0,
-		"skip-tools":  len(s.SkipTools) == 0 && len(file.SkipTools) > 0,
-		"env":         len(s.Env) == 0 && len(file.Env) > 0,
-		"pass-env":    len(s.PassEnv) == 0 && len(file.PassEnv) > 0,
-		"cwd":         s.Cwd == "" && file.Cwd != "",
-		"timeout":     s.Timeout == nil && file.Timeout.Duration != 0,
-		"per-tool":    true, // only the file has it
+		"profile":          s.Profile == "" && file.Profile != "",
+		"era":              s.Era == "" && file.Era != "",
+		"protocol-version": s.ProtocolVersion == "" && file.ProtocolVersion != "",
+		"slow-ms":          s.SlowMs == nil && file.SlowMs != nil,
+		"bloat-chars":      s.BloatChars == nil && file.BloatChars != nil,
+		"repeat":           s.Repeat == nil && file.Repeat != nil,
+		"secret":           len(s.Secrets) == 0 && len(file.Secrets) > 0,
+		"tools":            len(s.Tools) == 0 && len(file.Tools) > 0,
+		"skip-tools":       len(s.SkipTools) == 0 && len(file.SkipTools) > 0,
+		"env":              len(s.Env) == 0 && len(file.Env) > 0,
+		"pass-env":         len(s.PassEnv) == 0 && len(file.PassEnv) > 0,
+		"cwd":              s.Cwd == "" && file.Cwd != "",
+		"timeout":          s.Timeout == nil && file.Timeout.Duration != 0,
+		"per-tool":         true, // only the file has it
 	}
 	spell := func(key string) string {
 		switch {
@@ -177,6 +184,8 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 	c.Repeat = *first(s.Repeat, file.Repeat, ptr(engine.DefaultRepeat))
 	c.Seed = *first(s.Seed, file.Seed, ptr(int64(engine.DefaultSeed)))
 	c.Profile = pick(s.Profile, file.Profile, "default")
+	c.Era = pick(s.Era, file.Era, engine.EraAuto)
+	c.ProtocolVersion = pick(s.ProtocolVersion, file.ProtocolVersion)
 	c.IncludeDestructive = *first(s.IncludeDestructive, file.IncludeDestructive, ptr(false))
 	c.Tools = s.Tools
 	if len(c.Tools) > 0 {

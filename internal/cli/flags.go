@@ -114,6 +114,12 @@ Target:
   --secret NAME           treat the value of variable NAME as a secret (repeatable): redact
                           it everywhere, flag its echo as a leak
   --cwd DIR               working directory of the server process
+  --era E                 protocol era: auto (default: server/discover first, the initialize
+                          handshake when the server does not speak 2026-07-28), modern (the
+                          stateless era only; exit 3 when the server does not speak it) or
+                          legacy (initialize only); HTTP targets are audited in legacy
+  --protocol-version V    the stateless version offered in server/discover (default
+                          2026-07-28)
   --startup-timeout T     spawn + initialize + discovery deadline (default 60s)
   --timeout T             per-call deadline (default 15s); T is seconds or a duration
   --slow-ms N             flag a valid call whose median (p50) is over N ms (default 5000),
@@ -185,6 +191,8 @@ func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 	fs.Var(&passEnv, "pass-env", "")
 	fs.Var(&secrets, "secret", "")
 	fs.StringVar(&st.Cwd, "cwd", "", "")
+	fs.StringVar(&st.Era, "era", "", "")
+	fs.StringVar(&st.ProtocolVersion, "protocol-version", "", "")
 	fs.Var(secondsFlag{&startupTimeout}, "startup-timeout", "")
 	fs.Var(secondsFlag{&timeout}, "timeout", "")
 	slowMs := fs.Int("slow-ms", engine.DefaultSlowMs, "")

@@ -207,6 +207,11 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 	if rep.Config.Profile != "" {
 		cfg.Profile = rep.Config.Profile
 	}
+	// The case is replayed in the era the recorded run spoke, unless
+	// --era says otherwise.
+	if st.Era == "" && (rep.Server.Era == engine.EraModern || rep.Server.Era == engine.EraLegacy) && len(cfg.Command) > 0 {
+		cfg.Era = rep.Server.Era
+	}
 	cfg.Learned = learnedArgs(rep, tool)
 	now, err := engine.Replay(ctx, cfg, tool, old)
 	switch {

@@ -27,6 +27,8 @@ type File struct {
 	Seed               *int64            `yaml:"seed"`
 	Cases              *int              `yaml:"cases"`
 	Profile            string            `yaml:"profile"`
+	Era                string            `yaml:"era"`
+	ProtocolVersion    string            `yaml:"protocol-version"`
 	IncludeDestructive *bool             `yaml:"include-destructive"`
 	Tools              List              `yaml:"tools"`
 	SkipTools          List              `yaml:"skip-tools"`

@@ -44,6 +44,14 @@ type Config struct {
 	Cases   int    // per-tool case budget (default 40; negative means unlimited)
 	Profile string // "default" or "aggressive"
 
+	// Era is the protocol era to speak: EraAuto (default: server/discover
+	// first, initialize when the server does not speak the stateless era),
+	// EraModern or EraLegacy. HTTP targets are audited in the legacy era.
+	Era string
+	// ProtocolVersion is the stateless version offered in server/discover
+	// (default [ModernProtocolVersion]).
+	ProtocolVersion string
+
 	IncludeDestructive bool
 	Tools              []string // globs; a match is called even if not read-only
 	SkipTools          []string // globs
@@ -137,6 +145,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Profile == "" {
 		c.Profile = "default"
+	}
+	if c.Era == "" {
+		c.Era = EraAuto
 	}
 	if c.Parallel <= 0 {
 		c.Parallel = 1
@@ -258,6 +269,18 @@ func (c Config) Validate() error {
 	}
 	if c.Profile != "" && c.Profile != "default" && c.Profile != "aggressive" {
 		return bad("{Profile} %q: want default or aggressive", c.Profile)
+	}
+	if c.Era != "" && c.Era != EraAuto && c.Era != EraModern && c.Era != EraLegacy {
+		return bad("{Era} %q: want modern, legacy or auto", c.Era)
+	}
+	if c.ProtocolVersion != "" && !validProtocolVersion(c.ProtocolVersion) {
+		return bad("{ProtocolVersion} %q: want a protocol revision such as %s", c.ProtocolVersion, ModernProtocolVersion)
+	}
+	if c.ProtocolVersion != "" && !slices.Contains(modernVersions, c.ProtocolVersion) {
+		return bad("{ProtocolVersion} %s: mcp-fuzz speaks the stateless era in %s", c.ProtocolVersion, strings.Join(modernVersions, ", "))
+	}
+	if c.Era == EraModern && len(c.Command) == 0 {
+		return bad("{Era} modern: the stateless era is spoken over stdio only so far; use auto or legacy for an HTTP target")
 	}
 	if c.Timeout < 0 {
 		return bad("{Timeout} %v: must be positive", c.Timeout)

@@ -86,22 +86,31 @@ func parseTool(raw json.RawMessage) (tool, error) {
 type page struct {
 	Items      []json.RawMessage
 	NextCursor string
+	TTLMs      *int64 // the 2026-07-28 caching hints, when present
+	CacheScope string
 }
 
 // listAll follows nextCursor through every page of method, reporting
 // pagination defects as notes. key is the result member holding the items.
 func listAll(ctx context.Context, s *session, method, key string) (items []json.RawMessage, pages int, notes []string, err error) {
+	items, pages, notes, _, err = listAllFirst(ctx, s, method, key)
+	return items, pages, notes, err
+}
+
+// listAllFirst is [listAll], also returning the first page (its caching
+// hints).
+func listAllFirst(ctx context.Context, s *session, method, key string) (items []json.RawMessage, pages int, notes []string, first page, err error) {
 	seen := map[string]bool{}
 	cursor := ""
 	size := 0
 	for {
 		if size > maxListedBytes {
 			notes = append(notes, fmt.Sprintf("%s: stopped after %d pages: the listing passed %d MiB", method, pages, maxListedBytes>>20))
-			return items, pages, notes, nil
+			return items, pages, notes, first, nil
 		}
 		if pages == maxPages {
 			notes = append(notes, fmt.Sprintf("%s: stopped after %d pages (page limit)", method, maxPages))
-			return items, pages, notes, nil
+			return items, pages, notes, first, nil
 		}
 		var params any = map[string]any{}
 		if cursor != "" {
@@ -109,25 +118,28 @@ func listAll(ctx context.Context, s *session, method, key string) (items []json.
 		}
 		raw, _, err := s.call(ctx, method, params)
 		if err != nil {
-			return items, pages, notes, fmt.Errorf("%s: %w", method, err)
+			return items, pages, notes, first, fmt.Errorf("%s: %w", method, err)
 		}
 		pages++
 		p, err := parsePage(raw, key)
 		if err != nil {
-			return items, pages, notes, fmt.Errorf("%s: %v", method, err)
+			return items, pages, notes, first, fmt.Errorf("%s: %v", method, err)
+		}
+		if pages == 1 {
+			first = page{TTLMs: p.TTLMs, CacheScope: p.CacheScope}
 		}
 		items = append(items, p.Items...)
 		size += len(raw)
 		if p.NextCursor == "" {
-			return items, pages, notes, nil
+			return items, pages, notes, first, nil
 		}
 		if len(p.Items) == 0 {
 			notes = append(notes, fmt.Sprintf("%s: page %d is empty but has a nextCursor; stopped", method, pages))
-			return items, pages, notes, nil
+			return items, pages, notes, first, nil
 		}
 		if seen[p.NextCursor] {
 			notes = append(notes, fmt.Sprintf("%s: cursor loop: nextCursor %q was already followed; stopped", method, excerpt(p.NextCursor, 60)))
-			return items, pages, notes, nil
+			return items, pages, notes, first, nil
 		}
 		seen[p.NextCursor] = true
 		cursor = p.NextCursor
@@ -149,6 +161,15 @@ func parsePage(raw json.RawMessage, key string) (page, error) {
 		if err := json.Unmarshal(c, &p.NextCursor); err != nil {
 			return page{}, fmt.Errorf("nextCursor is not a string")
 		}
+	}
+	// Caching hints are recorded, not judged: a malformed one is ignored.
+	var ttl int64
+	if json.Unmarshal(fields["ttlMs"], &ttl) == nil && fields["ttlMs"] != nil && string(fields["ttlMs"]) != "null" {
+		p.TTLMs = &ttl
+	}
+	var scope string
+	if json.Unmarshal(fields["cacheScope"], &scope) == nil {
+		p.CacheScope = excerpt(scope, 40)
 	}
 	return p, nil
 }
@@ -190,8 +211,9 @@ func discover(ctx context.Context, s *session) ([]tool, report.Discovery, []repo
 
 	var tools []tool
 	if _, ok := caps["tools"]; ok {
-		raws, pages, notes, err := listAll(ctx, s, "tools/list", "tools")
+		raws, pages, notes, first, err := listAllFirst(ctx, s, "tools/list", "tools")
 		d.ToolPages, d.Notes = pages, append(d.Notes, notes...)
+		d.ToolsTTLMs, d.ToolsCacheScope = first.TTLMs, first.CacheScope
 		if err != nil {
 			return nil, d, nil, err
 		}

@@ -86,7 +86,7 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 		return r
 	}
 	// Escaped so the line survives every report format unchanged.
-	call := string(escape.JSON(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":%s}`, callParams(toolName, c.Arguments))))
+	call := string(escape.JSON(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":%s}`, reproParams(rep, toolName, c.Arguments))))
 	if len(call) > maxCallLine {
 		return report.Reproducer{Shell: replayCommand(cfg, c.ID)}
 	}
@@ -94,10 +94,15 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 	initialized := `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 	r := report.Reproducer{JSONRPC: call}
 	switch {
+	case len(cfg.Command) > 0 && rep.Server.Era == EraModern:
+		// Stateless: no handshake, the envelope is in the call itself.
+		cd, prefix := shellContext(cfg)
+		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s; sleep 2; } | %s%s",
+			cd, repeatedCalls(rep, toolName, c), prefix, shellJoin(cfg.Command))
 	case len(cfg.Command) > 0:
 		cd, prefix := shellContext(cfg)
 		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s %s %s; sleep 2; } | %s%s",
-			cd, shellQuote(init), shellQuote(initialized), repeatedCalls(toolName, c), prefix, shellJoin(cfg.Command))
+			cd, shellQuote(init), shellQuote(initialized), repeatedCalls(rep, toolName, c), prefix, shellJoin(cfg.Command))
 	case cfg.URL != "":
 		u := shellQuote(redactURL(cfg.URL))
 		h := `-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream'`
@@ -118,14 +123,14 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 // [report.Timing]), that many calls with ids 2, 3, …, a second apart (a
 // server may handle requests that arrive together at once), since the
 // first runs succeeded.
-func repeatedCalls(toolName string, c report.Case) string {
+func repeatedCalls(rep *report.Report, toolName string, c report.Case) string {
 	n := 1
 	if c.Timing != nil && c.Timing.FailedRun > 1 {
 		n = c.Timing.FailedRun
 	}
 	lines := make([]string, n)
 	for i := range lines {
-		lines[i] = shellQuote(string(escape.JSON(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, i+2, callParams(toolName, c.Arguments)))))
+		lines[i] = shellQuote(string(escape.JSON(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, i+2, reproParams(rep, toolName, c.Arguments)))))
 	}
 	return strings.Join(lines, "; sleep 1; printf '%s\\n' ")
 }
@@ -256,4 +261,28 @@ func shellJoin(args []string) string {
 		q[i] = shellQuote(a)
 	}
 	return strings.Join(q, " ")
+}
+
+// reproParams are the params of a reproducer's tools/call: in the modern
+// era with the _meta envelope of the version the audit negotiated.
+func reproParams(rep *report.Report, toolName string, args json.RawMessage) json.RawMessage {
+	p := callParams(toolName, args)
+	if rep == nil || rep.Server.Era != EraModern {
+		return p
+	}
+	env := reproEnvelope(rep.Server.ProtocolVersion)
+	if withEnv, err := withMembers(p, "_meta", env); err == nil {
+		return withEnv
+	}
+	return p
+}
+
+// reproEnvelope is the _meta envelope a reproducer sends.
+func reproEnvelope(version string) json.RawMessage {
+	b, _ := json.Marshal(map[string]any{
+		metaProtocolVersion:    version,
+		metaClientCapabilities: map[string]any{},
+		metaClientInfo:         map[string]any{"name": "mcp-fuzz-repro", "version": "0"},
+	})
+	return b
 }

@@ -40,12 +40,12 @@ func TestParseInitialize(t *testing.T) {
 
 func TestVersionLint(t *testing.T) {
 	for _, v := range knownVersions {
-		if l := versionLint(v); l != nil {
-			t.Errorf("versionLint(%q) = %v, want none: mcp-fuzz speaks it", v, l)
+		if l := versionLint(EraLegacy, v); l != nil {
+			t.Errorf("versionLint(EraLegacy, %q) = %v, want none: mcp-fuzz speaks it", v, l)
 		}
 	}
-	l := versionLint("2099-01-01")
+	l := versionLint(EraLegacy, "2099-01-01")
 	if len(l) != 1 || l[0].Code != "unknown_protocol_version" || l[0].Severity != "error" || !strings.Contains(l[0].Message, `"2099-01-01"`) {
-		t.Errorf("versionLint(2099-01-01) = %+v", l)
+		t.Errorf("versionLint(EraLegacy, 2099-01-01) = %+v", l)
 	}
 }

@@ -80,14 +80,16 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 		Config:    cfg.settings(),
 		Target:    shown.target(cn.transport),
 		Server: report.Server{
-			Name:            s.init.ServerInfo.Name,
-			Version:         s.init.ServerInfo.Version,
-			ProtocolVersion: s.init.ProtocolVersion,
-			Capabilities:    s.init.Capabilities,
-			Instructions:    detector.Redact(s.init.Instructions),
+			Name:              s.init.ServerInfo.Name,
+			Version:           s.init.ServerInfo.Version,
+			ProtocolVersion:   s.init.ProtocolVersion,
+			Era:               s.era,
+			SupportedVersions: s.supported,
+			Capabilities:      s.init.Capabilities,
+			Instructions:      detector.Redact(s.init.Instructions),
 		},
 		Discovery:  disc,
-		Lint:       append(append(versionLint(s.init.ProtocolVersion), discLint...), staticLint(s, tools)...),
+		Lint:       append(append(versionLint(s.era, s.init.ProtocolVersion), discLint...), staticLint(s, tools)...),
 		Dimensions: map[string]report.Dimension{},
 	}
 
@@ -641,7 +643,7 @@ func (r *runner) goneAfter(ctx context.Context) *serverGone {
 		written = s.proc.InputWritten()
 	}
 	pctx, cancel := context.WithTimeout(ctx, min(pingTimeout, r.cfg.Timeout))
-	_, _, err := s.call(pctx, "ping", nil)
+	_, _, err := s.liveness(pctx)
 	cancel()
 	if !errors.Is(err, rpc.ErrClosed) {
 		return nil
@@ -675,7 +677,7 @@ func (r *runner) alive(ctx context.Context, s *session) bool {
 	}
 	pctx, cancel := context.WithTimeout(ctx, min(pingTimeout, r.cfg.Timeout))
 	defer cancel()
-	_, _, err := s.call(pctx, "ping", nil)
+	_, _, err := s.liveness(pctx)
 	var rpcErr *rpc.Error
 	return err == nil || errors.As(err, &rpcErr)
 }
@@ -762,6 +764,7 @@ func (c Config) settings() report.Settings {
 		Tools:              c.Tools,
 		SkipTools:          c.SkipTools,
 		Profile:            c.Profile,
+		Era:                c.Era,
 		MaxResponseBytes:   c.MaxResponse,
 		MaxHangs:           max(c.MaxHangs, 0),
 		Parallel:           c.Parallel,

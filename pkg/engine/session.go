@@ -32,7 +32,13 @@ type session struct {
 	client *rpc.Client
 	proc   *stdio.Process // nil over HTTP
 	init   initializeResult
-	leak   *leak.Detector // redacts the secrets from everything the server sends
+	// era is EraModern (stateless: every request carries the _meta
+	// envelope) or EraLegacy (the initialize handshake).
+	era string
+	// supported are the versions server/discover listed (modern era).
+	supported []string
+	version   string         // mcp-fuzz's own version, for clientInfo
+	leak      *leak.Detector // redacts the secrets from everything the server sends
 
 	// stray collects the violations of this session that happened while
 	// no tools/call was in flight (shared by the connector's sessions).
@@ -333,18 +339,30 @@ func (cn *connector) connectStdio(ctx context.Context) (*session, error) {
 		return nil, err
 	}
 	s.proc = proc
-	if err := s.start(ctx, proc.Connection(), cn.cfg.Version); err != nil {
+	if err := s.start(ctx, proc.Connection(), cn.cfg); err != nil {
 		s.close()
 		if errors.Is(err, rpc.ErrClosed) {
 			// It died (or closed stdout) without answering; the stderr tail
 			// usually says why.
-			err = fmt.Errorf("server exited (%s) before answering initialize%s", proc.ExitStatus(), stderrHint(s.leak.Redact(proc.Stderr())))
+			err = fmt.Errorf("server exited (%s) before answering %s%s", proc.ExitStatus(), s.handshake(), stderrHint(s.leak.Redact(proc.Stderr())))
 		} else if hint := stderrHint(s.leak.Redact(proc.Stderr())); hint != "" {
 			err = fmt.Errorf("%w%s", err, hint)
 		}
 		return nil, err
 	}
+	cn.remember(s)
 	return s, nil
+}
+
+// remember keeps the era and version a session negotiated, so that the
+// run's later sessions (reconnects, parallel workers) do not probe again.
+func (cn *connector) remember(s *session) {
+	if cn.cfg.Era == EraAuto || cn.cfg.Era == "" {
+		cn.cfg.Era = s.era
+		if s.era == EraModern {
+			cn.cfg.ProtocolVersion = s.init.ProtocolVersion
+		}
+	}
 }
 
 func stderrHint(stderr string) string {
@@ -385,7 +403,11 @@ func (cn *connector) connectHTTP(ctx context.Context, transport string) (*sessio
 	conn = &capConn{Connection: conn, store: store}
 	s := cn.newSession()
 	s.cancel = cancelConn
-	if err := s.start(ctx, conn, cn.cfg.Version); err != nil {
+	// The stateless era over HTTP (Mcp-Method headers, no session id) is
+	// not spoken yet: HTTP targets are audited in the legacy era.
+	cfg := cn.cfg
+	cfg.Era = EraLegacy
+	if err := s.start(ctx, conn, cfg); err != nil {
 		s.close()
 		return nil, err
 	}
@@ -394,8 +416,21 @@ func (cn *connector) connectHTTP(ctx context.Context, transport string) (*sessio
 	return s, nil
 }
 
-// start runs the initialize handshake on conn.
-func (s *session) start(ctx context.Context, conn mcp.Connection, version string) error {
+// handshake names the request a session that never got going was waiting
+// for.
+func (s *session) handshake() string {
+	if s.era == EraModern || s.era == "" {
+		return "server/discover"
+	}
+	return "initialize"
+}
+
+// start negotiates on conn as a current client does (SPEC §3): unless the
+// era is legacy, server/discover first; a server that does not speak the
+// stateless era gets the initialize handshake instead (unless the era is
+// modern: then that is the error).
+func (s *session) start(ctx context.Context, conn mcp.Connection, cfg Config) error {
+	s.version = cfg.Version
 	s.client = rpc.New(conn, func(v rpc.Violation) {
 		if v.Kind == rpc.KindLateAnswer {
 			s.noteLate()
@@ -403,12 +438,32 @@ func (s *session) start(ctx context.Context, conn mcp.Connection, version string
 		}
 		s.violate(v.Kind + ": " + v.Excerpt)
 	})
+	if cfg.Era != EraLegacy {
+		offer := cfg.ProtocolVersion
+		if offer == "" {
+			offer = ModernProtocolVersion
+		}
+		d, err := s.discover(ctx, offer)
+		var no *errNoModern
+		switch {
+		case err == nil:
+			s.setPhase(phaseBetweenCalls)
+			s.era, s.supported = EraModern, d.supported
+			return nil
+		case !errors.As(err, &no):
+			return fmt.Errorf("server/discover: %w", err)
+		case cfg.Era == EraModern:
+			return fmt.Errorf("--era modern: the server does not speak the stateless %s era: %s", offer, no.why)
+		}
+		s.init = initializeResult{}
+	}
+	s.era = EraLegacy
 	params := map[string]any{
 		"protocolVersion": protocolVersion,
 		"capabilities":    map[string]any{},
-		"clientInfo":      map[string]any{"name": "mcp-fuzz", "version": version},
+		"clientInfo":      map[string]any{"name": "mcp-fuzz", "version": cfg.Version},
 	}
-	raw, _, err := s.call(ctx, "initialize", params)
+	raw, _, err := s.callOnce(ctx, "initialize", params)
 	s.setPhase(phaseBetweenCalls)
 	var rpcErr *rpc.Error
 	switch {
@@ -477,8 +532,8 @@ var knownVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-
 // mcp-fuzz did not offer and does not know. The spec lets the client
 // disconnect then; mcp-fuzz goes on auditing under the rules of the version
 // it offered, so the rest of the report stays useful, and says so.
-func versionLint(answered string) []report.Lint {
-	if slices.Contains(knownVersions, answered) {
+func versionLint(era, answered string) []report.Lint {
+	if era == EraModern || slices.Contains(knownVersions, answered) {
 		return nil
 	}
 	return []report.Lint{{
@@ -494,6 +549,15 @@ func versionLint(answered string) []report.Lint {
 // answer carried. Nothing the server sends reaches the report unredacted:
 // every request goes through here.
 func (s *session) call(ctx context.Context, method string, params any) (json.RawMessage, []string, error) {
+	if s.era == EraModern {
+		return s.modernCall(ctx, method, params)
+	}
+	return s.callOnce(ctx, method, params)
+}
+
+// callOnce is [session.call] without the modern era's envelope and
+// multi-round-trip handling: one request, one answer, redacted.
+func (s *session) callOnce(ctx context.Context, method string, params any) (json.RawMessage, []string, error) {
 	watch := &capWatch{}
 	raw, err := s.client.Call(context.WithValue(ctx, capWatchKey{}, watch), method, params)
 	var rpcErr *rpc.Error

@@ -89,6 +89,13 @@ func reproduceStartup(rep *report.Report, cfg Config) report.Reproducer {
 	initialized := `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
 	switch {
+	case len(cfg.Command) > 0 && rep.Server.Era == EraModern:
+		env := string(reproEnvelope(rep.Server.ProtocolVersion))
+		disc := `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":` + env + `}}`
+		list := `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":` + env + `}}`
+		cd, prefix := shellContext(cfg)
+		return report.Reproducer{Shell: fmt.Sprintf("%s{ printf '%%s\\n' %s %s; sleep 2; } | %s%s | head -n 20 | cut -c1-300",
+			cd, shellQuote(disc), shellQuote(list), prefix, shellJoin(cfg.Command))}
 	case len(cfg.Command) > 0:
 		cd, prefix := shellContext(cfg)
 		return report.Reproducer{Shell: fmt.Sprintf("%s{ printf '%%s\\n' %s %s %s; sleep 2; } | %s%s | head -n 20 | cut -c1-300",

@@ -75,6 +75,9 @@ type Settings struct {
 	Tools              []string `json:"tools,omitempty"`
 	SkipTools          []string `json:"skipTools,omitempty"`
 	Profile            string   `json:"profile"`
+	// Era is the protocol era asked for: auto, modern or legacy (the one
+	// spoken is [Server.Era]).
+	Era string `json:"era,omitempty"`
 	// MaxResponseBytes is the response cap (--max-response).
 	MaxResponseBytes int `json:"maxResponseBytes"`
 	// MaxHangs is the hang cutoff per tool (--max-hangs); 0: never.
@@ -101,11 +104,19 @@ type Target struct {
 
 // Server is what the server said about itself in initialize.
 type Server struct {
-	Name            string          `json:"name"`
-	Version         string          `json:"version"`
-	ProtocolVersion string          `json:"protocolVersion"`
-	Capabilities    json.RawMessage `json:"capabilities,omitempty"`
-	Instructions    string          `json:"instructions,omitempty"`
+	Name            string `json:"name"`
+	Version         string `json:"version"`
+	ProtocolVersion string `json:"protocolVersion"`
+	// Era is the protocol era the audit spoke: "modern" (the stateless
+	// 2026-07-28 revision: server/discover and the _meta envelope) or
+	// "legacy" (the initialize handshake). Empty in reports of earlier
+	// versions of mcp-fuzz, which were all legacy.
+	Era string `json:"era,omitempty" jsonschema:"enum=modern,enum=legacy"`
+	// SupportedVersions are the protocol versions the server's
+	// server/discover answer listed (modern era only).
+	SupportedVersions []string        `json:"supportedVersions,omitempty"`
+	Capabilities      json.RawMessage `json:"capabilities,omitempty"`
+	Instructions      string          `json:"instructions,omitempty"`
 }
 
 // Dimension is one scored aspect; Score is nil when not measured.
@@ -122,12 +133,16 @@ type Cap struct {
 
 // Discovery records what listing found.
 type Discovery struct {
-	Tools             int      `json:"tools"`
-	ToolPages         int      `json:"toolPages"`
-	Resources         int      `json:"resources"`
-	ResourceTemplates int      `json:"resourceTemplates"`
-	Prompts           int      `json:"prompts"`
-	Notes             []string `json:"notes,omitempty"`
+	Tools             int `json:"tools"`
+	ToolPages         int `json:"toolPages"`
+	Resources         int `json:"resources"`
+	ResourceTemplates int `json:"resourceTemplates"`
+	Prompts           int `json:"prompts"`
+	// ToolsTTLMs and ToolsCacheScope are the caching hints of the first
+	// tools/list page (2026-07-28), when the server sent them.
+	ToolsTTLMs      *int64   `json:"toolsTtlMs,omitempty"`
+	ToolsCacheScope string   `json:"toolsCacheScope,omitempty"`
+	Notes           []string `json:"notes,omitempty"`
 }
 
 // Tool is one tool and its cases.

@@ -1,0 +1,375 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
+)
+
+// Protocol eras (SPEC §3): the 2026-07-28 revision is stateless (a client
+// discovers the server with server/discover and every request carries the
+// _meta envelope); the 2025 revisions use the initialize handshake.
+const (
+	EraAuto   = "auto"
+	EraModern = "modern"
+	EraLegacy = "legacy"
+)
+
+// ModernProtocolVersion is the protocol version mcp-fuzz offers in
+// server/discover unless --protocol-version says otherwise.
+const ModernProtocolVersion = "2026-07-28"
+
+// modernVersions are the stateless revisions whose envelope mcp-fuzz
+// speaks, newest first: a -32022 retry picks the first the server supports.
+var modernVersions = []string{ModernProtocolVersion}
+
+// The _meta keys of the stateless envelope (SEP-2575).
+const (
+	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	metaClientInfo         = "io.modelcontextprotocol/clientInfo"
+	metaServerInfo         = "io.modelcontextprotocol/serverInfo"
+)
+
+// JSON-RPC error codes of the 2026-07-28 revision.
+const (
+	codeHeaderMismatch             = -32020
+	codeMissingClientCapabilities  = -32021
+	codeUnsupportedProtocolVersion = -32022
+)
+
+// Bounds on what a hostile server's discover and multi-round-trip answers
+// may make mcp-fuzz keep or send back.
+const (
+	maxSupportedVersions = 32
+	maxVersionLen        = 64
+	maxInputRequests     = 16
+	maxRequestState      = 64 << 10
+	// maxInputRounds is how many times an input_required answer is
+	// answered and the request retried before the last answer is judged.
+	maxInputRounds = 3
+	// discoverTimeout bounds the server/discover probe: a legacy server
+	// that ignores unknown methods must not cost the whole startup budget.
+	discoverTimeout = 10 * time.Second
+)
+
+var versionPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+// validProtocolVersion reports whether v is a protocol revision as the
+// spec spells them (YYYY-MM-DD).
+func validProtocolVersion(v string) bool { return versionPattern.MatchString(v) }
+
+// discoverResult is what mcp-fuzz keeps of a server/discover answer.
+type discoverResult struct {
+	supported []string
+}
+
+// errNoModern marks a server that does not speak the stateless era: its
+// answer to server/discover is why (auto falls back to initialize).
+type errNoModern struct{ why string }
+
+func (e *errNoModern) Error() string { return e.why }
+
+// envelope is the _meta of every modern request.
+func (s *session) envelope() json.RawMessage {
+	b, _ := json.Marshal(map[string]any{
+		metaProtocolVersion:    s.init.ProtocolVersion,
+		metaClientCapabilities: map[string]any{},
+		metaClientInfo:         map[string]any{"name": "mcp-fuzz", "version": s.version},
+	})
+	return b
+}
+
+// discoverParams are server/discover's params: the envelope alone.
+func (s *session) discoverParams() json.RawMessage {
+	return json.RawMessage(`{"_meta":` + string(s.envelope()) + `}`)
+}
+
+// withMembers returns params (a JSON object, or nil for none) with the
+// given members added in front; the params' own bytes are kept as they
+// are, so that a case's arguments reach the server exactly as generated.
+func withMembers(params any, members ...any) (json.RawMessage, error) {
+	var raw []byte
+	switch p := params.(type) {
+	case nil:
+		raw = []byte("{}")
+	case json.RawMessage:
+		raw = p
+	default:
+		b, err := json.Marshal(p)
+		if err != nil {
+			return nil, err
+		}
+		raw = b
+	}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) < 2 || raw[0] != '{' {
+		return nil, fmt.Errorf("params are not a JSON object")
+	}
+	var head bytes.Buffer
+	head.WriteByte('{')
+	for i := 0; i+1 < len(members); i += 2 {
+		k, _ := json.Marshal(members[i])
+		var v []byte
+		if r, ok := members[i+1].(json.RawMessage); ok {
+			v = r
+		} else {
+			var err error
+			if v, err = json.Marshal(members[i+1]); err != nil {
+				return nil, err
+			}
+		}
+		if i > 0 {
+			head.WriteByte(',')
+		}
+		head.Write(k)
+		head.WriteByte(':')
+		head.Write(v)
+	}
+	rest := bytes.TrimSpace(raw[1:])
+	if len(rest) > 0 && rest[0] != '}' {
+		head.WriteByte(',')
+	}
+	head.Write(rest)
+	return head.Bytes(), nil
+}
+
+// discover probes the server with server/discover offering version. A
+// server that answers -32022 with the versions it supports is asked once
+// more with the newest modern one both support. Any other refusal is an
+// [errNoModern]; a transport failure (the server died) is returned as it is.
+func (s *session) discover(ctx context.Context, version string) (discoverResult, error) {
+	for attempt := 0; ; attempt++ {
+		s.init.ProtocolVersion = version
+		dctx, cancel := context.WithTimeout(ctx, discoverTimeout)
+		raw, _, err := s.callOnce(dctx, "server/discover", s.discoverParams())
+		cancel()
+		var rpcErr *rpc.Error
+		switch {
+		case errors.As(err, &rpcErr):
+			if rpcErr.Code == codeUnsupportedProtocolVersion && attempt == 0 {
+				if v := pickModern(supportedFromData(rpcErr.Data)); v != "" && v != version {
+					version = v
+					continue
+				}
+			}
+			return discoverResult{}, &errNoModern{fmt.Sprintf("server/discover was answered with JSON-RPC error %d: %s", rpcErr.Code, excerpt(rpcErr.Message, 200))}
+		case err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
+			return discoverResult{}, &errNoModern{fmt.Sprintf("server/discover got no answer within %s", discoverTimeout)}
+		case err != nil:
+			return discoverResult{}, err
+		}
+		d, err := s.parseDiscover(raw)
+		if err != nil {
+			answer, _ := s.excerptFound(string(raw), 200)
+			return discoverResult{}, &errNoModern{fmt.Sprintf("the server's answer to server/discover is malformed: %v (answer: %s)", err, answer)}
+		}
+		if !slices.Contains(d.supported, version) {
+			v := pickModern(d.supported)
+			if v == "" {
+				return discoverResult{}, &errNoModern{fmt.Sprintf("server/discover lists no stateless protocol version mcp-fuzz speaks (supportedVersions: %s)", excerpt(strings.Join(d.supported, ", "), 200))}
+			}
+			version = v
+		}
+		s.init.ProtocolVersion = version
+		return d, nil
+	}
+}
+
+// supportedFromData reads data.supported of a -32022 error, bounded.
+func supportedFromData(data json.RawMessage) []string {
+	var d struct {
+		Supported []json.RawMessage `json:"supported"`
+	}
+	if json.Unmarshal(data, &d) != nil {
+		return nil
+	}
+	return boundedVersions(d.Supported)
+}
+
+// boundedVersions keeps the first [maxSupportedVersions] string entries of
+// a version list, each cut to [maxVersionLen] bytes.
+func boundedVersions(raws []json.RawMessage) []string {
+	var out []string
+	for _, r := range raws {
+		if len(out) == maxSupportedVersions {
+			break
+		}
+		var v string
+		if json.Unmarshal(r, &v) != nil {
+			continue
+		}
+		out = append(out, cutUTF8(v, maxVersionLen))
+	}
+	return out
+}
+
+// pickModern is the newest stateless version mcp-fuzz speaks among
+// supported, "" when none.
+func pickModern(supported []string) string {
+	for _, v := range modernVersions {
+		if slices.Contains(supported, v) {
+			return v
+		}
+	}
+	return ""
+}
+
+// parseDiscover reads a DiscoverResult into s.init (capabilities,
+// instructions, server info from _meta) and returns its supported versions.
+func (s *session) parseDiscover(raw json.RawMessage) (discoverResult, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+		return discoverResult{}, errors.New("the result is not a JSON object")
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(fields["supportedVersions"], &list) != nil || list == nil {
+		return discoverResult{}, errors.New("supportedVersions is not an array")
+	}
+	d := discoverResult{supported: boundedVersions(list)}
+	if c, ok := fields["capabilities"]; ok && string(c) != "null" {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(c, &m) != nil || m == nil {
+			return discoverResult{}, errors.New("capabilities is not an object")
+		}
+		s.init.Capabilities = c
+	}
+	if in, ok := fields["instructions"]; ok && string(in) != "null" {
+		if json.Unmarshal(in, &s.init.Instructions) != nil {
+			return discoverResult{}, errors.New("instructions is not a string")
+		}
+	}
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(fields["_meta"], &meta) == nil {
+		var info struct {
+			Name    any `json:"name"`
+			Version any `json:"version"`
+		}
+		if json.Unmarshal(meta[metaServerInfo], &info) == nil {
+			s.init.ServerInfo.Name, _ = info.Name.(string)
+			s.init.ServerInfo.Version, _ = info.Version.(string)
+		}
+	}
+	return d, nil
+}
+
+// inputRequired reads a result's resultType: done is true for a complete
+// answer (resultType "complete" or absent); otherwise requests are the
+// inputRequests to answer and state the requestState to send back. A
+// malformed input_required answer is an error describing why.
+func inputRequired(raw json.RawMessage) (done bool, requests map[string]json.RawMessage, state *string, err error) {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(raw, &fields) != nil || fields == nil {
+		return true, nil, nil, nil
+	}
+	rt, ok := fields["resultType"]
+	if !ok || string(rt) == "null" {
+		return true, nil, nil, nil
+	}
+	var t string
+	if json.Unmarshal(rt, &t) != nil {
+		return true, nil, nil, fmt.Errorf("resultType is not a string: %s", excerpt(string(rt), 60))
+	}
+	switch t {
+	case "complete":
+		return true, nil, nil, nil
+	case "input_required":
+	default:
+		return true, nil, nil, fmt.Errorf("unknown resultType %q", excerpt(t, 60))
+	}
+	if json.Unmarshal(fields["inputRequests"], &requests) != nil || len(requests) == 0 {
+		return false, nil, nil, errors.New("an input_required result without inputRequests (an object of requests)")
+	}
+	if len(requests) > maxInputRequests {
+		return false, nil, nil, fmt.Errorf("an input_required result with %d inputRequests (more than %d)", len(requests), maxInputRequests)
+	}
+	if rs, ok := fields["requestState"]; ok && string(rs) != "null" {
+		var v string
+		if json.Unmarshal(rs, &v) != nil {
+			return false, nil, nil, errors.New("requestState is not a string")
+		}
+		if len(v) > maxRequestState {
+			return false, nil, nil, fmt.Errorf("requestState of %d bytes (more than %d)", len(v), maxRequestState)
+		}
+		state = &v
+	}
+	for k, r := range requests {
+		var req struct {
+			Method string `json:"method"`
+		}
+		if json.Unmarshal(r, &req) != nil || req.Method == "" {
+			return false, nil, nil, fmt.Errorf("inputRequests[%q] has no method", excerpt(k, 60))
+		}
+	}
+	return false, requests, state, nil
+}
+
+// inputResponses answers input requests as an unattended client does:
+// elicitations are declined; sampling and roots (deprecated in 2026-07-28)
+// and anything else are refused by leaving them unanswered.
+func inputResponses(requests map[string]json.RawMessage) map[string]any {
+	out := map[string]any{}
+	for k, r := range requests {
+		var req struct {
+			Method string `json:"method"`
+		}
+		_ = json.Unmarshal(r, &req)
+		if req.Method == "elicitation/create" {
+			out[k] = map[string]any{"action": "decline"}
+		}
+	}
+	return out
+}
+
+// modernCall sends one modern request: the envelope in params._meta, and
+// an input_required answer answered and retried with its requestState (at
+// most [maxInputRounds] times) before the last answer is returned. A
+// malformed input_required answer is a protocol violation of the server's.
+func (s *session) modernCall(ctx context.Context, method string, params any) (json.RawMessage, []string, error) {
+	p, err := withMembers(params, "_meta", s.envelope())
+	if err != nil {
+		return s.callOnce(ctx, method, params)
+	}
+	raw, found, err := s.callOnce(ctx, method, p)
+	for round := 0; err == nil && round < maxInputRounds; round++ {
+		done, requests, state, ierr := inputRequired(raw)
+		if ierr != nil {
+			s.violate(fmt.Sprintf("malformed %s result: %v", method, ierr))
+			return raw, found, nil
+		}
+		if done {
+			return raw, found, nil
+		}
+		members := []any{"_meta", s.envelope(), "inputResponses", inputResponses(requests)}
+		if state != nil {
+			members = append(members, "requestState", *state)
+		}
+		retry, merr := withMembers(params, members...)
+		if merr != nil {
+			return raw, found, nil
+		}
+		var more []string
+		raw, more, err = s.callOnce(ctx, method, retry)
+		found = append(found, more...)
+	}
+	return raw, found, err
+}
+
+// liveness sends the cheapest request the session's era has: ping in the
+// legacy era; server/discover in the modern one, which has no ping (a
+// modern server answers it -32601, an answer all the same, but an honest
+// client does not send a removed method).
+func (s *session) liveness(ctx context.Context) (json.RawMessage, []string, error) {
+	if s.era == EraModern {
+		return s.callOnce(ctx, "server/discover", s.discoverParams())
+	}
+	return s.callOnce(ctx, "ping", nil)
+}
