@@ -1,0 +1,133 @@
+// Command modern-only is a raw fixture server of the stateless 2026-07-28
+// revision only: it answers initialize and ping with -32601, and every
+// request must carry the _meta envelope (-32022 with data.supported when
+// the protocol version is missing or unsupported, -32021 when the client
+// capabilities are). Its tools: echo, well-behaved, and confirm, which asks
+// for an elicitation once (an input_required result) and answers once the
+// client has responded.
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcp-fuzz/mcp-fuzz/testdata/servers/internal/rawserver"
+	"github.com/mcp-fuzz/mcp-fuzz/testdata/servers/internal/spawn"
+)
+
+// Version is the only protocol version the server speaks.
+const Version = "2026-07-28"
+
+// State is the requestState of confirm's input_required answer.
+const State = "confirm-round-1"
+
+type envelope struct {
+	Meta map[string]json.RawMessage `json:"_meta"`
+}
+
+// checkEnvelope refuses a request without a valid envelope.
+func checkEnvelope(req *rawserver.Request) error {
+	var e envelope
+	_ = json.Unmarshal(req.Params, &e)
+	var v string
+	if json.Unmarshal(e.Meta["io.modelcontextprotocol/protocolVersion"], &v) != nil || v != Version {
+		return &rawserver.Error{Code: -32022, Message: fmt.Sprintf("unsupported protocol version %q", v), Data: map[string]any{"supported": []string{Version}, "requested": v}}
+	}
+	var caps map[string]any
+	if json.Unmarshal(e.Meta["io.modelcontextprotocol/clientCapabilities"], &caps) != nil || caps == nil {
+		return &rawserver.Error{Code: -32021, Message: "missing required client capabilities in _meta"}
+	}
+	return nil
+}
+
+func complete(m map[string]any) map[string]any {
+	m["resultType"] = "complete"
+	return m
+}
+
+func modern(h rawserver.Handler) rawserver.Handler {
+	return func(s *rawserver.Server, req *rawserver.Request) (any, error) {
+		if err := checkEnvelope(req); err != nil {
+			return nil, err
+		}
+		return h(s, req)
+	}
+}
+
+func notFound(_ *rawserver.Server, req *rawserver.Request) (any, error) {
+	return nil, &rawserver.Error{Code: -32601, Message: fmt.Sprintf("method not found: %q (this server speaks %s only)", req.Method, Version)}
+}
+
+func main() {
+	spawn.Record("server")
+	confirm := rawserver.Tool("confirm", "Ask the user to confirm, then answer q back.", rawserver.OneString())
+	echo := rawserver.PoliteTool("echo")
+	rawserver.Main(&rawserver.Server{
+		Name:    "modern-only",
+		Version: "1.0.0",
+		Methods: map[string]rawserver.Handler{
+			"initialize": notFound,
+			"ping":       notFound,
+			"server/discover": modern(func(*rawserver.Server, *rawserver.Request) (any, error) {
+				return complete(map[string]any{
+					"supportedVersions": []string{Version},
+					"capabilities":      map[string]any{"tools": map[string]any{}},
+					"_meta":             map[string]any{"io.modelcontextprotocol/serverInfo": map[string]any{"name": "modern-only", "version": "1.0.0"}},
+				}), nil
+			}),
+			"tools/list": modern(func(*rawserver.Server, *rawserver.Request) (any, error) {
+				return complete(map[string]any{"tools": []any{echo, confirm}, "ttlMs": 60000, "cacheScope": "private"}), nil
+			}),
+			"tools/call": modern(func(_ *rawserver.Server, req *rawserver.Request) (any, error) {
+				p, err := rawserver.DecodeCall(req)
+				if err != nil {
+					return nil, err
+				}
+				switch p.Name {
+				case "echo":
+					return complete(rawserver.PoliteAnswer(p)), nil
+				case "confirm":
+					return confirmCall(req, p)
+				}
+				return nil, rawserver.UnknownTool(p.Name)
+			}),
+		},
+	})
+}
+
+// confirmCall is confirm: invalid arguments are an isError answer; valid
+// ones first get an input_required answer asking for an elicitation, and the
+// retry carrying its requestState and a response gets the real answer.
+func confirmCall(req *rawserver.Request, p *rawserver.CallParams) (any, error) {
+	r := rawserver.PoliteAnswer(p)
+	if r["isError"] == true {
+		return complete(r), nil
+	}
+	var retry struct {
+		RequestState   string                     `json:"requestState"`
+		InputResponses map[string]json.RawMessage `json:"inputResponses"`
+	}
+	_ = json.Unmarshal(req.Params, &retry)
+	if retry.RequestState == "" {
+		return map[string]any{
+			"resultType": "input_required",
+			"inputRequests": map[string]any{
+				"ok": map[string]any{"method": "elicitation/create", "params": map[string]any{
+					"message":         "Proceed?",
+					"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{}},
+				}},
+			},
+			"requestState": State,
+		}, nil
+	}
+	if retry.RequestState != State {
+		return nil, &rawserver.Error{Code: -32602, Message: "unknown requestState"}
+	}
+	var answer struct {
+		Action string `json:"action"`
+	}
+	if json.Unmarshal(retry.InputResponses["ok"], &answer) != nil || answer.Action == "" {
+		return nil, &rawserver.Error{Code: -32602, Message: "the retry carries no response to input request ok"}
+	}
+	return complete(rawserver.Text("confirm: the user answered " + answer.Action)), nil
+}
