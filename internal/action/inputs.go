@@ -18,7 +18,7 @@ import (
 var Inputs = []string{
 	"command", "url", "headers", "env", "pass-env", "working-directory",
 	"include-destructive", "tools", "skip-tools", "cases", "seed", "timeout",
-	"startup-timeout", "repeat", "concurrency", "sequential", "protocol", "config", "secrets",
+	"startup-timeout", "repeat", "era", "protocol-version", "concurrency", "sequential", "protocol", "config", "secrets",
 	"fail-under", "fail-on", "baseline", "comment", "comment-key",
 	"github-token", "sarif", "report",
 }
@@ -126,6 +126,8 @@ func readInputs(get func(string) string, workspace string) (settings, error) {
 	if a.Repeat, err = intInput(get, "repeat"); err != nil {
 		return s, err
 	}
+	a.Era = get("era")
+	a.ProtocolVersion = get("protocol-version")
 	if a.FailUnder, err = intInput(get, "fail-under"); err != nil {
 		return s, err
 	}
