@@ -92,9 +92,14 @@ func mdHead(rep *report.Report) string {
 	fmt.Fprintf(&b, "![mcp-fuzz %s](%s)\n\n", escape.MarkdownInline(gradeText(rep), 40), BadgeURL(rep))
 
 	s := rep.Summary
+	transport := escape.MarkdownInline(orDash(rep.Target.Transport), 40)
+	if rep.Server.Era != "" {
+		// The protocol era spoken, and its version: "stdio, modern era (2026-07-28)".
+		transport += fmt.Sprintf(", %s era (%s)", escape.MarkdownInline(rep.Server.Era, 20), escape.MarkdownInline(orDash(rep.Server.ProtocolVersion), 20))
+	}
 	fmt.Fprintf(&b, "**Coverage:** %s tested, %d skipped · %s · transport %s · seed %d · %s s · mcp-fuzz %s\n\n",
 		plural(s.ToolsTested, "tool", "tools"), s.ToolsSkipped, plural(s.Cases, "case", "cases"),
-		escape.MarkdownInline(orDash(rep.Target.Transport), 40), rep.Seed,
+		transport, rep.Seed,
 		seconds(float64(rep.DurationMs)), escape.MarkdownInline(orDash(rep.Version), 40))
 	fmt.Fprintf(&b, "**Verdicts:** %s\n\n", verdictLine(s))
 	if rep.EndedEarly != "" {

@@ -170,8 +170,12 @@ func terminalSummary(b *strings.Builder, rep *report.Report, p ansi) {
 // line each, then the metadata problems.
 func terminalCases(b *strings.Builder, rep *report.Report, p ansi) {
 	fmt.Fprintf(b, "\nmcp-fuzz %s  seed %d\n", escape.Terminal(rep.Version, 40), rep.Seed)
-	fmt.Fprintf(b, "server  %s %s (protocol %s, %s)\n", escape.Terminal(rep.Server.Name, 60), escape.Terminal(rep.Server.Version, 30),
-		escape.Terminal(rep.Server.ProtocolVersion, 20), escape.Terminal(rep.Target.Transport, 40))
+	era := ""
+	if rep.Server.Era != "" {
+		era = ", " + escape.Terminal(rep.Server.Era, 20) + " era"
+	}
+	fmt.Fprintf(b, "server  %s %s (protocol %s%s, %s)\n", escape.Terminal(rep.Server.Name, 60), escape.Terminal(rep.Server.Version, 30),
+		escape.Terminal(rep.Server.ProtocolVersion, 20), era, escape.Terminal(rep.Target.Transport, 40))
 	fmt.Fprintf(b, "tools   %d listed, %d tested, %d skipped\n", rep.Discovery.Tools, rep.Summary.ToolsTested, rep.Summary.ToolsSkipped)
 	for _, n := range rep.Discovery.Notes {
 		fmt.Fprintf(b, "note    %s\n", escape.Terminal(n, 200))

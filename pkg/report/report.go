@@ -253,6 +253,9 @@ type Lint struct {
 	Hint     string   `json:"hint,omitempty"`
 }
 
+// MaxSupportedVersions bounds the supportedVersions a report keeps.
+const MaxSupportedVersions = 32
+
 // Normalize replaces nil lists by empty ones, so the JSON report always has
 // arrays where its schema says so; sets SchemaVersion when it is missing; and
 // bounds what the server said about itself (name, version, capabilities,
@@ -265,6 +268,14 @@ func (r *Report) Normalize() {
 	r.Server.Name = capText(r.Server.Name, MaxStoredName)
 	r.Server.Version = capText(r.Server.Version, MaxStoredName)
 	r.Server.ProtocolVersion = capText(r.Server.ProtocolVersion, MaxStoredName)
+	r.Server.Era = capText(r.Server.Era, MaxStoredName)
+	if len(r.Server.SupportedVersions) > MaxSupportedVersions {
+		r.Server.SupportedVersions = r.Server.SupportedVersions[:MaxSupportedVersions]
+	}
+	for i, v := range r.Server.SupportedVersions {
+		r.Server.SupportedVersions[i] = capText(v, MaxStoredName)
+	}
+	r.Discovery.ToolsCacheScope = capText(r.Discovery.ToolsCacheScope, MaxStoredName)
 	r.Server.Instructions = capText(r.Server.Instructions, MaxStoredText)
 	if n := len(r.Server.Capabilities); n > MaxStoredCapabilities {
 		r.Server.Capabilities = nil
