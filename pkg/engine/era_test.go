@@ -162,3 +162,20 @@ func TestDemoBothEras(t *testing.T) {
 		t.Error("no accepted finding with a reproducer on the demo")
 	}
 }
+
+// TestLegacyDiesOnDiscover: a legacy server that exits when asked
+// server/discover is started again and audited in the legacy era, as a
+// current client falls back to initialize on any failure of discover.
+func TestLegacyDiesOnDiscover(t *testing.T) {
+	rep := runFixture(t, "legacy-only", func(c *Config) { c.Env = []string{"LEGACY_ONLY_DIE=1"} })
+	if rep.Server.Era != EraLegacy || validCase(t, rep, "echo").Verdict != report.OK {
+		t.Fatalf("era %q, echo %s", rep.Server.Era, validCase(t, rep, "echo").Verdict)
+	}
+	cfg := Config{Command: []string{fixture.Build(t, "legacy-only")}, Env: []string{"LEGACY_ONLY_DIE=1"}, Era: EraModern, StartupTimeout: 20 * time.Second, Version: "test"}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := Run(ctx, cfg); !errors.Is(err, ErrConnect) || !strings.Contains(err.Error(), "before answering server/discover") {
+		t.Fatalf("--era modern: %v", err)
+	}
+	assertNoChildren(t)
+}

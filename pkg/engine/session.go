@@ -316,6 +316,24 @@ func (cn *connector) connect(ctx context.Context) (*session, error) {
 }
 
 func (cn *connector) connectStdio(ctx context.Context) (*session, error) {
+	s, err := cn.startStdio(ctx, cn.cfg)
+	if err != nil && (cn.cfg.Era == EraAuto || cn.cfg.Era == "") && errors.Is(err, errDiedOnDiscover) && ctx.Err() == nil {
+		// A current client falls back to initialize on any failure of
+		// server/discover: a legacy server that dies of the unknown
+		// method is started again and spoken to in its own era.
+		cfg := cn.cfg
+		cfg.Era = EraLegacy
+		s, err = cn.startStdio(ctx, cfg)
+	}
+	return s, err
+}
+
+// errDiedOnDiscover marks a server that exited, or closed its stdout,
+// without answering server/discover.
+var errDiedOnDiscover = errors.New("the server exited without answering server/discover")
+
+// startStdio starts the server process and negotiates in cfg's era.
+func (cn *connector) startStdio(ctx context.Context, cfg Config) (*session, error) {
 	s := cn.newSession()
 	proc, err := stdio.Start(stdio.Config{
 		Path: cn.cfg.Command[0],
@@ -339,12 +357,16 @@ func (cn *connector) connectStdio(ctx context.Context) (*session, error) {
 		return nil, err
 	}
 	s.proc = proc
-	if err := s.start(ctx, proc.Connection(), cn.cfg); err != nil {
+	if err := s.start(ctx, proc.Connection(), cfg); err != nil {
 		s.close()
 		if errors.Is(err, rpc.ErrClosed) {
 			// It died (or closed stdout) without answering; the stderr tail
 			// usually says why.
-			err = fmt.Errorf("server exited (%s) before answering %s%s", proc.ExitStatus(), s.handshake(), stderrHint(s.leak.Redact(proc.Stderr())))
+			var died error
+			if s.era == "" {
+				died = errDiedOnDiscover
+			}
+			err = fmt.Errorf("server exited (%s) before answering %s%s%w", proc.ExitStatus(), s.handshake(), stderrHint(s.leak.Redact(proc.Stderr())), wrapQuiet{died})
 		} else if hint := stderrHint(s.leak.Redact(proc.Stderr())); hint != "" {
 			err = fmt.Errorf("%w%s", err, hint)
 		}
@@ -364,6 +386,12 @@ func (cn *connector) remember(s *session) {
 		}
 	}
 }
+
+// wrapQuiet wraps an error for errors.Is without adding to the message.
+type wrapQuiet struct{ err error }
+
+func (w wrapQuiet) Error() string { return "" }
+func (w wrapQuiet) Unwrap() error { return w.err }
 
 func stderrHint(stderr string) string {
 	stderr = strings.TrimSpace(stderr)
