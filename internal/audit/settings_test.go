@@ -219,7 +219,6 @@ func TestBuildErrorsNameTheirSource(t *testing.T) {
 		{"config era", Settings{Command: []string{"x"}, Config: config("era: new\n")}, `config era "new": want modern, legacy or auto`},
 		{"bad protocol-version", Settings{Command: []string{"x"}, ProtocolVersion: "latest"}, `input protocol-version "latest": want a protocol revision such as 2026-07-28`},
 		{"unknown protocol-version", Settings{Command: []string{"x"}, ProtocolVersion: "2025-11-25"}, `input protocol-version 2025-11-25: mcp-fuzz speaks the stateless era in 2026-07-28`},
-		{"modern over http", Settings{URL: "http://h/", Era: "modern"}, `input era modern: the stateless era is spoken over stdio only so far`},
 		{"negative cases", Settings{Command: []string{"x"}, Cases: &neg}, "input cases -3: must be 0 (no limit) or more"},
 		{"parallel 0", Settings{Command: []string{"x"}, Parallel: &zero}, "input parallel 0: want 1 to 64"},
 		{"repeat 0", Settings{Command: []string{"x"}, Repeat: &zero}, "input repeat 0: want 1 to 20"},

@@ -117,7 +117,7 @@ Target:
   --era E                 protocol era: auto (default: server/discover first, the initialize
                           handshake when the server does not speak 2026-07-28), modern (the
                           stateless era only; exit 3 when the server does not speak it) or
-                          legacy (initialize only); HTTP targets are audited in legacy
+                          legacy (initialize only); legacy HTTP+SSE is always legacy
   --protocol-version V    the stateless version offered in server/discover (default
                           2026-07-28)
   --startup-timeout T     spawn + initialize + discovery deadline (default 60s)

@@ -46,7 +46,8 @@ type Config struct {
 
 	// Era is the protocol era to speak: EraAuto (default: server/discover
 	// first, initialize when the server does not speak the stateless era),
-	// EraModern or EraLegacy. HTTP targets are audited in the legacy era.
+	// EraModern or EraLegacy. The legacy HTTP+SSE transport is always
+	// legacy.
 	Era string
 	// ProtocolVersion is the stateless version offered in server/discover
 	// (default [ModernProtocolVersion]).
@@ -278,9 +279,6 @@ func (c Config) Validate() error {
 	}
 	if c.ProtocolVersion != "" && !slices.Contains(modernVersions, c.ProtocolVersion) {
 		return bad("{ProtocolVersion} %s: mcp-fuzz speaks the stateless era in %s", c.ProtocolVersion, strings.Join(modernVersions, ", "))
-	}
-	if c.Era == EraModern && len(c.Command) == 0 {
-		return bad("{Era} modern: the stateless era is spoken over stdio only so far; use auto or legacy for an HTTP target")
 	}
 	if c.Timeout < 0 {
 		return bad("{Timeout} %v: must be positive", c.Timeout)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -103,6 +104,15 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 		cd, prefix := shellContext(cfg)
 		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s %s %s; sleep 2; } | %s%s",
 			cd, shellQuote(init), shellQuote(initialized), repeatedCalls(rep, toolName, c), prefix, shellJoin(cfg.Command))
+	case cfg.URL != "" && rep.Server.Era == EraModern:
+		// Stateless: one POST, no session, the routing headers.
+		h := `-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream'`
+		for _, hd := range cfg.Headers {
+			n, _, _ := parseHeader(hd)
+			h += " -H " + headerFromEnv(n)
+		}
+		r.Shell = fmt.Sprintf(`curl -s %s %s -H %s -H 'Mcp-Method: tools/call' -H %s -d %s`,
+			shellQuote(redactURL(cfg.URL)), h, shellQuote("Mcp-Protocol-Version: "+rep.Server.ProtocolVersion), shellQuote("Mcp-Name: "+mcpNameHeader(toolName)), shellQuote(call))
 	case cfg.URL != "":
 		u := shellQuote(redactURL(cfg.URL))
 		h := `-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream'`
@@ -285,4 +295,18 @@ func reproEnvelope(version string) json.RawMessage {
 		metaClientInfo:         map[string]any{"name": "mcp-fuzz-repro", "version": "0"},
 	})
 	return b
+}
+
+// mcpNameHeader is the Mcp-Name header value for name: as it is when it is
+// visible ASCII without edge spaces, else base64 in the =?base64?…?= form
+// the Streamable HTTP transport of 2026-07-28 uses.
+func mcpNameHeader(name string) string {
+	plain := name != "" && name == strings.TrimSpace(name)
+	for i := 0; plain && i < len(name); i++ {
+		plain = name[i] >= 0x20 && name[i] < 0x7f
+	}
+	if plain {
+		return name
+	}
+	return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(name)) + "?="
 }

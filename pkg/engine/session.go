@@ -406,7 +406,37 @@ func stderrHint(stderr string) string {
 	return "; last stderr line: " + last
 }
 
+// connectHTTP connects over transport in the run's era. Over Streamable
+// HTTP in the auto era, a server/discover that fails in any way (a
+// JSON-RPC error, an HTTP 4xx of a server that wants initialize first, a
+// broken answer) is followed, as a current client does, by a fresh
+// connection with the initialize handshake.
 func (cn *connector) connectHTTP(ctx context.Context, transport string) (*session, error) {
+	auto := cn.cfg.Era == EraAuto || cn.cfg.Era == ""
+	if !auto || transport != "streamable-http" {
+		s, err := cn.connectHTTPEra(ctx, transport, cn.cfg.Era)
+		if err == nil {
+			cn.remember(s)
+		}
+		return s, err
+	}
+	s, err := cn.connectHTTPEra(ctx, transport, EraAuto)
+	if err == nil {
+		cn.remember(s)
+		return s, nil
+	}
+	if ctx.Err() != nil {
+		return nil, err
+	}
+	cn.header.lastPostStatus.Store(0)
+	s, err = cn.connectHTTPEra(ctx, transport, EraLegacy)
+	if err == nil {
+		cn.remember(s)
+	}
+	return s, err
+}
+
+func (cn *connector) connectHTTPEra(ctx context.Context, transport, era string) (*session, error) {
 	cn.header.protocolVersion.Store("")
 	var t mcp.Transport
 	if transport == "sse" {
@@ -431,15 +461,20 @@ func (cn *connector) connectHTTP(ctx context.Context, transport string) (*sessio
 	conn = &capConn{Connection: conn, store: store}
 	s := cn.newSession()
 	s.cancel = cancelConn
-	// The stateless era over HTTP (Mcp-Method headers, no session id) is
-	// not spoken yet: HTTP targets are audited in the legacy era.
 	cfg := cn.cfg
-	cfg.Era = EraLegacy
+	cfg.Era = era
+	if transport == "sse" {
+		// The legacy HTTP+SSE transport belongs to the 2024 revision.
+		cfg.Era = EraLegacy
+	}
 	if err := s.start(ctx, conn, cfg); err != nil {
 		s.close()
 		return nil, err
 	}
 	detach()
+	// Every later POST says the version; in the modern era the SDK's
+	// transport also copies it from each request's _meta (the same value)
+	// and adds Mcp-Method and Mcp-Name; this covers notifications too.
 	cn.header.protocolVersion.Store(s.init.ProtocolVersion)
 	return s, nil
 }
