@@ -107,10 +107,14 @@ func TestDiscoverRetriesOnUnsupportedVersion(t *testing.T) {
 func TestDiscoverFallbacks(t *testing.T) {
 	initOK := json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"x","version":"1"}}`)
 	for name, discover := range map[string]func() (json.RawMessage, *jsonrpc.Error){
-		"-32601":          func() (json.RawMessage, *jsonrpc.Error) { return nil, &jsonrpc.Error{Code: -32601, Message: "no"} },
-		"-32600":          func() (json.RawMessage, *jsonrpc.Error) { return nil, &jsonrpc.Error{Code: -32600, Message: "not initialized"} },
-		"-32022 no data":  func() (json.RawMessage, *jsonrpc.Error) { return nil, &jsonrpc.Error{Code: -32022, Message: "no"} },
-		"-32022 old only": func() (json.RawMessage, *jsonrpc.Error) { return nil, &jsonrpc.Error{Code: -32022, Message: "no", Data: json.RawMessage(`{"supported":["2025-11-25"]}`)} },
+		"-32601": func() (json.RawMessage, *jsonrpc.Error) { return nil, &jsonrpc.Error{Code: -32601, Message: "no"} },
+		"-32600": func() (json.RawMessage, *jsonrpc.Error) {
+			return nil, &jsonrpc.Error{Code: -32600, Message: "not initialized"}
+		},
+		"-32022 no data": func() (json.RawMessage, *jsonrpc.Error) { return nil, &jsonrpc.Error{Code: -32022, Message: "no"} },
+		"-32022 old only": func() (json.RawMessage, *jsonrpc.Error) {
+			return nil, &jsonrpc.Error{Code: -32022, Message: "no", Data: json.RawMessage(`{"supported":["2025-11-25"]}`)}
+		},
 		"legacy versions": func() (json.RawMessage, *jsonrpc.Error) {
 			return json.RawMessage(`{"supportedVersions":["2025-11-25"]}`), nil
 		},
