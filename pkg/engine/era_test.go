@@ -179,3 +179,18 @@ func TestLegacyDiesOnDiscover(t *testing.T) {
 	}
 	assertNoChildren(t)
 }
+
+// TestModernStartupReproducer: the reproducer of a server violation in the
+// modern era discovers and lists with the envelope, no handshake, and
+// works as printed.
+func TestModernStartupReproducer(t *testing.T) {
+	rep := &report.Report{Server: report.Server{Era: EraModern, ProtocolVersion: ModernProtocolVersion}}
+	r := reproduceStartup(rep, Config{Command: []string{fixture.Build(t, "modern-only")}})
+	if strings.Contains(r.Shell, "initialize") {
+		t.Fatalf("reproducer: %s", r.Shell)
+	}
+	out := runShell(t, r.Shell)
+	if !strings.Contains(out, `"supportedVersions"`) || !strings.Contains(out, `"tools":[`) {
+		t.Errorf("reproducer %s printed %q", r.Shell, out)
+	}
+}
