@@ -139,3 +139,15 @@ func TestStreamableHTTPLegacyFallback(t *testing.T) {
 		t.Fatalf("era %q, transport %s, summary %+v", rep.Server.Era, rep.Target.Transport, rep.Summary)
 	}
 }
+
+// TestEraModernNotOverSSE: --era modern never ends up in the legacy
+// HTTP+SSE transport's handshake.
+func TestEraModernNotOverSSE(t *testing.T) {
+	srv := httpServer(t, true)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err := Run(ctx, Config{URL: srv.URL, Headers: []string{"X-Tenant: t1"}, Bearer: "s3cret-bearer", Era: EraModern, Timeout: 5 * time.Second, StartupTimeout: 10 * time.Second, Cases: 2})
+	if err == nil || !strings.Contains(err.Error(), "no stateless era") {
+		t.Fatalf("Run(--era modern, SSE-only server) = %v", err)
+	}
+}

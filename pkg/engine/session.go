@@ -413,6 +413,9 @@ func stderrHint(stderr string) string {
 // connection with the initialize handshake.
 func (cn *connector) connectHTTP(ctx context.Context, transport string) (*session, error) {
 	auto := cn.cfg.Era == EraAuto || cn.cfg.Era == ""
+	if transport == "sse" && cn.cfg.Era == EraModern {
+		return nil, errors.New("--era modern: the legacy HTTP+SSE transport has no stateless era")
+	}
 	if !auto || transport != "streamable-http" {
 		s, err := cn.connectHTTPEra(ctx, transport, cn.cfg.Era)
 		if err == nil {
