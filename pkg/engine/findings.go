@@ -112,7 +112,7 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 			h += " -H " + headerFromEnv(n)
 		}
 		r.Shell = fmt.Sprintf(`curl -s %s %s -H %s -H 'Mcp-Method: tools/call' -H %s -d %s`,
-			shellQuote(redactURL(cfg.URL)), h, shellQuote("Mcp-Protocol-Version: "+rep.Server.ProtocolVersion), shellQuote("Mcp-Name: "+mcpNameHeader(toolName)), shellQuote(call))
+			shellQuote(redactURL(cfg.URL)), h, shellQuote("Mcp-Protocol-Version: "+headerToken(rep.Server.ProtocolVersion)), shellQuote("Mcp-Name: "+mcpNameHeader(toolName)), shellQuote(call))
 	case cfg.URL != "":
 		u := shellQuote(redactURL(cfg.URL))
 		h := `-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream'`
@@ -120,10 +120,12 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 			n, _, _ := parseHeader(hd)
 			h += " -H " + headerFromEnv(n)
 		}
+		// The version is the server's word: quoted like any server text.
+		pvHeader := shellQuote("Mcp-Protocol-Version: " + headerToken(rep.Server.ProtocolVersion))
 		r.Shell = fmt.Sprintf(`sid=$(curl -si %s %s -d %s | tr -d '\r' | sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: //p'); `+
-			`curl -s %s %s -H "Mcp-Session-Id: $sid" -H 'Mcp-Protocol-Version: %s' -d %s >/dev/null; `+
-			`curl -s %s %s -H "Mcp-Session-Id: $sid" -H 'Mcp-Protocol-Version: %s' -d %s`,
-			u, h, shellQuote(init), u, h, rep.Server.ProtocolVersion, shellQuote(initialized), u, h, rep.Server.ProtocolVersion, shellQuote(call))
+			`curl -s %s %s -H "Mcp-Session-Id: $sid" -H %s -d %s >/dev/null; `+
+			`curl -s %s %s -H "Mcp-Session-Id: $sid" -H %s -d %s`,
+			u, h, shellQuote(init), u, h, pvHeader, shellQuote(initialized), u, h, pvHeader, shellQuote(call))
 	}
 	return r
 }
@@ -256,6 +258,21 @@ func envName(header string) string {
 func cutEnv(kv string) (string, string, bool) { return strings.Cut(kv, "=") }
 
 // shellQuote quotes s for a POSIX shell.
+// headerToken is v when it is a plain version token (letters, digits, '.',
+// '-', '_'; at most 64 bytes) and "" otherwise: a server's protocolVersion
+// goes into an HTTP header and a reproducer only in that shape.
+func headerToken(v string) string {
+	if len(v) == 0 || len(v) > 64 {
+		return ""
+	}
+	for _, r := range v {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_') {
+			return ""
+		}
+	}
+	return v
+}
+
 func shellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@%+,", r))

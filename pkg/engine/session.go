@@ -478,7 +478,7 @@ func (cn *connector) connectHTTPEra(ctx context.Context, transport, era string) 
 	// Every later POST says the version; in the modern era the SDK's
 	// transport also copies it from each request's _meta (the same value)
 	// and adds Mcp-Method and Mcp-Name; this covers notifications too.
-	cn.header.protocolVersion.Store(s.init.ProtocolVersion)
+	cn.header.protocolVersion.Store(headerToken(s.init.ProtocolVersion))
 	return s, nil
 }
 

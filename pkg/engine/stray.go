@@ -108,7 +108,7 @@ func reproduceStartup(rep *report.Report, cfg Config) report.Reproducer {
 		}
 		disc := `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":` + string(reproEnvelope(rep.Server.ProtocolVersion)) + `}}`
 		return report.Reproducer{Shell: fmt.Sprintf("curl -si %s %s -H %s -H 'Mcp-Method: server/discover' -d %s | head -n 40",
-			shellQuote(redactURL(cfg.URL)), h, shellQuote("Mcp-Protocol-Version: "+rep.Server.ProtocolVersion), shellQuote(disc))}
+			shellQuote(redactURL(cfg.URL)), h, shellQuote("Mcp-Protocol-Version: "+headerToken(rep.Server.ProtocolVersion)), shellQuote(disc))}
 	case cfg.URL != "":
 		h := `-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream'`
 		for _, hd := range cfg.Headers {
