@@ -174,7 +174,7 @@ func (r *runner) usage(err error) int {
 // connectFailed reports a target that could not be started or connected
 // (exit 3), with the reason in the job summary.
 func (r *runner) connectFailed(err error) int {
-	r.gh.Errorf("mcp-fuzz: could not start or connect to the target: %v", err)
+	r.gh.Errorf("mcp-fuzz: could not start or connect to the target: %s", escape.Terminal(err.Error(), 0))
 	r.summary("## mcp-fuzz: could not start or connect to the target\n\n" +
 		escape.MarkdownCode(err.Error(), 8000) + "\n")
 	r.outputs(map[string]string{"passed": "false"})

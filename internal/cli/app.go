@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/demo"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
@@ -149,7 +150,9 @@ func (a *App) fuzz(ctx context.Context, st audit.Settings) int {
 	case out.Code == ExitUsage:
 		return a.usageError(out.Err)
 	case out.Err != nil:
-		fmt.Fprintf(a.Stderr, "mcp-fuzz: %v\n", out.Err)
+		// The error may quote the server (its stderr, a refusal's message):
+		// no escape sequence of its reaches the terminal.
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: %s\n", escape.Terminal(out.Err.Error(), 0))
 		return out.Code
 	}
 	if code := a.emit(out.Report, o.Format, o.Outputs); code != ExitOK {
