@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -301,7 +302,10 @@ func inputRequired(raw json.RawMessage) (done bool, requests map[string]json.Raw
 		}
 		state = &v
 	}
-	for k, r := range requests {
+	// In key order: the first request without a method is the one named,
+	// the same in every run.
+	for _, k := range slices.Sorted(maps.Keys(requests)) {
+		r := requests[k]
 		var req struct {
 			Method string `json:"method"`
 		}

@@ -111,3 +111,15 @@ func TestValidProtocolVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestInputRequiredNamesTheSameRequest: of several requests without a
+// method, the error names the first by key, in every run.
+func TestInputRequiredNamesTheSameRequest(t *testing.T) {
+	raw := json.RawMessage(`{"resultType":"input_required","inputRequests":{"k9":{},"k2":{},"k0":{},"k5":{},"k7":{},"k1":{},"k3":{},"k8":{},"k4":{},"k6":{}}}`)
+	for range 20 {
+		_, _, _, err := inputRequired(raw)
+		if err == nil || !strings.Contains(err.Error(), `inputRequests["k0"] has no method`) {
+			t.Fatalf("err = %v, want the first key, k0, named", err)
+		}
+	}
+}
