@@ -143,6 +143,18 @@ func withMembers(params any, members ...any) (json.RawMessage, error) {
 	return head.Bytes(), nil
 }
 
+// probeTimeout is how long the discover probe may wait: [discoverTimeout],
+// but at most half of what is left of the startup timeout, so that a legacy
+// server that ignores unknown methods still gets its initialize.
+func probeTimeout(ctx context.Context) time.Duration {
+	if dl, ok := ctx.Deadline(); ok {
+		if half := time.Until(dl) / 2; half < discoverTimeout {
+			return max(half, time.Millisecond)
+		}
+	}
+	return discoverTimeout
+}
+
 // discover probes the server with server/discover offering version. A
 // server that answers -32022 with the versions it supports is asked once
 // more with the newest modern one both support. Any other refusal is an
@@ -150,7 +162,8 @@ func withMembers(params any, members ...any) (json.RawMessage, error) {
 func (s *session) discover(ctx context.Context, version string) (discoverResult, error) {
 	for attempt := 0; ; attempt++ {
 		s.init.ProtocolVersion = version
-		dctx, cancel := context.WithTimeout(ctx, discoverTimeout)
+		limit := probeTimeout(ctx)
+		dctx, cancel := context.WithTimeout(ctx, limit)
 		raw, _, err := s.callOnce(dctx, "server/discover", s.discoverParams())
 		cancel()
 		var rpcErr *rpc.Error
@@ -164,7 +177,7 @@ func (s *session) discover(ctx context.Context, version string) (discoverResult,
 			}
 			return discoverResult{}, &errNoModern{fmt.Sprintf("server/discover was answered with JSON-RPC error %d: %s", rpcErr.Code, excerpt(rpcErr.Message, 200))}
 		case err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
-			return discoverResult{}, &errNoModern{fmt.Sprintf("server/discover got no answer within %s", discoverTimeout)}
+			return discoverResult{}, &errNoModern{fmt.Sprintf("server/discover got no answer within %s", limit)}
 		case err != nil:
 			return discoverResult{}, err
 		}

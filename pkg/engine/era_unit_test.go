@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 )
@@ -121,5 +123,21 @@ func TestInputRequiredNamesTheSameRequest(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), `inputRequests["k0"] has no method`) {
 			t.Fatalf("err = %v, want the first key, k0, named", err)
 		}
+	}
+}
+
+func TestProbeTimeoutLeavesHalfTheStartup(t *testing.T) {
+	if got := probeTimeout(context.Background()); got != discoverTimeout {
+		t.Errorf("no deadline: %s, want %s", got, discoverTimeout)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
+	defer cancel()
+	if got := probeTimeout(ctx); got > 4*time.Second || got < 3*time.Second {
+		t.Errorf("8 s left: %s, want about 4 s", got)
+	}
+	ctx2, cancel2 := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel2()
+	if got := probeTimeout(ctx2); got != discoverTimeout {
+		t.Errorf("a minute left: %s, want %s", got, discoverTimeout)
 	}
 }
