@@ -82,6 +82,18 @@ func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if pv, _ := h.protocolVersion.Load().(string); pv != "" && req.Header.Get("Mcp-Protocol-Version") == "" {
 		req.Header.Set("Mcp-Protocol-Version", pv)
 	}
+	// A tool name that is no plain header value (control characters,
+	// leading space) goes in its base64 form, as the reproducer writes it:
+	// sent raw, net/http would refuse the request and the tool's cases
+	// would look like dropped connections.
+	for _, k := range []string{"Mcp-Name", "mcp-name"} {
+		if vs, ok := req.Header[k]; ok && len(vs) == 1 {
+			if enc := mcpNameHeader(vs[0]); enc != vs[0] {
+				req.Header.Del(k)
+				req.Header.Set("Mcp-Name", enc)
+			}
+		}
+	}
 	resp, err := h.base.RoundTrip(req)
 	if err == nil && req.Method == http.MethodPost {
 		h.lastPostStatus.Store(int64(resp.StatusCode))

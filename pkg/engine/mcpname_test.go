@@ -1,0 +1,44 @@
+package engine
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"testing"
+)
+
+// captureTransport records the last request's headers and fails the call.
+type captureTransport struct{ got http.Header }
+
+var errCaptured = errors.New("captured")
+
+func (c *captureTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	c.got = req.Header.Clone()
+	return nil, errCaptured
+}
+
+// TestMcpNameHeaderIsAlwaysSendable: a tool name with control characters
+// goes in its base64 form, as the reproducer writes it; a plain one as it is.
+func TestMcpNameHeaderIsAlwaysSendable(t *testing.T) {
+	target, _ := url.Parse("http://127.0.0.1:1/mcp")
+	capture := &captureTransport{}
+	h := &headerTransport{base: capture, target: target, headers: http.Header{}}
+	for name, want := range map[string]string{
+		"lookup":                "lookup",
+		"crlf\r\nX-Injected: 1": mcpNameHeader("crlf\r\nX-Injected: 1"),
+		" leading":              mcpNameHeader(" leading"),
+		"=?base64?bG9va3Vw?=":   "=?base64?bG9va3Vw?=",
+	} {
+		req, _ := http.NewRequest(http.MethodPost, target.String(), nil)
+		req.Header["Mcp-Name"] = []string{name}
+		if _, err := h.RoundTrip(req); !errors.Is(err, errCaptured) {
+			t.Fatalf("%q: %v", name, err)
+		}
+		if got := capture.got.Get("Mcp-Name"); got != want {
+			t.Errorf("Mcp-Name for %q = %q, want %q", name, got, want)
+		}
+		if name != want && want[:9] != "=?base64?" {
+			t.Errorf("%q: not the base64 form: %q", name, want)
+		}
+	}
+}
