@@ -79,8 +79,14 @@ func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	for k, vs := range h.headers {
 		req.Header[k] = vs
 	}
-	if pv, _ := h.protocolVersion.Load().(string); pv != "" && req.Header.Get("Mcp-Protocol-Version") == "" {
+	pv, _ := h.protocolVersion.Load().(string)
+	if pv != "" && req.Header.Get("Mcp-Protocol-Version") == "" {
 		req.Header.Set("Mcp-Protocol-Version", pv)
+	}
+	if pv >= ModernProtocolVersion || req.Header.Get("Mcp-Protocol-Version") >= ModernProtocolVersion {
+		// The stateless era has no sessions: a session id a server handed
+		// out is not sent back (the reproducer sends none either).
+		req.Header.Del("Mcp-Session-Id")
 	}
 	// A tool name that is no plain header value (control characters,
 	// leading space) goes in its base64 form, as the reproducer writes it:

@@ -42,3 +42,23 @@ func TestMcpNameHeaderIsAlwaysSendable(t *testing.T) {
 		}
 	}
 }
+
+// TestModernRequestsCarryNoSessionID: in the stateless era a session id
+// the server handed out is not sent back; in the legacy era it is.
+func TestModernRequestsCarryNoSessionID(t *testing.T) {
+	target, _ := url.Parse("http://127.0.0.1:1/mcp")
+	capture := &captureTransport{}
+	h := &headerTransport{base: capture, target: target, headers: http.Header{}}
+	for _, tc := range []struct {
+		version string
+		kept    bool
+	}{{ModernProtocolVersion, false}, {"2025-11-25", true}} {
+		h.protocolVersion.Store(tc.version)
+		req, _ := http.NewRequest(http.MethodPost, target.String(), nil)
+		req.Header.Set("Mcp-Session-Id", "EVILSID")
+		_, _ = h.RoundTrip(req)
+		if got := capture.got.Get("Mcp-Session-Id") != ""; got != tc.kept {
+			t.Errorf("version %s: session id sent %v, want %v", tc.version, got, tc.kept)
+		}
+	}
+}
