@@ -82,7 +82,11 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 	if c.ArgumentsDigest != nil || len(c.Arguments) > report.MaxInlineArguments {
 		r := report.Reproducer{Shell: replayCommand(cfg, c.ID)}
 		if c.ArgumentsDigest != nil && c.ArgumentsDigest.Pattern != nil {
-			r.Generator = generatorCommand(toolName, c.ArgumentsDigest.Pattern)
+			var meta json.RawMessage
+			if rep.Server.Era == EraModern {
+				meta = reproEnvelope(rep.Server.ProtocolVersion)
+			}
+			r.Generator = generatorCommand(toolName, c.ArgumentsDigest.Pattern, meta)
 		}
 		return r
 	}
@@ -169,9 +173,14 @@ func shellContext(cfg Config) (cd, prefix string) {
 // whose arguments the pattern spells out: the oversize payload as
 // 'A'*65536 rather than 64 KiB of shell. A Go JSON string is a valid Python
 // string literal (its only escapes are \", \\, \n, \r, \t and \uXXXX).
-func generatorCommand(toolName string, pattern []report.PatternPart) string {
+func generatorCommand(toolName string, pattern []report.PatternPart, meta json.RawMessage) string {
 	name, _ := json.Marshal(toolName)
-	head, _ := json.Marshal(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":` + string(name) + `,"arguments":`)
+	params := `{"name":`
+	if meta != nil {
+		// The modern era's envelope, as every request of the run carried it.
+		params = `{"_meta":` + string(meta) + `,"name":`
+	}
+	head, _ := json.Marshal(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":` + params + string(name) + `,"arguments":`)
 	terms := []string{string(head)}
 	for _, p := range pattern {
 		t, _ := json.Marshal(p.Text)

@@ -25,28 +25,40 @@ func TestGeneratorPrintsTheExactCall(t *testing.T) {
 		if d.Pattern == nil {
 			t.Fatalf("%s: no pattern", name)
 		}
-		gen := generatorCommand("weird 'tool' \"name\"", d.Pattern)
-		out, err := exec.Command("sh", "-c", gen).Output()
-		if err != nil {
-			t.Fatalf("%s: %s: %v", name, gen[:min(len(gen), 200)], err)
+		for _, meta := range []json.RawMessage{nil, reproEnvelope(ModernProtocolVersion)} {
+			checkGenerator(t, name, d, generatorCommand("weird 'tool' \"name\"", d.Pattern, meta), meta)
 		}
-		if !bytes.HasSuffix(out, []byte("\n")) || bytes.Count(out, []byte("\n")) != 1 {
-			t.Errorf("%s: not one line", name)
-		}
-		var call struct {
-			Params struct {
-				Name      string          `json:"name"`
-				Arguments json.RawMessage `json:"arguments"`
-			} `json:"params"`
-		}
-		if err := json.Unmarshal(out, &call); err != nil {
-			t.Fatalf("%s: not JSON: %v", name, err)
-		}
-		if call.Params.Name != "weird 'tool' \"name\"" || !d.Matches(call.Params.Arguments) {
-			t.Errorf("%s: the generated call differs from the one sent (%d bytes, want %d)", name, len(call.Params.Arguments), d.Bytes)
-		}
-		if len(gen) > 1024 {
-			t.Errorf("%s: a generator of %d bytes", name, len(gen))
-		}
+	}
+}
+
+// checkGenerator runs gen and checks it prints the call of d, with the
+// envelope meta in params._meta when meta is not nil.
+func checkGenerator(t *testing.T, name string, d *report.ArgumentsDigest, gen string, meta json.RawMessage) {
+	t.Helper()
+	out, err := exec.Command("sh", "-c", gen).Output()
+	if err != nil {
+		t.Fatalf("%s: %s: %v", name, gen[:min(len(gen), 200)], err)
+	}
+	if !bytes.HasSuffix(out, []byte("\n")) || bytes.Count(out, []byte("\n")) != 1 {
+		t.Errorf("%s: not one line", name)
+	}
+	var call struct {
+		Params struct {
+			Meta      json.RawMessage `json:"_meta"`
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		} `json:"params"`
+	}
+	if err := json.Unmarshal(out, &call); err != nil {
+		t.Fatalf("%s: not JSON: %v", name, err)
+	}
+	if call.Params.Name != "weird 'tool' \"name\"" || !d.Matches(call.Params.Arguments) {
+		t.Errorf("%s: the generated call differs from the one sent (%d bytes, want %d)", name, len(call.Params.Arguments), d.Bytes)
+	}
+	if !bytes.Equal(call.Params.Meta, meta) {
+		t.Errorf("%s: _meta %s, want %s", name, call.Params.Meta, meta)
+	}
+	if len(gen) > 1024+len(meta) {
+		t.Errorf("%s: a generator of %d bytes", name, len(gen))
 	}
 }
