@@ -113,17 +113,19 @@ func ungatedCritical(rep *report.Report, o Options) string {
 	}
 	n := 0
 	for _, f := range rep.Findings {
-		_, byID := o.Gates.Expected[f.ID]
-		_, byCase := o.Gates.Expected[f.CaseID]
-		if f.Severity == report.SeverityCritical && !byID && !(byCase && f.CaseID != "") {
+		if f.Severity == report.SeverityCritical && !o.Gates.Accepted(f) {
 			n++
 		}
 	}
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d critical %s (crash, hang, protocol violation or leak) failed no gate: %s replaces the default gate; add %s to keep it",
-		n, map[bool]string{true: "finding", false: "findings"}[n == 1], o.defaultReplacedBy, "fail-on "+score.DefaultFailOnNames())
+	noun := "findings"
+	if n == 1 {
+		noun = "finding"
+	}
+	return fmt.Sprintf("%d critical %s (crash, hang, protocol violation or leak) failed no gate: %s replaces the default gate; add fail-on %s to keep it",
+		n, noun, o.defaultReplacedBy, score.DefaultFailOnNames())
 }
 
 // unmatchedExpected warns about each expected id (in id order) that is

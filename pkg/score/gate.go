@@ -62,6 +62,16 @@ type Gates struct {
 	Default bool
 }
 
+// Accepted reports whether f is an expected finding (by its id or its
+// case's): one that never fails a gate.
+func (g Gates) Accepted(f report.Finding) bool {
+	if _, ok := g.Expected[f.ID]; ok {
+		return true
+	}
+	_, ok := g.Expected[f.CaseID]
+	return ok && f.CaseID != ""
+}
+
 // Result is the outcome of [Check].
 type Result struct {
 	Passed   bool
@@ -199,13 +209,9 @@ func Check(rep *report.Report, g Gates) Result {
 // readOnlyHint: true, say) must not pass CI with no call made. An explicit gate decides for
 // itself (--fail-under misses an ungraded run; --fail-on none passes it).
 func nothingTested(rep *report.Report, g Gates) string {
-	if !g.Default || len(rep.Tools) == 0 {
-		return "" // a server with no tool has nothing to fuzz, and says so
-	}
-	for _, t := range rep.Tools {
-		if t.Tested {
-			return ""
-		}
+	// A server with no tool has nothing to fuzz, and says so.
+	if untested, listed := UntestedCount(rep); !g.Default || listed == 0 || untested < listed {
+		return ""
 	}
 	skipped := fmt.Sprintf("all %d tools were skipped (the first: %s)", len(rep.Tools), rep.Tools[0].SkipReason)
 	if len(rep.Tools) == 1 {
@@ -252,10 +258,7 @@ func findingFailures(rep *report.Report, g Gates) []string {
 	}
 	byKind := map[string][]string{}
 	for _, f := range rep.Findings {
-		if _, ok := g.Expected[f.ID]; ok {
-			continue
-		}
-		if _, ok := g.Expected[f.CaseID]; ok && f.CaseID != "" {
+		if g.Accepted(f) {
 			continue
 		}
 		if newOnly && old[f.ID] {
