@@ -79,12 +79,24 @@ type errNoModern struct{ why string }
 
 func (e *errNoModern) Error() string { return e.why }
 
-// envelope is the _meta of every modern request.
+// envelope is the _meta of every modern request, built once per offered
+// version (negotiation may change it) rather than once per request.
 func (s *session) envelope() json.RawMessage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.meta == nil || s.metaVersion != s.init.ProtocolVersion {
+		s.meta, s.metaVersion = envelopeJSON(s.init.ProtocolVersion, "mcp-fuzz", s.version), s.init.ProtocolVersion
+	}
+	return s.meta
+}
+
+// envelopeJSON is a _meta envelope offering version, from the client
+// name/ver: mcp-fuzz's own requests and its reproducers build it here.
+func envelopeJSON(version, name, ver string) json.RawMessage {
 	b, _ := json.Marshal(map[string]any{
-		metaProtocolVersion:    s.init.ProtocolVersion,
+		metaProtocolVersion:    version,
 		metaClientCapabilities: map[string]any{},
-		metaClientInfo:         map[string]any{"name": "mcp-fuzz", "version": s.version},
+		metaClientInfo:         map[string]any{"name": name, "version": ver},
 	})
 	return b
 }

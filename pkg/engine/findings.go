@@ -266,7 +266,6 @@ func envName(header string) string {
 
 func cutEnv(kv string) (string, string, bool) { return strings.Cut(kv, "=") }
 
-// shellQuote quotes s for a POSIX shell.
 // headerToken is v when it is a plain version token (letters, digits, '.',
 // '-', '_'; at most 64 bytes) and "" otherwise: a server's protocolVersion
 // goes into an HTTP header and a reproducer only in that shape.
@@ -282,6 +281,7 @@ func headerToken(v string) string {
 	return v
 }
 
+// shellQuote quotes s for a POSIX shell.
 func shellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@%+,", r))
@@ -315,12 +315,7 @@ func reproParams(rep *report.Report, toolName string, args json.RawMessage) json
 
 // reproEnvelope is the _meta envelope a reproducer sends.
 func reproEnvelope(version string) json.RawMessage {
-	b, _ := json.Marshal(map[string]any{
-		metaProtocolVersion:    version,
-		metaClientCapabilities: map[string]any{},
-		metaClientInfo:         map[string]any{"name": "mcp-fuzz-repro", "version": "0"},
-	})
-	return b
+	return envelopeJSON(version, "mcp-fuzz-repro", "0")
 }
 
 // mcpNameHeader is the Mcp-Name header value for name: as it is when it is

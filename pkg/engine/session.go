@@ -35,6 +35,10 @@ type session struct {
 	// era is EraModern (stateless: every request carries the _meta
 	// envelope) or EraLegacy (the initialize handshake).
 	era string
+	// meta is the _meta envelope of modern requests for metaVersion (see
+	// [session.envelope]); guarded by mu.
+	meta        json.RawMessage
+	metaVersion string
 	// supported are the versions server/discover listed (modern era).
 	supported []string
 	version   string         // mcp-fuzz's own version, for clientInfo
