@@ -120,10 +120,7 @@ func variants(value string) []string {
 			out = append(out, v)
 		}
 	}
-	for _, v := range credentials(value) {
-		if len(v) < MinSecretLen {
-			continue
-		}
+	for _, v := range credentials(value) { // each at least MinSecretLen long
 		add(v)
 		for _, once := range jsonForms(v) {
 			add(once)

@@ -40,8 +40,11 @@ type headerTransport struct {
 	target          *url.URL // --url
 	headers         http.Header
 	protocolVersion atomic.Value // string
-	lastPostStatus  atomic.Int64
-	maxResponse     int // the response cap; see capBody
+	// stateless is true once the session negotiated the modern era: no
+	// session id is sent back then.
+	stateless      atomic.Bool
+	lastPostStatus atomic.Int64
+	maxResponse    int // the response cap; see capBody
 
 	mu      sync.Mutex
 	refused string // the first other origin refused, "" if none
@@ -79,11 +82,10 @@ func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	for k, vs := range h.headers {
 		req.Header[k] = vs
 	}
-	pv, _ := h.protocolVersion.Load().(string)
-	if pv != "" && req.Header.Get("Mcp-Protocol-Version") == "" {
+	if pv, _ := h.protocolVersion.Load().(string); pv != "" && req.Header.Get("Mcp-Protocol-Version") == "" {
 		req.Header.Set("Mcp-Protocol-Version", pv)
 	}
-	if pv >= ModernProtocolVersion || req.Header.Get("Mcp-Protocol-Version") >= ModernProtocolVersion {
+	if h.stateless.Load() {
 		// The stateless era has no sessions: a session id a server handed
 		// out is not sent back (the reproducer sends none either).
 		req.Header.Del("Mcp-Session-Id")

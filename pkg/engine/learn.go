@@ -379,7 +379,7 @@ func (r *runner) learnValid(ctx context.Context, t tool, c casegen.Case, first *
 			out.from, out.rc = a.from, &rc
 			return out
 		}
-		detail, _, _ := strings.Cut(rc.Detail, " (may be a synthetic-input")
+		detail, _, _ := strings.Cut(rc.Detail, syntheticHint)
 		out.tried = append(out.tried, fmt.Sprintf("%s from %s: %s", a.args, a.from, excerpt(detail, 80)))
 	}
 	return out

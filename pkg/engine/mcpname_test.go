@@ -49,11 +49,15 @@ func TestModernRequestsCarryNoSessionID(t *testing.T) {
 	target, _ := url.Parse("http://127.0.0.1:1/mcp")
 	capture := &captureTransport{}
 	h := &headerTransport{base: capture, target: target, headers: http.Header{}}
+	// A legacy server whose version is odd ("abc" sorts after any date)
+	// keeps its session id: the era decides, not the version string.
 	for _, tc := range []struct {
-		version string
-		kept    bool
-	}{{ModernProtocolVersion, false}, {"2025-11-25", true}} {
+		version   string
+		stateless bool
+		kept      bool
+	}{{ModernProtocolVersion, true, false}, {"2025-11-25", false, true}, {"abc", false, true}} {
 		h.protocolVersion.Store(tc.version)
+		h.stateless.Store(tc.stateless)
 		req, _ := http.NewRequest(http.MethodPost, target.String(), nil)
 		req.Header.Set("Mcp-Session-Id", "EVILSID")
 		_, _ = h.RoundTrip(req)

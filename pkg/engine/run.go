@@ -375,9 +375,6 @@ func (r *runner) runTool(ctx context.Context, t tool, rt *report.Tool) {
 			rt.Confirmed = rc.Verdict.Confirms()
 			r.repeatValid(ctx, t, c, &rc, fromExample, validateOutput)
 		}
-		if c.Kind == casegen.Valid && rc.Verdict.Confirms() {
-			rt.Confirmed = true
-		}
 		if r.timedOut {
 			hangs++
 			lastHang = len(rt.Cases)

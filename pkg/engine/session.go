@@ -445,6 +445,7 @@ func (cn *connector) connectHTTP(ctx context.Context, transport string) (*sessio
 
 func (cn *connector) connectHTTPEra(ctx context.Context, transport, era string) (*session, error) {
 	cn.header.protocolVersion.Store("")
+	cn.header.stateless.Store(false)
 	var t mcp.Transport
 	if transport == "sse" {
 		t = &mcp.SSEClientTransport{Endpoint: cn.cfg.URL, HTTPClient: cn.http}
@@ -483,6 +484,7 @@ func (cn *connector) connectHTTPEra(ctx context.Context, transport, era string) 
 	// transport also copies it from each request's _meta (the same value)
 	// and adds Mcp-Method and Mcp-Name; this covers notifications too.
 	cn.header.protocolVersion.Store(headerToken(s.init.ProtocolVersion))
+	cn.header.stateless.Store(s.era == EraModern)
 	return s, nil
 }
 
