@@ -51,15 +51,3 @@ func TestInputReadAtExit(t *testing.T) {
 		})
 	}
 }
-
-// TestInputReadAtExitUnknownAfterStop: a server stopped by mcp-fuzz did not
-// exit by itself; nothing is said about its input.
-func TestInputReadAtExitUnknownAfterStop(t *testing.T) {
-	p := start(t, sh("cat >/dev/null"))
-	if err := p.Stop(); err != nil {
-		t.Fatalf("Stop: %v", err)
-	}
-	if n, ok := p.InputReadAtExit(); ok {
-		t.Errorf("InputReadAtExit = %d, true after Stop, want unknown", n)
-	}
-}
