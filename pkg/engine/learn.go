@@ -180,13 +180,16 @@ func (t tool) shallow() shallowSchema {
 // isListing reports whether t looks like a read-only listing that takes no
 // required argument, e.g. list_allowed_directories.
 func (t tool) isListing() bool {
-	return t.discoverySafe() && len(t.shallow().Required) == 0 && strings.Contains(strings.ToLower(t.Name), "list")
+	// The name first: it is cheap, and the schema is decoded only for the
+	// few tools named like a listing (this runs over every tool for each
+	// errored valid call).
+	return strings.Contains(strings.ToLower(t.Name), "list") && t.discoverySafe() && len(t.shallow().Required) == 0
 }
 
 // dirLister returns the one required string property of a read-only
 // listing tool that takes a path (e.g. list_directory's path), or "".
 func (t tool) dirLister() string {
-	if !t.discoverySafe() || !strings.Contains(strings.ToLower(t.Name), "list") {
+	if !strings.Contains(strings.ToLower(t.Name), "list") || !t.discoverySafe() {
 		return ""
 	}
 	s := t.shallow()
