@@ -602,7 +602,7 @@ func (r *runner) listFiles(ctx context.Context, t tool, found []learnCandidate) 
 // style, files first, as paths under dir marked "file:" or "dir:".
 func dirEntries(dir, text string) []string {
 	var files, dirs []string
-	for i, line := range strings.Split(clipText(text), "\n") {
+	for i, line := range strings.Split(cutUTF8(text, maxLearnText), "\n") {
 		if i > 4*maxLearnValues {
 			break
 		}
@@ -745,14 +745,6 @@ func (r *runner) remember(t tool, text string) {
 	}
 }
 
-// clipText bounds what is searched of a server's text.
-func clipText(s string) string {
-	if len(s) > maxLearnText {
-		return s[:maxLearnText]
-	}
-	return s
-}
-
 var (
 	learnURI     = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s'"\x60<>(),]+`)
 	learnPath    = regexp.MustCompile(`(?:^|[\s'"\x60(:,=\[])(/[^\s'"\x60,;()<>\[\]]+)`)
@@ -767,7 +759,7 @@ var (
 // paths, quoted strings, and the items of "one of: a, b" lists, at most
 // [maxLearnValues], in the order they appear, without repeats.
 func extractValues(text string) []learnCandidate {
-	text = clipText(text)
+	text = cutUTF8(text, maxLearnText)
 	var out []learnCandidate
 	seen := map[string]bool{}
 	add := func(v string, file, dir bool) {

@@ -556,12 +556,15 @@ func (r *runner) callCase(ctx context.Context, t tool, c casegen.Case, rc *repor
 	rc.Verdict, rc.Detail, rc.ErrorCode = j.verdict, j.detail, j.errorCode
 	rc.Flags = append(rc.Flags, j.flags...)
 	rc.Response, rc.Size = j.response, j.size
+	// What learning reads (see [runner.remember]): only valid calls',
+	// its own listing calls included.
 	r.lastText = ""
 	switch {
+	case c.Kind != casegen.Valid:
 	case j.result != nil:
-		r.lastText = clipText(j.result.Text)
+		r.lastText = cutUTF8(j.result.Text, maxLearnText)
 	case o.rpcErr != nil:
-		r.lastText = clipText(o.rpcErr.Message + "\n" + string(o.rpcErr.Data))
+		r.lastText = cutUTF8(o.rpcErr.Message+"\n"+string(o.rpcErr.Data), maxLearnText)
 	}
 	if j.verdict.Failure() {
 		rc.Crash = &report.CrashInfo{How: j.crash}
