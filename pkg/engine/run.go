@@ -197,8 +197,10 @@ type runner struct {
 	// timedOut is set by runCase when the call got no complete answer
 	// within its deadline (a hang, or an answer that never ended).
 	timedOut bool
-	// lastText is the (redacted, bounded) text of the last answer runCase
-	// got: a result's text or an error's message and data, for learning.
+	// lastText is the text of the last valid call's answer, cut to
+	// maxLearnText: a result's text or an error's message and data, for
+	// learning. It is the server's raw text: learning drops any value that
+	// carries a secret before using it (see usableValue).
 	lastText string
 	// learn is what the runner learns valid calls from; nil: no learning.
 	learn *learning
