@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
@@ -25,7 +26,13 @@ func TestEveryCodeFlowsFromItsRow(t *testing.T) {
 			} else {
 				c.Verdict = report.Verdict(code.Name)
 			}
+			wantID := "t/valid#" + code.Name
 			rep := &report.Report{Tools: []report.Tool{{Name: "t", Tested: true, Cases: []report.Case{c}}}}
+			if code.Check {
+				rep.Tools[0].Cases[0].Verdict = report.OK
+				rep.Checks = []report.Check{{ID: "envelope/x", Status: report.CheckFail, Code: code.Name, Title: "t", Detail: "the detail", Request: []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)}}
+				wantID = "protocol/envelope/x#" + code.Name
+			}
 			rep.Summary = report.Summarize(rep.Tools)
 			rep.Findings = findings(rep, cfg)
 			rep.Normalize()
@@ -36,11 +43,11 @@ func TestEveryCodeFlowsFromItsRow(t *testing.T) {
 				t.Fatalf("no finding for the case: %+v", rep.Findings)
 			}
 			f := rep.Findings[i]
-			if f.Severity != code.Severity || !strings.HasPrefix(f.Message, code.Message) || f.ID != "t/valid#"+code.Name {
+			if f.Severity != code.Severity || !strings.HasPrefix(f.Message, code.Message) || f.ID != wantID {
 				t.Errorf("finding %+v, want severity %s and a message starting %q", f, code.Severity, code.Message)
 			}
 			md := render.Markdown(rep)
-			if !strings.Contains(md, code.Title) || !strings.Contains(md, code.Fix) {
+			if !strings.Contains(md, escape.MarkdownInline(code.Title, 0)) || !strings.Contains(md, escape.MarkdownInline(code.Fix, 0)) {
 				t.Errorf("the Markdown report lacks the title %q or the fix of %s", code.Title, code.Name)
 			}
 			sarif, err := render.SARIF(rep, render.SARIFOptions{})

@@ -94,8 +94,10 @@ func (s *session) envelope() json.RawMessage {
 // name/ver: mcp-fuzz's own requests and its reproducers build it here.
 func envelopeJSON(version, name, ver string) json.RawMessage {
 	b, _ := json.Marshal(map[string]any{
-		metaProtocolVersion:    version,
-		metaClientCapabilities: map[string]any{},
+		metaProtocolVersion: version,
+		// Elicitation only: it is answered (declined), and sampling and
+		// roots are deprecated in the stateless era.
+		metaClientCapabilities: map[string]any{"elicitation": map[string]any{}},
 		metaClientInfo:         map[string]any{"name": name, "version": ver},
 	})
 	return b
@@ -311,8 +313,10 @@ func inputRequired(raw json.RawMessage) (done bool, requests map[string]json.Raw
 	default:
 		return true, nil, nil, fmt.Errorf("unknown resultType %q", excerpt(t, 60))
 	}
-	if json.Unmarshal(fields["inputRequests"], &requests) != nil || len(requests) == 0 {
-		return false, nil, nil, errors.New("an input_required result without inputRequests (an object of requests)")
+	if ir, ok := fields["inputRequests"]; ok && string(ir) != "null" {
+		if json.Unmarshal(ir, &requests) != nil || requests == nil {
+			return false, nil, nil, errors.New("inputRequests is not an object of requests")
+		}
 	}
 	if len(requests) > maxInputRequests {
 		return false, nil, nil, fmt.Errorf("an input_required result with %d inputRequests (more than %d)", len(requests), maxInputRequests)
@@ -326,6 +330,11 @@ func inputRequired(raw json.RawMessage) (done bool, requests map[string]json.Raw
 			return false, nil, nil, fmt.Errorf("requestState of %d bytes (more than %d)", len(v), maxRequestState)
 		}
 		state = &v
+	}
+	if len(requests) == 0 && state == nil {
+		// The revision asks for at least one of them: with neither, a
+		// retry could only get the same answer.
+		return false, nil, nil, errors.New("an input_required result with neither inputRequests nor requestState")
 	}
 	// In key order: the first request without a method is the one named,
 	// the same in every run.
@@ -377,9 +386,14 @@ func (s *session) modernCall(ctx context.Context, method string, params any) (js
 		if done {
 			return raw, found, nil
 		}
-		members := []any{"_meta", s.envelope(), "inputResponses", inputResponses(requests)}
+		inputs := inputResponses(requests)
+		members := []any{"_meta", s.envelope()}
+		if len(requests) > 0 {
+			members = append(members, "inputResponses", inputs)
+		}
 		if state != nil {
 			members = append(members, "requestState", *state)
+			s.observed.sawInputRequired(method, p, *state, inputs)
 		}
 		retry, merr := withMembers(params, members...)
 		if merr != nil {

@@ -18,7 +18,7 @@ func findings(rep *report.Report, cfg Config) []report.Finding {
 	out := []report.Finding{}
 	for _, t := range rep.Tools {
 		for _, c := range t.Cases {
-			if code, ok := report.LookupCode(string(c.Verdict)); ok && !code.Flag {
+			if code, ok := report.LookupCode(string(c.Verdict)); ok && !code.Flag && !code.Check {
 				out = append(out, newFinding(rep, cfg, t.Name, c, code))
 			}
 			for _, f := range c.Flags {
@@ -31,6 +31,7 @@ func findings(rep *report.Report, cfg Config) []report.Finding {
 	if rep.ServerViolationCount > 0 {
 		out = append(out, serverFinding(rep, cfg))
 	}
+	out = append(out, checkFindings(rep, cfg)...)
 	sort.SliceStable(out, func(i, j int) bool {
 		return out[i].Severity.Rank() < out[j].Severity.Rank()
 	})
@@ -110,20 +111,12 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 			cd, shellQuote(init), shellQuote(initialized), repeatedCalls(rep, toolName, c), prefix, shellJoin(cfg.Command))
 	case cfg.URL != "" && rep.Server.Era == EraModern:
 		// Stateless: one POST, no session, the routing headers.
-		h := `-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream'`
-		for _, hd := range cfg.Headers {
-			n, _, _ := parseHeader(hd)
-			h += " -H " + headerFromEnv(n)
-		}
+		h := curlHeaders(cfg)
 		r.Shell = fmt.Sprintf(`curl -s %s %s -H %s -H 'Mcp-Method: tools/call' -H %s -d %s`,
 			shellQuote(redactURL(cfg.URL)), h, shellQuote("Mcp-Protocol-Version: "+headerToken(rep.Server.ProtocolVersion)), shellQuote("Mcp-Name: "+mcpNameHeader(toolName)), shellQuote(call))
 	case cfg.URL != "":
 		u := shellQuote(redactURL(cfg.URL))
-		h := `-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream'`
-		for _, hd := range cfg.Headers {
-			n, _, _ := parseHeader(hd)
-			h += " -H " + headerFromEnv(n)
-		}
+		h := curlHeaders(cfg)
 		// The version is the server's word: quoted like any server text.
 		pvHeader := shellQuote("Mcp-Protocol-Version: " + headerToken(rep.Server.ProtocolVersion))
 		r.Shell = fmt.Sprintf(`sid=$(curl -si %s %s -d %s | tr -d '\r' | sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: //p'); `+
@@ -149,6 +142,18 @@ func repeatedCalls(rep *report.Report, toolName string, c report.Case) string {
 		lines[i] = shellQuote(string(escape.JSON(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, i+2, reproParams(rep, toolName, c.Arguments)))))
 	}
 	return strings.Join(lines, "; sleep 1; printf '%s\\n' ")
+}
+
+// curlHeaders are the headers every curl reproducer sends: the content
+// types, and the user's --header names with their values left to
+// environment variables (no secret is printed).
+func curlHeaders(cfg Config) string {
+	h := `-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream'`
+	for _, hd := range cfg.Headers {
+		n, _, _ := parseHeader(hd)
+		h += " -H " + headerFromEnv(n)
+	}
+	return h
 }
 
 // shellContext is what a stdio reproducer puts before the server command:

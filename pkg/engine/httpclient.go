@@ -102,7 +102,20 @@ func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 		}
 	}
+	probe, _ := req.Context().Value(httpProbeKey{}).(*httpProbe)
+	if probe != nil {
+		for k, vs := range probe.headers {
+			req.Header.Del(k)
+			if len(vs) > 0 && vs[0] != "" {
+				req.Header[http.CanonicalHeaderKey(k)] = vs
+			}
+		}
+	}
 	resp, err := h.base.RoundTrip(req)
+	if probe != nil && err == nil && req.Method == http.MethodPost {
+		probe.status.Store(int64(resp.StatusCode))
+		probe.contentType.Store(mediaType(resp.Header.Get("Content-Type")))
+	}
 	if err == nil && req.Method == http.MethodPost {
 		h.lastPostStatus.Store(int64(resp.StatusCode))
 	}
@@ -110,6 +123,19 @@ func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		h.capBody(req, resp)
 	}
 	return resp, err
+}
+
+// httpProbeKey carries, in the context of a protocol check's request, the
+// check's [httpProbe].
+type httpProbeKey struct{}
+
+// httpProbe is a protocol check's view of its HTTP request: headers that
+// replace mcp-fuzz's own (an empty value removes one; a header that
+// contradicts the body), and the status and media type of the answer.
+type httpProbe struct {
+	headers     http.Header
+	status      atomic.Int64
+	contentType atomic.Value // string
 }
 
 // checkRedirect is the [http.Client.CheckRedirect] of h's client.

@@ -29,8 +29,13 @@ type pool struct {
 	// lint holds each tool's lint from case generation, in tool order.
 	lint [][]report.Lint
 
-	// lateAnswers sums the runners' counts once the run is over.
+	// lateAnswers sums the counts of the runners but live once the run is
+	// over.
 	lateAnswers int
+	// live is the first worker's runner, its session still open (nil
+	// when it broke): the protocol checks go on with it, and closing it
+	// is up to them (see [checkRun.close]).
+	live *runner
 	// discovery holds the discovery calls of learning to report, shared by
 	// the runners.
 	discovery *discoveryCalls
@@ -74,7 +79,11 @@ func (p *pool) run(ctx context.Context, tools []tool) ([]report.Tool, string) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer r.closeSession()
+			if w > 0 {
+				// The first worker's session is left open for the
+				// protocol checks (see [pool.live]).
+				defer r.closeSession()
+			}
 			for ctx.Err() == nil {
 				i := int(next.Add(1)) - 1
 				if i >= len(tools) {
@@ -88,7 +97,8 @@ func (p *pool) run(ctx context.Context, tools []tool) ([]report.Tool, string) {
 		}()
 	}
 	wg.Wait()
-	for _, r := range runners {
+	p.live = runners[0]
+	for _, r := range runners[1:] {
 		p.lateAnswers += r.lateAnswers
 	}
 

@@ -98,6 +98,16 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	for _, l := range p.lint {
 		rep.Lint = append(rep.Lint, l...)
 	}
+	checks := newCheckRun(p.live)
+	if s.era == EraModern && ctx.Err() == nil {
+		rep.Checks = checks.run(ctx, envelopeChecks(envelopeTarget{
+			version:       s.init.ProtocolVersion,
+			http:          cn.transport != "stdio",
+			call:          repeatableCall(rep.Tools, tools, s),
+			inputRequired: safeSample(cn.observed.sample(), tools),
+		}))
+	}
+	p.lateAnswers += checks.close()
 	if p.lateAnswers > 0 {
 		rep.Lint = append(rep.Lint, report.Lint{
 			Code:     "late_answers",
@@ -511,27 +521,8 @@ func (r *runner) callCase(ctx context.Context, t tool, c casegen.Case, rc *repor
 	s.inCall(nil)
 	cancel()
 
-	var o outcome
-	var rpcErr *rpc.Error
-	var over *rpc.Oversize
-	switch {
-	case err == nil:
-		o.result = raw
-	case errors.As(err, &rpcErr):
-		o.rpcErr = rpcErr
-	case errors.As(err, &over):
-		o.oversize = over
-	case ctx.Err() != nil:
-		o.cancelled = true
-	case errors.Is(err, context.DeadlineExceeded):
-		o.hung = true
-		// Not silence if an answer began and never ended.
-		o.pendingLine = s.pendingLine()
-	case errors.Is(err, context.Canceled):
-		// Cut short by a protocol violation: the answer, if any, was garbage.
-		o.cutShort = true
-	default:
-		o.closed = true
+	o := s.outcomeOf(ctx, raw, err)
+	if o.closed {
 		o.exitStatus = s.waitExit(2 * time.Second)
 		unsent := s.unsent(endedBefore, written)
 		if unsent && detect {
@@ -579,9 +570,50 @@ func (r *runner) callCase(ctx context.Context, t tool, c casegen.Case, rc *repor
 	}
 
 	r.timedOut = o.hung || o.unended()
-	// The verdict does not decide restarts (SPEC §6): an answer, any
-	// JSON-RPC error included, means the session is alive. Only a closed
-	// connection, or no answer followed by a failed ping, ends it.
+	r.settle(ctx, s, o)
+	if rc.Crash != nil && s.proc != nil {
+		// After closeSession the exit status and the stderr tail are
+		// complete; for a live server they are what it said so far.
+		rc.Crash.ExitStatus = s.proc.ExitStatus()
+		rc.Crash.Stderr = r.stderrTail(s.proc.Stderr())
+	}
+	return nil
+}
+
+// outcomeOf sorts the answer of a call made with ctx (raw, err from
+// [session.call]) into an outcome. A closed connection is only marked: the
+// caller decides whether the request ever reached the server.
+func (s *session) outcomeOf(ctx context.Context, raw json.RawMessage, err error) outcome {
+	var o outcome
+	var rpcErr *rpc.Error
+	var over *rpc.Oversize
+	switch {
+	case err == nil:
+		o.result = raw
+	case errors.As(err, &rpcErr):
+		o.rpcErr = rpcErr
+	case errors.As(err, &over):
+		o.oversize = over
+	case ctx.Err() != nil:
+		o.cancelled = true
+	case errors.Is(err, context.DeadlineExceeded):
+		o.hung = true
+		// Not silence if an answer began and never ended.
+		o.pendingLine = s.pendingLine()
+	case errors.Is(err, context.Canceled):
+		// Cut short by a protocol violation: the answer, if any, was garbage.
+		o.cutShort = true
+	default:
+		o.closed = true
+	}
+	return o
+}
+
+// settle keeps or ends the session s after a call's outcome o. The verdict
+// does not decide restarts (SPEC §6): an answer, any JSON-RPC error
+// included, means the session is alive. Only a closed connection, or no
+// answer followed by a failed liveness request, ends it.
+func (r *runner) settle(ctx context.Context, s *session, o outcome) {
 	switch {
 	case o.closed, o.unended():
 		// An unfinished line leaves the stream mid-message: no later
@@ -592,13 +624,6 @@ func (r *runner) callCase(ctx context.Context, t tool, c casegen.Case, rc *repor
 			r.closeSession()
 		}
 	}
-	if rc.Crash != nil && s.proc != nil {
-		// After closeSession the exit status and the stderr tail are
-		// complete; for a live server they are what it said so far.
-		rc.Crash.ExitStatus = s.proc.ExitStatus()
-		rc.Crash.Stderr = r.stderrTail(s.proc.Stderr())
-	}
-	return nil
 }
 
 // unsent reports, once a call failed for a closed connection, whether its

@@ -47,6 +47,8 @@ type session struct {
 	// stray collects the violations of this session that happened while
 	// no tools/call was in flight (shared by the connector's sessions).
 	stray *strayLog
+	// observed is the connector's record of the audit's modern answers.
+	observed *observed
 
 	mu sync.Mutex
 	// phase says when a violation happens while no tools/call is in
@@ -262,19 +264,21 @@ type connector struct {
 	header    *headerTransport
 	// stray collects the violations of every session outside tools/call.
 	stray *strayLog
+	// observed collects what the protocol checks need of the audit.
+	observed *observed
 }
 
 // newSession is a session not yet connected: what the server sends from
 // now on is "before initialize".
 func (cn *connector) newSession() *session {
-	return &session{leak: cn.leak, stray: cn.stray, phase: phaseBeforeInit}
+	return &session{leak: cn.leak, stray: cn.stray, observed: cn.observed, phase: phaseBeforeInit}
 }
 
 func newConnector(cfg Config) (*connector, error) {
 	if cfg.MaxResponse <= 0 {
 		cfg.MaxResponse = DefaultMaxResponse
 	}
-	cn := &connector{cfg: cfg, leak: leak.NewDetector(cfg.secrets()), stray: &strayLog{}}
+	cn := &connector{cfg: cfg, leak: leak.NewDetector(cfg.secrets()), stray: &strayLog{}, observed: &observed{}}
 	if len(cfg.Command) > 0 {
 		env, err := stdio.MinimalEnv(cfg.LookupEnv, cfg.Env, cfg.PassEnv)
 		if err != nil {

@@ -101,20 +101,12 @@ func reproduceStartup(rep *report.Report, cfg Config) report.Reproducer {
 		return report.Reproducer{Shell: fmt.Sprintf("%s{ printf '%%s\\n' %s %s %s; sleep 2; } | %s%s | head -n 20 | cut -c1-300",
 			cd, shellQuote(init), shellQuote(initialized), shellQuote(list), prefix, shellJoin(cfg.Command))}
 	case cfg.URL != "" && rep.Server.Era == EraModern:
-		h := `-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream'`
-		for _, hd := range cfg.Headers {
-			n, _, _ := parseHeader(hd)
-			h += " -H " + headerFromEnv(n)
-		}
+		h := curlHeaders(cfg)
 		disc := `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":` + string(reproEnvelope(rep.Server.ProtocolVersion)) + `}}`
 		return report.Reproducer{Shell: fmt.Sprintf("curl -si %s %s -H %s -H 'Mcp-Method: server/discover' -d %s | head -n 40",
 			shellQuote(redactURL(cfg.URL)), h, shellQuote("Mcp-Protocol-Version: "+headerToken(rep.Server.ProtocolVersion)), shellQuote(disc))}
 	case cfg.URL != "":
-		h := `-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream'`
-		for _, hd := range cfg.Headers {
-			n, _, _ := parseHeader(hd)
-			h += " -H " + headerFromEnv(n)
-		}
+		h := curlHeaders(cfg)
 		return report.Reproducer{Shell: fmt.Sprintf("curl -si %s %s -d %s | head -n 40", shellQuote(redactURL(cfg.URL)), h, shellQuote(init))}
 	}
 	return report.Reproducer{}

@@ -207,3 +207,17 @@ func argumentsText(c report.Case) string {
 	}
 	return string(c.Arguments)
 }
+
+// checkLine says how the protocol checks went: "12 protocol checks: 7
+// passed, 4 failed, 1 skipped", or "" when none ran.
+func checkLine(rep *report.Report) string {
+	if len(rep.Checks) == 0 {
+		return ""
+	}
+	n := map[string]int{}
+	for _, c := range rep.Checks {
+		n[c.Status]++
+	}
+	return fmt.Sprintf("%s: %d passed, %d failed, %d skipped", plural(len(rep.Checks), "protocol check", "protocol checks"),
+		n[report.CheckPass], n[report.CheckFail], n[report.CheckSkip])
+}

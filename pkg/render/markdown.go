@@ -33,7 +33,7 @@ func Markdown(rep *report.Report) string { return MarkdownLimit(rep, MaxMarkdown
 func MarkdownLimit(rep *report.Report, maxBytes int) string {
 	head := mdHead(rep)
 	fixes := mdFixes(rep)
-	tail := mdLint(rep) + mdLearned(rep) + mdUntested(rep)
+	tail := mdChecks(rep) + mdLint(rep) + mdLearned(rep) + mdUntested(rep)
 	cases := mdCases(rep)
 	const findingsHeading = "### Findings\n\n"
 
@@ -299,6 +299,27 @@ func mdLint(rep *report.Report) string {
 			escape.MarkdownInline(string(l.Severity), 20), escape.MarkdownInline(orDash(l.Tool), nameMax),
 			escape.MarkdownInline(orDash(l.Pointer), nameMax), escape.MarkdownInline(l.Code, 60),
 			escape.MarkdownInline(l.Message, textMax), escape.MarkdownInline(l.Hint, textMax))
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// mdChecks renders the protocol checks, one row each.
+func mdChecks(rep *report.Report) string {
+	line := checkLine(rep)
+	if line == "" {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "### Protocol checks\n\n%s (%s era); a failed check is a finding.\n\n| Check | Status | Expected | What came back |\n|---|---|---|---|\n",
+		escape.MarkdownInline(line, textMax), escape.MarkdownInline(orDash(rep.Server.Era), 20))
+	for _, c := range rep.Checks {
+		status := c.Status
+		if c.Code != "" {
+			status += " (" + c.Code + ")"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", escape.MarkdownInline(c.ID, nameMax), escape.MarkdownInline(status, 60),
+			escape.MarkdownInline(orDash(c.Expected), textMax), escape.MarkdownInline(orDash(c.Detail), textMax))
 	}
 	b.WriteString("\n")
 	return b.String()

@@ -139,6 +139,15 @@ func terminalSummary(b *strings.Builder, rep *report.Report, p ansi) {
 		}
 	}
 
+	if line := checkLine(rep); line != "" {
+		fmt.Fprintf(b, "\n  %s (%s era; failed ones are findings)\n", st(ansiBold, escape.Terminal(line, textMax)), escape.Terminal(orDash(rep.Server.Era), 20))
+		for _, c := range rep.Checks {
+			if c.Status == report.CheckSkip {
+				fmt.Fprintf(b, "    skipped %s: %s\n", escape.Terminal(c.ID, nameMax), escape.Terminal(c.Detail, textMax))
+			}
+		}
+	}
+
 	var learned []string
 	for _, t := range rep.Tools {
 		for _, c := range t.Cases {

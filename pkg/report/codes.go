@@ -39,7 +39,10 @@ type Code struct {
 	// Name is the code as reports spell it, the verdict or flag it comes from.
 	Name string
 	// Flag is true when the code is a case flag rather than a verdict.
-	Flag     bool
+	Flag bool
+	// Check is true when the code is a protocol check's (see [Check]),
+	// of no case.
+	Check    bool
 	Severity Severity
 	// Title heads the code in reports: "Server crashed".
 	Title string
@@ -98,11 +101,31 @@ var codes = []Code{
 		Title:   "Bloated answer",
 		Message: "the valid answer is bloated",
 		Fix:     "Return less: paginate, summarise or truncate large results, which waste the model's context."},
+	{Name: CodeEnvelopeIgnored, Check: true, Severity: SeverityWarning, FailOn: "envelope",
+		Title:   "Broken request envelope served",
+		Message: "a request with a broken envelope or routing header was served as if it were valid",
+		Fix:     "Check io.modelcontextprotocol/protocolVersion and clientCapabilities in every request's _meta (and, over HTTP, that MCP-Protocol-Version, Mcp-Method and Mcp-Name match the body) before acting; never carry them over from earlier requests."},
+	{Name: CodeWrongErrorCode, Check: true, Severity: SeverityWarning, FailOn: "error_code",
+		Title:   "Refused with the wrong error code",
+		Message: "the request was refused, but not with the error the specification names",
+		Fix:     "Answer an unsupported protocol version with -32022 and data.supported, a header that contradicts the body with -32020 (HTTP 400): clients decide what to do next from these codes."},
 	{Name: string(GeneratorGap), Severity: SeverityInfo, FailOn: "generator_gap",
 		Title:   "No valid input generated",
 		Message: "mcp-fuzz could not generate arguments that satisfy the schema",
 		Fix:     "Simplify the inputSchema or give example arguments in .mcp-fuzz.yml so the tool can be exercised."},
+	{Name: CodeEnvelopeLenient, Check: true, Severity: SeverityInfo, FailOn: "envelope_lenient",
+		Title:   "Malformed optional envelope field served",
+		Message: "a request with a malformed optional field was served as if it were valid",
+		Fix:     "Reject malformed _meta fields with -32602; protect requestState's integrity (HMAC or AEAD) unless tampering can cause nothing worse than a failed request."},
 }
+
+// The codes of protocol checks (see [Check]); a check that broke the
+// server has the verdict's code instead.
+const (
+	CodeEnvelopeIgnored = "envelope_ignored"
+	CodeWrongErrorCode  = "wrong_error_code"
+	CodeEnvelopeLenient = "envelope_lenient"
+)
 
 // Codes returns every finding code, worst first.
 func Codes() []Code { return slices.Clone(codes) }

@@ -29,8 +29,11 @@ func TestCodesCoverEveryFailingVerdictAndFlag(t *testing.T) {
 		}
 	}
 	for _, c := range Codes() {
-		if !slices.Contains(Verdicts(), Verdict(c.Name)) && !slices.Contains(Flags(), c.Name) {
-			t.Errorf("code %s is neither a verdict nor a flag", c.Name)
+		if !slices.Contains(Verdicts(), Verdict(c.Name)) && !slices.Contains(Flags(), c.Name) && !c.Check {
+			t.Errorf("code %s is neither a verdict, a flag nor a check's", c.Name)
+		}
+		if c.Check && (c.Flag || slices.Contains(Verdicts(), Verdict(c.Name))) {
+			t.Errorf("check code %s is also a verdict or a flag", c.Name)
 		}
 	}
 }

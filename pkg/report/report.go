@@ -44,6 +44,10 @@ type Report struct {
 	// server/stdout#protocol_violation (server/wire#… over HTTP).
 	ServerViolations     []ServerViolation `json:"serverViolations,omitempty"`
 	ServerViolationCount int               `json:"serverViolationCount,omitempty"`
+	// Checks are the protocol checks (SPEC §7.5): requests that test the
+	// server's protocol layer rather than a tool, in the order they ran.
+	// A failed one is a finding (protocol/ID#code).
+	Checks []Check `json:"checks,omitempty"`
 	// EndedEarly is set when the run stopped before all cases ran, saying why.
 	EndedEarly string `json:"endedEarly,omitempty"`
 	// Interrupted is set when the run was stopped from outside (SIGINT,
@@ -59,6 +63,43 @@ type ServerViolation struct {
 	// Excerpt says what was wrong and quotes the server's text, redacted
 	// and cut.
 	Excerpt string `json:"excerpt"`
+}
+
+// Check statuses: a check passed, failed (a finding), or could not run
+// (its Detail says why).
+const (
+	CheckPass = "pass"
+	CheckFail = "fail"
+	CheckSkip = "skip"
+)
+
+// Check is one protocol check: a request that tests the server's protocol
+// layer (its _meta envelope, its HTTP headers, the revision's rules), or a
+// rule checked over every answer of the run.
+type Check struct {
+	// ID is stable across runs: "envelope/unsupported-version".
+	ID string `json:"id"`
+	// Group is "envelope" or "compliance".
+	Group string `json:"group"`
+	// Title says what a conforming server does.
+	Title  string `json:"title"`
+	Status string `json:"status"`
+	// Code is the finding code of a failed check: the verdict (crash,
+	// hang, protocol_violation) when the request broke the server, else
+	// the rule's own code.
+	Code string `json:"code,omitempty"`
+	// Expected is what the spec asks for: "JSON-RPC error -32022".
+	Expected string `json:"expected,omitempty"`
+	// Detail is what came back (redacted, cut), or why the check was
+	// skipped.
+	Detail    string     `json:"detail,omitempty"`
+	ErrorCode *int64     `json:"errorCode,omitempty"`
+	Crash     *CrashInfo `json:"crash,omitempty"`
+	// Request is the JSON-RPC request sent, when the check sent one;
+	// Headers are the HTTP headers that differed from mcp-fuzz's own.
+	Request    json.RawMessage `json:"request,omitempty"`
+	Headers    []string        `json:"headers,omitempty"`
+	DurationMs float64         `json:"durationMs,omitempty"`
 }
 
 // MaxServerViolations bounds the server violations a report keeps.
@@ -305,6 +346,9 @@ func (r *Report) Normalize() {
 	for i := range r.ServerViolations {
 		r.ServerViolations[i].When = capText(r.ServerViolations[i].When, MaxStoredName)
 		r.ServerViolations[i].Excerpt = capText(r.ServerViolations[i].Excerpt, MaxStoredText)
+	}
+	for i := range r.Checks {
+		r.Checks[i].Detail = capText(r.Checks[i].Detail, MaxStoredText)
 	}
 	if r.Findings == nil {
 		r.Findings = []Finding{}

@@ -132,7 +132,33 @@ func count(rep *report.Report) tally {
 		}
 	}
 	t.countServerViolations(rep)
+	t.countChecks(rep)
 	return t
+}
+
+// checksPlace names the protocol checks where the critical callout names
+// tools.
+const checksPlace = "the protocol checks"
+
+// countChecks counts the protocol checks that broke the server (a crash, a
+// hang, a protocol violation) like a case's for the caps and the critical
+// callout. Not for the dimensions: no tool's input caused them, and a
+// check that the server merely refused wrongly is a finding of its own
+// severity.
+func (t *tally) countChecks(rep *report.Report) {
+	for _, c := range rep.Checks {
+		if c.Status != report.CheckFail || !report.Verdict(c.Code).Failure() {
+			continue
+		}
+		t.fail(c.Code, checksPlace)
+		if report.Verdict(c.Code) == report.Crash {
+			how := ""
+			if c.Crash != nil {
+				how = c.Crash.How
+			}
+			t.crashHow[how]++
+		}
+	}
 }
 
 // serverPlace names the server's violations outside any tool call where

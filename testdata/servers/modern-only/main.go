@@ -1,15 +1,25 @@
 // Command modern-only is a raw fixture server of the stateless 2026-07-28
 // revision only: it answers initialize and ping with -32601, and every
 // request must carry the _meta envelope (-32022 with data.supported when
-// the protocol version is missing or unsupported, -32021 when the client
-// capabilities are). Its tools: echo, well-behaved, and confirm, which asks
-// for an elicitation once (an input_required result) and answers once the
-// client has responded.
+// the protocol version is missing or unsupported, -32602 when the client
+// capabilities or client info are missing or malformed). Its tools: echo,
+// well-behaved, and confirm, which asks for an elicitation once (an
+// input_required result, when the client declared elicitation) and
+// answers once the client has responded with the requestState it handed
+// out.
+//
+// With --lenient it is the same server that ignores the envelope and the
+// requestState: it serves any request it knows, whatever its _meta. With
+// --exit-on-bad-envelope it exits (code 3) on a request whose envelope it
+// would refuse, and with --hang-on-bad-envelope it never answers one.
 package main
 
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"slices"
+	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/testdata/servers/internal/rawserver"
 	"github.com/mcp-fuzz/mcp-fuzz/testdata/servers/internal/spawn"
@@ -35,9 +45,30 @@ func checkEnvelope(req *rawserver.Request) error {
 	}
 	var caps map[string]any
 	if json.Unmarshal(e.Meta["io.modelcontextprotocol/clientCapabilities"], &caps) != nil || caps == nil {
-		return &rawserver.Error{Code: -32021, Message: "missing required client capabilities in _meta"}
+		return &rawserver.Error{Code: -32602, Message: "missing or malformed client capabilities in _meta"}
+	}
+	if info, ok := e.Meta["io.modelcontextprotocol/clientInfo"]; ok {
+		var m map[string]any
+		if json.Unmarshal(info, &m) != nil || m == nil {
+			return &rawserver.Error{Code: -32602, Message: "malformed client info in _meta"}
+		}
 	}
 	return nil
+}
+
+// lenient is set by --lenient: the envelope and the requestState are not
+// checked.
+var lenient = slices.Contains(os.Args[1:], "--lenient")
+
+// declaresElicitation reports whether the request's client capabilities
+// declare elicitation.
+func declaresElicitation(req *rawserver.Request) bool {
+	var e envelope
+	_ = json.Unmarshal(req.Params, &e)
+	var caps map[string]json.RawMessage
+	_ = json.Unmarshal(e.Meta["io.modelcontextprotocol/clientCapabilities"], &caps)
+	_, ok := caps["elicitation"]
+	return ok
 }
 
 func complete(m map[string]any) map[string]any {
@@ -47,7 +78,13 @@ func complete(m map[string]any) map[string]any {
 
 func modern(h rawserver.Handler) rawserver.Handler {
 	return func(s *rawserver.Server, req *rawserver.Request) (any, error) {
-		if err := checkEnvelope(req); err != nil {
+		if err := checkEnvelope(req); err != nil && !lenient {
+			switch {
+			case slices.Contains(os.Args[1:], "--exit-on-bad-envelope"):
+				os.Exit(3)
+			case slices.Contains(os.Args[1:], "--hang-on-bad-envelope"):
+				time.Sleep(time.Hour)
+			}
 			return nil, err
 		}
 		return h(s, req)
@@ -109,6 +146,9 @@ func confirmCall(req *rawserver.Request, p *rawserver.CallParams) (any, error) {
 	}
 	_ = json.Unmarshal(req.Params, &retry)
 	if retry.RequestState == "" {
+		if !declaresElicitation(req) && !lenient {
+			return complete(map[string]any{"isError": true, "content": []any{map[string]any{"type": "text", "text": "confirm needs a client that declares elicitation"}}}), nil
+		}
 		return map[string]any{
 			"resultType": "input_required",
 			"inputRequests": map[string]any{
@@ -120,7 +160,7 @@ func confirmCall(req *rawserver.Request, p *rawserver.CallParams) (any, error) {
 			"requestState": State,
 		}, nil
 	}
-	if retry.RequestState != State {
+	if retry.RequestState != State && !lenient {
 		return nil, &rawserver.Error{Code: -32602, Message: "unknown requestState"}
 	}
 	var answer struct {

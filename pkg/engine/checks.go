@@ -1,0 +1,332 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// Protocol checks (SPEC §7.5) test the server's protocol layer rather than
+// a tool: each sends one request that a conforming server refuses in a
+// given way, on a session of its own, after the tools were called (so that
+// nothing a check does to the server changes a tool's verdicts).
+
+// checkTimeout bounds one check's request: refusing a malformed request
+// takes a protocol layer no tool work, so a server that needs longer is as
+// good as hung.
+const checkTimeout = 5 * time.Second
+
+// maxCheckHangs is how many checks may hang before the rest are skipped: a
+// server that hangs on malformed requests costs a few timeouts, not one
+// per check.
+const maxCheckHangs = 2
+
+// protoRequest is the request of a protocol check.
+type protoRequest struct {
+	method string
+	params json.RawMessage // as sent; nil for none
+	// headers replace mcp-fuzz's own HTTP headers for this request (an
+	// empty value removes one); over stdio there are none.
+	headers http.Header
+}
+
+// expectation is how a check judges the answer to its request.
+type expectation struct {
+	// codes are the refusals the spec names; nil accepts any JSON-RPC
+	// error.
+	codes []int64
+	// supported: the refusal must carry data.supported (-32022).
+	supported bool
+	// served is the finding code of a request served as if it were valid
+	// (report.CodeEnvelopeIgnored by default).
+	served string
+	// servedOK says whether a result is a pass after all (a fresh
+	// input_required for a tampered requestState); nil: never.
+	servedOK func(raw json.RawMessage) bool
+}
+
+// protoCheck is one check of a group.
+type protoCheck struct {
+	id, title, expected string
+	// skip says why the check cannot run on this target ("" when it can).
+	skip   string
+	req    protoRequest
+	expect expectation
+}
+
+// checkRun runs protocol checks on a session of its own.
+type checkRun struct {
+	r     *runner
+	hangs int
+}
+
+// newCheckRun is a check run that goes on with the session of r, the
+// runner of the audit's first worker (a check that breaks it connects
+// another).
+func newCheckRun(r *runner) *checkRun {
+	// A case of the audit is no longer the owner of what this session
+	// answers.
+	r.owner, r.last = nil, nil
+	return &checkRun{r: r}
+}
+
+// close ends the checks' session and returns how many late answers the
+// runner's sessions saw.
+func (cr *checkRun) close() int {
+	cr.r.closeSession()
+	return cr.r.lateAnswers
+}
+
+// run sends each check's request and judges its answer, in order.
+func (cr *checkRun) run(ctx context.Context, checks []protoCheck) []report.Check {
+	out := make([]report.Check, 0, len(checks))
+	for _, pc := range checks {
+		c := report.Check{ID: pc.id, Group: groupOf(pc.id), Title: pc.title, Expected: pc.expected}
+		switch {
+		case ctx.Err() != nil:
+			return out
+		case pc.skip != "":
+			c.Status, c.Detail = report.CheckSkip, pc.skip
+		case cr.hangs >= maxCheckHangs:
+			c.Status, c.Detail = report.CheckSkip, fmt.Sprintf("not run: the server did not answer %d checks before this one", cr.hangs)
+		case !cr.r.ensureSession(ctx):
+			c.Status, c.Detail = report.CheckSkip, "not run: "+cr.r.endedEarly
+		default:
+			cr.check(ctx, pc, &c)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// groupOf is the group of a check id ("envelope" of "envelope/no-meta").
+func groupOf(id string) string {
+	g, _, _ := strings.Cut(id, "/")
+	return g
+}
+
+// check sends pc's request on the runner's session and judges the answer
+// into c.
+func (cr *checkRun) check(ctx context.Context, pc protoCheck, c *report.Check) {
+	r := cr.r
+	s := r.s
+	c.Request = requestLine(pc.req.method, pc.req.params)
+	for k, vs := range pc.req.headers {
+		v := ""
+		if len(vs) > 0 {
+			v = vs[0]
+		}
+		c.Headers = append(c.Headers, k+": "+v)
+	}
+	slices.Sort(c.Headers)
+	violationsBefore, _ := s.beginCall()
+	cctx, cancel := context.WithTimeout(ctx, min(checkTimeout, r.cfg.Timeout))
+	probe := &httpProbe{headers: checkHeaders(pc.req, s.init.ProtocolVersion)}
+	cctx = context.WithValue(cctx, httpProbeKey{}, probe)
+	s.inCall(cancel)
+	start := time.Now()
+	raw, _, err := s.callOnce(cctx, pc.req.method, pc.req.params)
+	c.DurationMs = float64(time.Since(start).Microseconds()) / 1000
+	s.inCall(nil)
+	cancel()
+	o := s.outcomeOf(ctx, raw, err)
+	if o.closed {
+		o.exitStatus = s.waitExit(2 * time.Second)
+	}
+	o.violations, _ = s.endCall(violationsBefore)
+	if o.hung || o.unended() {
+		cr.hangs++
+	}
+	ctype, _ := probe.contentType.Load().(string)
+	judgeCheck(pc.expect, o, httpAnswer{status: int(probe.status.Load()), contentType: ctype}, c)
+	r.settle(ctx, s, o)
+	if c.Crash != nil && s.proc != nil {
+		c.Crash.ExitStatus = s.proc.ExitStatus()
+		c.Crash.Stderr = r.stderrTail(s.proc.Stderr())
+	}
+}
+
+// judgeCheck decides a check's status from the outcome of its request: a
+// request that broke the server fails with the verdict's code, whatever
+// the check expected; a refusal passes when its code is one the spec
+// names; an answer passes only when the expectation allows it.
+func judgeCheck(e expectation, o outcome, h httpAnswer, c *report.Check) {
+	fail := func(code, detail string) {
+		c.Status, c.Code, c.Detail = report.CheckFail, code, detail
+	}
+	switch {
+	case o.closed && h.status >= 400:
+		// Over HTTP the server answered, with a status and no JSON-RPC
+		// error in the body (the SDK's transport gives up on that
+		// connection; each request of the stateless era is independent).
+		got := fmt.Sprintf("refused with HTTP %d and no JSON-RPC error in the body (%s)", h.status, orText(h.contentType, "no content type"))
+		if e.codes != nil {
+			fail(report.CodeWrongErrorCode, got)
+		} else {
+			c.Status, c.Detail = report.CheckPass, got
+		}
+	case o.closed:
+		how := report.CrashExit
+		what := "the server exited"
+		if o.exitStatus == "" {
+			how, what = report.CrashClosed, "the connection closed"
+		} else {
+			what += " (" + o.exitStatus + ")"
+		}
+		c.Crash = &report.CrashInfo{How: how}
+		fail(string(report.Crash), what+" before answering")
+	case len(o.violations) > 0 || o.cutShort:
+		fail(string(report.ProtocolViolation), orText(strings.Join(o.violations, "; "), "the answer broke the protocol"))
+	case o.hung || o.unended():
+		fail(string(report.Hang), "no answer within the check's timeout")
+	case o.cancelled:
+		c.Status, c.Detail = report.CheckSkip, "the run was interrupted"
+	case o.oversize != nil:
+		fail(orCode(e.served), fmt.Sprintf("answered with %d bytes (over --max-response), not an error", o.oversize.Bytes))
+	case o.rpcErr != nil:
+		code := o.rpcErr.Code
+		c.ErrorCode = &code
+		got := fmt.Sprintf("refused with %d: %s", code, excerpt(o.rpcErr.Message, 160))
+		if h.status != 0 {
+			got += fmt.Sprintf(" (HTTP %d)", h.status)
+		}
+		switch {
+		case e.codes != nil && !slices.Contains(e.codes, code):
+			fail(report.CodeWrongErrorCode, got)
+		case e.supported && len(supportedFromData(o.rpcErr.Data)) == 0:
+			fail(report.CodeWrongErrorCode, got+", without data.supported listing the versions the server speaks")
+		default:
+			c.Status, c.Detail = report.CheckPass, got
+		}
+	case e.servedOK != nil && e.servedOK(o.result):
+		c.Status, c.Detail = report.CheckPass, "answered: "+excerpt(string(o.result), 160)
+	default:
+		fail(orCode(e.served), "served as if valid: "+excerpt(string(o.result), 160))
+	}
+}
+
+// httpAnswer is the HTTP status and media type of a check's answer; zero
+// over stdio.
+type httpAnswer struct {
+	status      int
+	contentType string
+}
+
+func orCode(code string) string {
+	if code == "" {
+		return report.CodeEnvelopeIgnored
+	}
+	return code
+}
+
+// requestLine is the JSON-RPC request of a check as a reproducer sends it
+// (id 2: in a stdio reproducer it follows a request with id 1).
+func requestLine(method string, params json.RawMessage) json.RawMessage {
+	m, _ := json.Marshal(method)
+	line := `{"jsonrpc":"2.0","id":2,"method":` + string(m)
+	if params != nil {
+		line += `,"params":` + string(params)
+	}
+	return json.RawMessage(line + "}")
+}
+
+// checkFindings are the findings of the failed checks of rep.
+func checkFindings(rep *report.Report, cfg Config) []report.Finding {
+	var out []report.Finding
+	for _, c := range rep.Checks {
+		if c.Status != report.CheckFail {
+			continue
+		}
+		code := report.DescribeCode(c.Code)
+		msg := code.Message
+		if c.Crash != nil && c.Crash.How != "" {
+			msg += " (" + c.Crash.How + ")"
+		}
+		msg += ": " + c.Title + "; expected " + orText(c.Expected, "a refusal") + ", got: " + c.Detail
+		if len(msg) > maxFindingMessage {
+			msg = cutUTF8(msg, maxFindingMessage) + "… (see the check's detail)"
+		}
+		out = append(out, report.Finding{
+			ID:         "protocol/" + c.ID + "#" + c.Code,
+			Severity:   code.Severity,
+			Code:       c.Code,
+			Message:    msg,
+			Reproducer: reproduceCheck(rep, cfg, c),
+		})
+	}
+	return out
+}
+
+// reproduceCheck sends a check's request as mcp-fuzz did: over stdio after
+// an enveloped tools/list (the check's session had made modern requests
+// before), over HTTP as one POST with the check's headers.
+func reproduceCheck(rep *report.Report, cfg Config, c report.Check) report.Reproducer {
+	if len(c.Request) == 0 {
+		return report.Reproducer{}
+	}
+	line := string(escape.JSON(c.Request))
+	r := report.Reproducer{JSONRPC: line}
+	switch {
+	case len(cfg.Command) > 0:
+		list := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":` + string(reproEnvelope(rep.Server.ProtocolVersion)) + `}}`
+		cd, prefix := shellContext(cfg)
+		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s %s; sleep 2; } | %s%s | cut -c1-300",
+			cd, shellQuote(list), shellQuote(line), prefix, shellJoin(cfg.Command))
+	case cfg.URL != "":
+		var req struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		_ = json.Unmarshal(c.Request, &req)
+		own := http.Header{}
+		for _, h := range c.Headers {
+			k, v, _ := strings.Cut(h, ": ")
+			own.Set(k, v)
+		}
+		headers := checkHeaders(protoRequest{method: req.Method, params: req.Params, headers: own}, rep.Server.ProtocolVersion)
+		var hs strings.Builder
+		for _, k := range slices.Sorted(maps.Keys(headers)) {
+			if v := headers.Get(k); v != "" {
+				hs.WriteString(" -H " + shellQuote(k+": "+v))
+			}
+		}
+		r.Shell = fmt.Sprintf("curl -si %s%s%s -d %s", shellQuote(redactURL(cfg.URL)), " "+curlHeaders(cfg), hs.String(), shellQuote(line))
+	}
+	return r
+}
+
+// checkHeaders are the HTTP headers of a check's request: the routing
+// headers a conforming client sends for it (Mcp-Method, Mcp-Name, and the
+// version its _meta names, else the negotiated one), then the check's own,
+// which break one of them.
+func checkHeaders(req protoRequest, negotiated string) http.Header {
+	var p struct {
+		Name string                     `json:"name"`
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	_ = json.Unmarshal(req.params, &p)
+	version := negotiated
+	var v string
+	if json.Unmarshal(p.Meta[metaProtocolVersion], &v) == nil && v != "" {
+		version = v
+	}
+	h := http.Header{"Mcp-Method": {req.method}}
+	if t := headerToken(version); t != "" {
+		h.Set("Mcp-Protocol-Version", t)
+	}
+	if req.method == "tools/call" && p.Name != "" {
+		h.Set("Mcp-Name", mcpNameHeader(p.Name))
+	}
+	for k, vs := range req.headers {
+		h[http.CanonicalHeaderKey(k)] = vs
+	}
+	return h
+}

@@ -1,0 +1,217 @@
+package engine
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// The envelope checks (modern era): requests whose _meta envelope, or HTTP
+// headers, are broken in one way each. The revision asks every request to
+// carry its protocol version and client capabilities (and allows client
+// info); a server that serves a request without them is relying on earlier
+// requests, which a stateless server must not do.
+
+// unsupportedVersion is a well-formed version no server speaks.
+const unsupportedVersion = "1900-01-01"
+
+// envelopeWith is a _meta envelope for version with the given members
+// replaced: a nil value removes the member.
+func envelopeWith(version string, replace map[string]any) map[string]any {
+	var env map[string]any
+	_ = json.Unmarshal(envelopeJSON(version, "mcp-fuzz", "0"), &env)
+	for k, v := range replace {
+		if v == nil {
+			delete(env, k)
+		} else {
+			env[k] = v
+		}
+	}
+	return env
+}
+
+// listWith is tools/list params carrying meta as their _meta (none when
+// meta is nil).
+func listWith(meta map[string]any) json.RawMessage {
+	p := map[string]any{}
+	if meta != nil {
+		p["_meta"] = meta
+	}
+	b, _ := json.Marshal(p)
+	return b
+}
+
+// envelopeTarget is what the envelope checks need to know of the audit.
+type envelopeTarget struct {
+	version string // the negotiated modern version
+	http    bool
+	// call is a tools/call the audit made and the server answered (a
+	// confirmed tool safe to call again), for the Mcp-Name check; nil
+	// when there is none.
+	call *sampleCall
+	// inputRequired is a call the server answered with input_required and
+	// a requestState; nil when none did.
+	inputRequired *sampleCall
+}
+
+// sampleCall is a call of the audit that a check sends again, changed.
+type sampleCall struct {
+	tool   string
+	params json.RawMessage // with the _meta envelope
+	state  string          // the requestState the server handed out
+	inputs map[string]any  // the inputResponses sent back with it
+}
+
+// envelopeChecks are the envelope checks for t, in the order they run.
+func envelopeChecks(t envelopeTarget) []protoCheck {
+	v := t.version
+	anyRefusal := "a JSON-RPC error (-32602)"
+	checks := []protoCheck{
+		{id: "envelope/no-meta", title: "a request without _meta is refused", expected: anyRefusal,
+			req: protoRequest{method: "tools/list", params: listWith(nil)}},
+		{id: "envelope/no-protocol-version", title: "a request whose _meta has no protocol version is refused", expected: anyRefusal,
+			req: protoRequest{method: "tools/list", params: listWith(envelopeWith(v, map[string]any{metaProtocolVersion: nil}))}},
+		{id: "envelope/unsupported-version", title: "a request for a protocol version the server does not speak is refused with UnsupportedProtocolVersionError", expected: "JSON-RPC error -32022 with data.supported",
+			req:    protoRequest{method: "tools/list", params: listWith(envelopeWith(unsupportedVersion, nil))},
+			expect: expectation{codes: []int64{codeUnsupportedProtocolVersion}, supported: true}},
+		{id: "envelope/malformed-version", title: "a request whose protocol version is not a string is refused", expected: anyRefusal,
+			req: protoRequest{method: "tools/list", params: listWith(envelopeWith(v, map[string]any{metaProtocolVersion: 20260728}))}},
+		{id: "envelope/no-capabilities", title: "a request whose _meta has no client capabilities is refused", expected: anyRefusal,
+			req: protoRequest{method: "tools/list", params: listWith(envelopeWith(v, map[string]any{metaClientCapabilities: nil}))}},
+		{id: "envelope/malformed-capabilities", title: "a request whose client capabilities are not an object is refused", expected: anyRefusal,
+			req: protoRequest{method: "tools/list", params: listWith(envelopeWith(v, map[string]any{metaClientCapabilities: "all"}))}},
+		{id: "envelope/malformed-client-info", title: "a request whose client info is not an object is refused", expected: anyRefusal,
+			req:    protoRequest{method: "tools/list", params: listWith(envelopeWith(v, map[string]any{metaClientInfo: "mcp-fuzz"}))},
+			expect: expectation{served: report.CodeEnvelopeLenient}},
+	}
+	checks = append(checks, headerChecks(t)...)
+	return append(checks, requestStateCheck(t))
+}
+
+// headerChecks are the Streamable HTTP checks: a routing header that
+// contradicts the body, or is missing, is refused with HeaderMismatch.
+func headerChecks(t envelopeTarget) []protoCheck {
+	if !t.http {
+		return nil
+	}
+	mismatch := "JSON-RPC error -32020 (HTTP 400)"
+	list := listWith(envelopeWith(t.version, nil))
+	hm := expectation{codes: []int64{codeHeaderMismatch}}
+	checks := []protoCheck{
+		{id: "envelope/header-version-mismatch", title: "an MCP-Protocol-Version header that contradicts _meta is refused", expected: mismatch, expect: hm,
+			req: protoRequest{method: "tools/list", params: list, headers: http.Header{"Mcp-Protocol-Version": {protocolVersion}}}},
+		{id: "envelope/header-method-mismatch", title: "an Mcp-Method header that contradicts the body is refused", expected: mismatch, expect: hm,
+			req: protoRequest{method: "tools/list", params: list, headers: http.Header{"Mcp-Method": {"prompts/list"}}}},
+		{id: "envelope/header-method-missing", title: "a request without the Mcp-Method header is refused", expected: mismatch, expect: hm,
+			req: protoRequest{method: "tools/list", params: list, headers: http.Header{"Mcp-Method": {""}}}},
+	}
+	name := protoCheck{id: "envelope/header-name-mismatch", title: "an Mcp-Name header that names another tool than the body is refused", expected: mismatch, expect: hm}
+	switch {
+	case t.call == nil:
+		name.skip = "no tool whose valid call succeeded is safe to call again (read-only or not destructive)"
+	default:
+		name.req = protoRequest{method: "tools/call", params: t.call.params,
+			headers: http.Header{"Mcp-Name": {mcpNameHeader(otherName(t.call.tool))}}}
+	}
+	return append(checks, name)
+}
+
+// otherName is a tool name that is not name.
+func otherName(name string) string {
+	if name == "mcp_fuzz_other_tool" {
+		return "mcp_fuzz_another_tool"
+	}
+	return "mcp_fuzz_other_tool"
+}
+
+// requestStateCheck sends back a requestState the server handed out with
+// one byte changed. The spec lets a server skip integrity protection only
+// when tampering can cause nothing worse than a failed request, which
+// mcp-fuzz cannot know: a complete answer is a note, not a defect.
+func requestStateCheck(t envelopeTarget) protoCheck {
+	c := protoCheck{id: "envelope/tampered-request-state", title: "a tampered requestState is refused or asked for again",
+		expected: "a JSON-RPC error, or input_required again",
+		expect: expectation{served: report.CodeEnvelopeLenient, servedOK: func(raw json.RawMessage) bool {
+			done, _, _, err := inputRequired(raw)
+			return err == nil && !done
+		}}}
+	in := t.inputRequired
+	if in == nil {
+		c.skip = "no call was answered with input_required and a requestState"
+		return c
+	}
+	members := []any{"requestState", tamper(in.state)}
+	if len(in.inputs) > 0 {
+		members = append(members, "inputResponses", in.inputs)
+	}
+	params, err := withMembers(in.params, members...)
+	if err != nil {
+		c.skip = "the call's params are not an object"
+		return c
+	}
+	c.req = protoRequest{method: "tools/call", params: params}
+	return c
+}
+
+// tamper changes one byte in the middle of state (or makes an empty one
+// non-empty), keeping it printable.
+func tamper(state string) string {
+	if state == "" {
+		return "x"
+	}
+	b := []byte(state)
+	i := len(b) / 2
+	if b[i] >= 0x80 {
+		// Not in the middle of a character: the state stays valid UTF-8.
+		return state + "x"
+	}
+	if b[i] == 'A' {
+		b[i] = 'B'
+	} else {
+		b[i] = 'A'
+	}
+	return string(b)
+}
+
+// repeatableCall is the valid call of the first confirmed tool that is safe
+// to call again (read-only, or not destructive), with the envelope of s:
+// the Mcp-Name check sends it with a header naming another tool, so that
+// a server that ignores the header calls a tool already called.
+func repeatableCall(tested []report.Tool, tools []tool, s *session) *sampleCall {
+	for _, rt := range tested {
+		if !rt.Confirmed || !safeTool(rt.Name, tools) {
+			continue
+		}
+		for _, c := range rt.Cases {
+			if c.Kind != report.KindValid || c.Verdict != report.OK || c.ArgumentsDigest != nil {
+				continue
+			}
+			params, err := withMembers(callParams(rt.Name, c.Arguments), "_meta", s.envelope())
+			if err != nil {
+				continue
+			}
+			return &sampleCall{tool: rt.Name, params: params}
+		}
+	}
+	return nil
+}
+
+// safeSample is sc when its tool is safe to call again, else nil.
+func safeSample(sc *sampleCall, tools []tool) *sampleCall {
+	if sc == nil || !safeTool(sc.tool, tools) {
+		return nil
+	}
+	return sc
+}
+
+// safeTool reports whether the tool called name may be called once more
+// than the audit did (see [tool.retrySafe]).
+func safeTool(name string, tools []tool) bool {
+	for _, t := range tools {
+		if t.Name == name {
+			return t.retrySafe()
+		}
+	}
+	return false
+}
