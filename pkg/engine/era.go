@@ -74,8 +74,14 @@ type discoverResult struct {
 }
 
 // errNoModern marks a server that does not speak the stateless era: its
-// answer to server/discover is why (auto falls back to initialize).
-type errNoModern struct{ why string }
+// answer to server/discover is why (auto falls back to initialize). An
+// answer over the response cap says nothing of the era, but a client that
+// only probed has no reason to give up on it either: it is one too, with
+// overCap set.
+type errNoModern struct {
+	why     string
+	overCap bool
+}
 
 func (e *errNoModern) Error() string { return e.why }
 
@@ -172,7 +178,8 @@ func probeTimeout(ctx context.Context) time.Duration {
 // discover probes the server with server/discover offering version. A
 // server that answers -32022 with the versions it supports is asked once
 // more with the newest modern one both support. Any other refusal is an
-// [errNoModern]; a transport failure (the server died) is returned as it is.
+// [errNoModern], an answer over the response cap included; a transport
+// failure (the server died) is returned as it is.
 func (s *session) discover(ctx context.Context, version string) (discoverResult, error) {
 	for attempt := 0; ; attempt++ {
 		s.init.ProtocolVersion = version
@@ -180,8 +187,15 @@ func (s *session) discover(ctx context.Context, version string) (discoverResult,
 		dctx, cancel := context.WithTimeout(ctx, limit)
 		raw, _, err := s.callOnce(dctx, "server/discover", s.discoverParams())
 		cancel()
+		// Over stdio, the bytes of an answer line that had not ended.
+		pending := s.pendingLine()
 		var rpcErr *rpc.Error
+		var over *rpc.Oversize
 		switch {
+		case errors.As(err, &over) && (over.Ended || ctx.Err() == nil):
+			return discoverResult{}, s.unread(over.Bytes, over.Ended, limit)
+		case err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) && pending > 0:
+			return discoverResult{}, s.unread(pending, false, limit)
 		case errors.As(err, &rpcErr):
 			if rpcErr.Code == codeUnsupportedProtocolVersion && attempt == 0 {
 				if v := pickModern(supportedFromData(rpcErr.Data)); v != "" && v != version {
@@ -189,27 +203,42 @@ func (s *session) discover(ctx context.Context, version string) (discoverResult,
 					continue
 				}
 			}
-			return discoverResult{}, &errNoModern{fmt.Sprintf("server/discover was answered with JSON-RPC error %d: %s", rpcErr.Code, excerpt(rpcErr.Message, 200))}
+			return discoverResult{}, &errNoModern{why: fmt.Sprintf("server/discover was answered with JSON-RPC error %d: %s", rpcErr.Code, excerpt(rpcErr.Message, 200))}
 		case err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
-			return discoverResult{}, &errNoModern{fmt.Sprintf("server/discover got no answer within %s", limit)}
+			return discoverResult{}, &errNoModern{why: fmt.Sprintf("server/discover got no answer within %s", limit)}
 		case err != nil:
 			return discoverResult{}, err
 		}
 		d, err := s.parseDiscover(raw)
 		if err != nil {
 			answer, _ := s.excerptFound(string(raw), 200)
-			return discoverResult{}, &errNoModern{fmt.Sprintf("the server's answer to server/discover is malformed: %v (answer: %s)", err, answer)}
+			return discoverResult{}, &errNoModern{why: fmt.Sprintf("the server's answer to server/discover is malformed: %v (answer: %s)", err, answer)}
 		}
 		if !slices.Contains(d.supported, version) {
 			v := pickModern(d.supported)
 			if v == "" {
-				return discoverResult{}, &errNoModern{fmt.Sprintf("server/discover lists no stateless protocol version mcp-fuzz speaks (supportedVersions: %s)", excerpt(strings.Join(d.supported, ", "), 200))}
+				return discoverResult{}, &errNoModern{why: fmt.Sprintf("server/discover lists no stateless protocol version mcp-fuzz speaks (supportedVersions: %s)", excerpt(strings.Join(d.supported, ", "), 200))}
 			}
 			version = v
 		}
 		s.init.ProtocolVersion = version
 		return d, nil
 	}
+}
+
+// unread is the [errNoModern] of an answer to server/discover that was not
+// read: n bytes, the whole answer when ended, else what had come of it
+// within limit.
+func (s *session) unread(n int64, ended bool, limit time.Duration) *errNoModern {
+	overCap := n > int64(s.maxResponse)
+	if ended {
+		return &errNoModern{why: fmt.Sprintf("the server's answer to server/discover was %d bytes, over --max-response %d", n, s.maxResponse), overCap: overCap}
+	}
+	why := fmt.Sprintf("the server's answer to server/discover was still unfinished after %d bytes within %s", n, limit.Round(time.Millisecond))
+	if overCap {
+		why += fmt.Sprintf(", over --max-response %d", s.maxResponse)
+	}
+	return &errNoModern{why: why, overCap: overCap}
 }
 
 // supportedFromData reads data.supported of a -32022 error, bounded.

@@ -152,6 +152,9 @@ func TestStreamableHTTPLegacyFallback(t *testing.T) {
 	if rep.Server.Era != EraLegacy || rep.Target.Transport != "streamable-http" || rep.Summary.OK != 1 {
 		t.Fatalf("era %q, transport %s, summary %+v", rep.Server.Era, rep.Target.Transport, rep.Summary)
 	}
+	if !strings.Contains(rep.Server.EraReason, "Bad Request") {
+		t.Errorf("eraReason %q does not say server/discover got a 400", rep.Server.EraReason)
+	}
 }
 
 // TestEraModernNotOverSSE: --era modern never ends up in the legacy

@@ -132,6 +132,9 @@ func TestDiscoverFallbacks(t *testing.T) {
 			if err != nil || s.era != EraLegacy || s.init.ProtocolVersion != "2025-11-25" {
 				t.Fatalf("auto: era %q, %v", s.era, err)
 			}
+			if s.eraReason == "" {
+				t.Error("auto: no eraReason")
+			}
 			if strings.Join(conn.methods, ",") != "server/discover,initialize" {
 				t.Errorf("requests %v", conn.methods)
 			}

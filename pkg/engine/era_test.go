@@ -85,6 +85,9 @@ func TestLegacyOnlyAuto(t *testing.T) {
 	if rep.Server.Era != EraLegacy || rep.Server.ProtocolVersion != "2025-11-25" || len(rep.Server.SupportedVersions) != 0 {
 		t.Fatalf("server %+v: want legacy 2025-11-25", rep.Server)
 	}
+	if !strings.Contains(rep.Server.EraReason, "JSON-RPC error -32601") {
+		t.Errorf("eraReason %q does not say server/discover was refused", rep.Server.EraReason)
+	}
 	if v := validCase(t, rep, "echo").Verdict; v != report.OK {
 		t.Errorf("echo valid call %s", v)
 	}
@@ -170,6 +173,9 @@ func TestLegacyDiesOnDiscover(t *testing.T) {
 	rep := runFixture(t, "legacy-only", func(c *Config) { c.Env = []string{"LEGACY_ONLY_DIE=1"} })
 	if rep.Server.Era != EraLegacy || validCase(t, rep, "echo").Verdict != report.OK {
 		t.Fatalf("era %q, echo %s", rep.Server.Era, validCase(t, rep, "echo").Verdict)
+	}
+	if !strings.Contains(rep.Server.EraReason, "before answering server/discover") {
+		t.Errorf("eraReason %q does not say the server died of server/discover", rep.Server.EraReason)
 	}
 	cfg := Config{Command: []string{fixture.Build(t, "legacy-only")}, Env: []string{"LEGACY_ONLY_DIE=1"}, Era: EraModern, StartupTimeout: 20 * time.Second, Version: "test"}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

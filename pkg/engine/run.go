@@ -84,6 +84,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 			Version:           s.init.ServerInfo.Version,
 			ProtocolVersion:   s.init.ProtocolVersion,
 			Era:               s.era,
+			EraReason:         s.eraReason,
 			SupportedVersions: s.supported,
 			Capabilities:      s.init.Capabilities,
 			Instructions:      detector.Redact(s.init.Instructions),

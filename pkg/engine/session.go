@@ -41,8 +41,12 @@ type session struct {
 	metaVersion string
 	// supported are the versions server/discover listed (modern era).
 	supported []string
-	version   string         // mcp-fuzz's own version, for clientInfo
-	leak      *leak.Detector // redacts the secrets from everything the server sends
+	// eraReason is why the legacy era is spoken although server/discover
+	// was tried first (see [report.Server.EraReason]); already redacted.
+	eraReason   string
+	maxResponse int            // the response cap, for messages
+	version     string         // mcp-fuzz's own version, for clientInfo
+	leak        *leak.Detector // redacts the secrets from everything the server sends
 
 	// stray collects the violations of this session that happened while
 	// no tools/call was in flight (shared by the connector's sessions).
@@ -325,20 +329,32 @@ func (cn *connector) connect(ctx context.Context) (*session, error) {
 
 func (cn *connector) connectStdio(ctx context.Context) (*session, error) {
 	s, err := cn.startStdio(ctx, cn.cfg)
-	if err != nil && (cn.cfg.Era == EraAuto || cn.cfg.Era == "") && errors.Is(err, errDiedOnDiscover) && ctx.Err() == nil {
+	if err != nil && (cn.cfg.Era == EraAuto || cn.cfg.Era == "") && (errors.Is(err, errDiedOnDiscover) || errors.Is(err, errStreamCut)) && ctx.Err() == nil {
 		// A current client falls back to initialize on any failure of
 		// server/discover: a legacy server that dies of the unknown
-		// method is started again and spoken to in its own era.
+		// method, or leaves its stdout in the middle of an answer, is
+		// started again and spoken to in its own era.
+		why := excerpt(err.Error(), maxViolationText) // the stderr hint is redacted
+		if no := (*errNoModern)(nil); errors.As(err, &no) {
+			why = no.why
+		}
 		cfg := cn.cfg
 		cfg.Era = EraLegacy
-		s, err = cn.startStdio(ctx, cfg)
+		if s, err = cn.startStdio(ctx, cfg); err == nil {
+			s.eraReason = why
+		}
 	}
 	return s, err
 }
 
-// errDiedOnDiscover marks a server that exited, or closed its stdout,
-// without answering server/discover.
-var errDiedOnDiscover = errors.New("the server exited without answering server/discover")
+var (
+	// errDiedOnDiscover marks a server that exited, or closed its stdout,
+	// without answering server/discover.
+	errDiedOnDiscover = errors.New("the server exited without answering server/discover")
+	// errStreamCut marks a server whose stdout was left in the middle of
+	// its answer to server/discover: nothing more can be read from it.
+	errStreamCut = errors.New("the server's stdout was left in the middle of its answer to server/discover")
+)
 
 // startStdio starts the server process and negotiates in cfg's era.
 func (cn *connector) startStdio(ctx context.Context, cfg Config) (*session, error) {
@@ -440,8 +456,12 @@ func (cn *connector) connectHTTP(ctx context.Context, transport string) (*sessio
 		return nil, err
 	}
 	cn.header.lastPostStatus.Store(0)
+	// Redacted like the connect error the terminal shows, the URL's
+	// credentials too: this one goes into the report.
+	why := excerpt(cn.leak.Redact(strings.ReplaceAll(err.Error(), cn.cfg.URL, redactURL(cn.cfg.URL))), maxViolationText)
 	s, err = cn.connectHTTPEra(ctx, transport, EraLegacy)
 	if err == nil {
+		s.eraReason = why
 		cn.remember(s)
 	}
 	return s, err
@@ -506,7 +526,7 @@ func (s *session) handshake() string {
 // stateless era gets the initialize handshake instead (unless the era is
 // modern: then that is the error).
 func (s *session) start(ctx context.Context, conn mcp.Connection, cfg Config) error {
-	s.version = cfg.Version
+	s.version, s.maxResponse = cfg.Version, cfg.MaxResponse
 	s.client = rpc.New(conn, func(v rpc.Violation) {
 		if v.Kind == rpc.KindLateAnswer {
 			s.noteLate()
@@ -528,10 +548,17 @@ func (s *session) start(ctx context.Context, conn mcp.Connection, cfg Config) er
 			return nil
 		case !errors.As(err, &no):
 			return fmt.Errorf("server/discover: %w", err)
+		case cfg.Era == EraModern && no.overCap:
+			return fmt.Errorf("--era modern: %s: raise --max-response (up to 1GiB) to audit a server whose discover answer is this large", no.why)
 		case cfg.Era == EraModern:
 			return fmt.Errorf("--era modern: the server does not speak the stateless %s era: %s", offer, no.why)
+		case s.pendingLine() > 0:
+			// stdout is in the middle of the answer (still coming, or
+			// never ending): initialize's answer would be lost in it.
+			return fmt.Errorf("%w%w", no, wrapQuiet{errStreamCut})
 		}
 		s.init = initializeResult{}
+		s.eraReason = no.why
 	}
 	s.era = EraLegacy
 	params := map[string]any{

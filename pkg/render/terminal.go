@@ -185,6 +185,9 @@ func terminalCases(b *strings.Builder, rep *report.Report, p ansi) {
 	}
 	fmt.Fprintf(b, "server  %s %s (protocol %s%s, %s)\n", escape.Terminal(rep.Server.Name, 60), escape.Terminal(rep.Server.Version, 30),
 		escape.Terminal(rep.Server.ProtocolVersion, 20), era, escape.Terminal(rep.Target.Transport, 40))
+	if rep.Server.EraReason != "" {
+		fmt.Fprintf(b, "era     %s: %s\n", escape.Terminal(rep.Server.Era, 20), escape.Terminal(rep.Server.EraReason, 200))
+	}
 	fmt.Fprintf(b, "tools   %d listed, %d tested, %d skipped\n", rep.Discovery.Tools, rep.Summary.ToolsTested, rep.Summary.ToolsSkipped)
 	for _, n := range rep.Discovery.Notes {
 		fmt.Fprintf(b, "note    %s\n", escape.Terminal(n, 200))

@@ -153,6 +153,10 @@ type Server struct {
 	// "legacy" (the initialize handshake). Empty in reports of earlier
 	// versions of mcp-fuzz, which were all legacy.
 	Era string `json:"era,omitempty" jsonschema:"enum=modern,enum=legacy"`
+	// EraReason is why the legacy era was spoken although the stateless one
+	// was probed first (the auto era): what was wrong with the server's
+	// answer to server/discover, redacted. Empty otherwise.
+	EraReason string `json:"eraReason,omitempty"`
 	// SupportedVersions are the protocol versions the server's
 	// server/discover answer listed (modern era only).
 	SupportedVersions []string        `json:"supportedVersions,omitempty"`
@@ -310,6 +314,7 @@ func (r *Report) Normalize() {
 	r.Server.Version = capText(r.Server.Version, MaxStoredName)
 	r.Server.ProtocolVersion = capText(r.Server.ProtocolVersion, MaxStoredName)
 	r.Server.Era = capText(r.Server.Era, MaxStoredName)
+	r.Server.EraReason = capText(r.Server.EraReason, MaxStoredText)
 	if len(r.Server.SupportedVersions) > MaxSupportedVersions {
 		r.Server.SupportedVersions = r.Server.SupportedVersions[:MaxSupportedVersions]
 	}
