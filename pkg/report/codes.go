@@ -109,6 +109,34 @@ var codes = []Code{
 		Title:   "Refused with the wrong error code",
 		Message: "the request was refused, but not with the error the specification names",
 		Fix:     "Answer an unsupported protocol version with -32022 and data.supported, a header that contradicts the body with -32020 (HTTP 400): clients decide what to do next from these codes."},
+	{Name: CodeMissingResultType, Check: true, Severity: SeverityWarning, FailOn: "result_type",
+		Title:   "Result without resultType",
+		Message: "results of the stateless era lack resultType",
+		Fix:     "Put resultType (\"complete\", or \"input_required\" with inputRequests or requestState) in every result of a 2026-07-28 request; the current SDKs do it for you."},
+	{Name: CodeMissingCacheHints, Check: true, Severity: SeverityWarning, FailOn: "cache_hints",
+		Title:   "List without cache hints",
+		Message: "list results lack valid ttlMs and cacheScope",
+		Fix:     "Return ttlMs (a freshness hint in milliseconds, a non-negative integer) and cacheScope (\"public\" or \"private\") on tools/list, prompts/list, resources/list, resources/templates/list and resources/read results."},
+	{Name: CodeRemovedMethodServed, Check: true, Severity: SeverityWarning, FailOn: "removed_method",
+		Title:   "Removed method still served",
+		Message: "a method the stateless era removed was served",
+		Fix:     "Answer ping and logging/setLevel with -32601 in the 2026-07-28 era (liveness is the transport's; log levels go in each request's _meta)."},
+	{Name: CodeLegacyErrorCode, Check: true, Severity: SeverityWarning, FailOn: "legacy_code",
+		Title:   "Superseded error code",
+		Message: "an error code the stateless era replaced or reserves was used",
+		Fix:     "Use -32602 for a resource that does not exist (not -32002), -32020/-32021/-32022 for header mismatch, missing capability and unsupported version, and no other code from -32020 to -32099."},
+	{Name: CodeSessionIssued, Check: true, Severity: SeverityWarning, FailOn: "session",
+		Title:   "Session id in the stateless era",
+		Message: "the server handed out a session id to a stateless request",
+		Fix:     "Do not mint or echo Mcp-Session-Id for 2026-07-28 requests: the revision has no sessions, and state that spans requests needs an explicit identifier in the request."},
+	{Name: CodeUndeclaredInputRequest, Check: true, Severity: SeverityWarning, FailOn: "input_request",
+		Title:   "Input request the client did not declare",
+		Message: "the server asked the client for input it did not declare, or outside the requests that allow it",
+		Fix:     "Send inputRequests only of kinds the request's clientCapabilities declare, only on tools/call, prompts/get and resources/read, and never as server-initiated JSON-RPC requests."},
+	{Name: CodeAuthMetadata, Check: true, Severity: SeverityWarning, FailOn: "auth_metadata",
+		Title:   "Authorization metadata out of date",
+		Message: "the authorization server metadata does not follow the current revision",
+		Fix:     "Advertise client ID metadata documents (client_id_metadata_document_supported) rather than dynamic client registration alone, and set authorization_response_iss_parameter_supported: true (RFC 9207)."},
 	{Name: string(GeneratorGap), Severity: SeverityInfo, FailOn: "generator_gap",
 		Title:   "No valid input generated",
 		Message: "mcp-fuzz could not generate arguments that satisfy the schema",
@@ -117,6 +145,10 @@ var codes = []Code{
 		Title:   "Malformed optional envelope field served",
 		Message: "a request with a malformed optional field was served as if it were valid",
 		Fix:     "Reject malformed _meta fields with -32602; protect requestState's integrity (HMAC or AEAD) unless tampering can cause nothing worse than a failed request."},
+	{Name: CodeDeprecatedFeature, Check: true, Severity: SeverityInfo, FailOn: "deprecated",
+		Title:   "Deprecated feature in use",
+		Message: "the server uses a feature the current revision deprecates",
+		Fix:     "Move off roots, sampling, logging notifications and the HTTP+SSE transport: they still work but are eligible for removal."},
 }
 
 // The codes of protocol checks (see [Check]); a check that broke the
@@ -125,6 +157,15 @@ const (
 	CodeEnvelopeIgnored = "envelope_ignored"
 	CodeWrongErrorCode  = "wrong_error_code"
 	CodeEnvelopeLenient = "envelope_lenient"
+
+	CodeMissingResultType      = "missing_result_type"
+	CodeMissingCacheHints      = "missing_cache_hints"
+	CodeRemovedMethodServed    = "removed_method_served"
+	CodeLegacyErrorCode        = "legacy_error_code"
+	CodeSessionIssued          = "session_issued"
+	CodeUndeclaredInputRequest = "undeclared_input_request"
+	CodeAuthMetadata           = "auth_metadata"
+	CodeDeprecatedFeature      = "deprecated_feature"
 )
 
 // Codes returns every finding code, worst first.
