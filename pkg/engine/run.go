@@ -59,18 +59,25 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	cfg = cfg.withDefaults()
+	rep, _, err := auditOnce(ctx, cfg.withDefaults())
+	return rep, err
+}
+
+// auditOnce is one whole audit of the target of cfg (validated and
+// defaulted) in one era, or as --era auto negotiates. It also returns cfg as the report may spell it (see
+// [Config.shown]), which reproducers are built from.
+func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) {
 	started := time.Now()
 	st, err := start(ctx, cfg)
 	if err != nil {
-		return nil, err
+		return nil, cfg, err
 	}
 	cn, s, detector := st.cn, st.s, st.leak
 	shown := cfg.shown(detector)
 	tools, disc, discLint := st.tools, st.disc, st.lint
 	if err := cfg.checkMatches(tools); err != nil {
 		s.close()
-		return nil, err
+		return nil, shown, err
 	}
 
 	rep := &report.Report{
@@ -123,9 +130,9 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	score.Apply(rep)
 	rep.DurationMs = time.Since(started).Milliseconds()
 	if ctx.Err() != nil {
-		return rep, fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx))
+		return rep, shown, fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx))
 	}
-	return rep, nil
+	return rep, shown, nil
 }
 
 // started is a connected, initialized and listed target.
