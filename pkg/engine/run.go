@@ -55,16 +55,24 @@ var ErrInterrupted = errors.New("interrupted")
 // finding in the report. When ctx ends after the target was listed, Run stops
 // the server and returns what it has: the partial report and an error
 // wrapping [ErrInterrupted] and ctx's error.
+//
+// With [EraBoth], Run audits the server in each era and compares them: see
+// [runBoth].
 func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	rep, _, err := auditOnce(ctx, cfg.withDefaults())
+	cfg = cfg.withDefaults()
+	if cfg.Era == EraBoth {
+		return runBoth(ctx, cfg)
+	}
+	rep, _, err := auditOnce(ctx, cfg)
 	return rep, err
 }
 
 // auditOnce is one whole audit of the target of cfg (validated and
-// defaulted) in one era, or as --era auto negotiates. It also returns cfg as the report may spell it (see
+// defaulted) in one era, or as --era auto negotiates: [Run] is one, and
+// [runBoth] two. It also returns cfg as the report may spell it (see
 // [Config.shown]), which reproducers are built from.
 func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) {
 	started := time.Now()

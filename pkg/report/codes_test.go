@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// The catalogue is the one list of finding codes: every failing verdict and
-// every flag is a row, and nothing else is.
+// The catalogue is the one list of finding codes: every failing verdict,
+// every flag and the era comparison's code is a row, and nothing else is.
 func TestCodesCoverEveryFailingVerdictAndFlag(t *testing.T) {
 	notFindings := []Verdict{Handled, Rejected, Tolerated, OK, NotRun}
 	for _, v := range Verdicts() {
@@ -29,9 +29,16 @@ func TestCodesCoverEveryFailingVerdictAndFlag(t *testing.T) {
 		}
 	}
 	for _, c := range Codes() {
-		if !slices.Contains(Verdicts(), Verdict(c.Name)) && !slices.Contains(Flags(), c.Name) {
-			t.Errorf("code %s is neither a verdict nor a flag", c.Name)
+		isVerdict, isFlag := slices.Contains(Verdicts(), Verdict(c.Name)), slices.Contains(Flags(), c.Name)
+		switch {
+		case c.Era && (isVerdict || isFlag || c.Flag):
+			t.Errorf("code %s is an era code and also a verdict or a flag", c.Name)
+		case !c.Era && !isVerdict && !isFlag:
+			t.Errorf("code %s is neither a verdict, a flag nor an era code", c.Name)
 		}
+	}
+	if c, ok := LookupCode(CodeEraDifference); !ok || !c.Era {
+		t.Errorf("%s: row %+v, found %v; want an era row", CodeEraDifference, c, ok)
 	}
 }
 
