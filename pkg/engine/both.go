@@ -42,14 +42,21 @@ func runBoth(ctx context.Context, cfg Config) (*report.Report, error) {
 	started := time.Now()
 	modern := auditInEra(ctx, cfg, EraModern)
 	if modern.err != nil && !errors.Is(modern.err, ErrConnect) {
-		return finishBoth(modern, nil, started), modern.err
+		// A configuration error has no report; an interrupted audit's
+		// partial one says that the legacy era was never reached.
+		return finishBoth(modern, eraAudit{era: EraLegacy, err: ErrInterrupted}, started), modern.err
 	}
 	legacy := auditInEra(ctx, cfg, EraLegacy)
+	if legacy.rep == nil && ctx.Err() != nil {
+		// It could not start because the run was stopped: no fault of
+		// the server's, whatever the connection error says.
+		legacy.err = fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx))
+	}
 	switch {
 	case modern.rep != nil:
-		return finishBoth(modern, &legacy, started), bothError(ctx, modern, legacy)
+		return finishBoth(modern, legacy, started), bothError(ctx, modern, legacy)
 	case legacy.rep != nil:
-		return finishBoth(legacy, &modern, started), legacy.err
+		return finishBoth(legacy, modern, started), legacy.err
 	case errors.Is(legacy.err, ErrConnect):
 		return nil, fmt.Errorf("%w: in the modern era: %s; in the legacy era: %s", ErrConnect, connectWhy(modern.err), connectWhy(legacy.err))
 	}
@@ -87,34 +94,35 @@ func connectWhy(err error) string {
 }
 
 // finishBoth makes the report of an --era both run from the audit that
-// has one (primary) and the other (nil when it was not attempted): the
-// comparison, its findings, then the score again, since a failure seen
-// only in the other era caps the grade too (see package score).
-func finishBoth(primary eraAudit, other *eraAudit, started time.Time) *report.Report {
+// has one (primary) and the other: the comparison, its findings, then the
+// score again, since a failure seen only in the other era caps the grade
+// too (see package score). An interruption of the other audit, or before
+// it, makes the whole report a partial one. It returns nil when primary
+// has no report.
+func finishBoth(primary, other eraAudit, started time.Time) *report.Report {
 	rep := primary.rep
 	if rep == nil {
 		return nil
 	}
 	rep.Config.Era = EraBoth
 	rep.DurationMs = time.Since(started).Milliseconds()
-	if other == nil {
-		return rep
-	}
 	cmp := &report.EraComparison{Era: other.era}
+	interrupted := errors.Is(other.err, ErrInterrupted) || other.rep != nil && other.rep.Interrupted
 	switch {
-	case other.rep == nil && other.err != nil:
-		cmp.Note = fmt.Sprintf("not audited in the %s era, so no verdicts were compared: %s", other.era, connectWhy(other.err))
-	case other.rep == nil:
+	case other.rep == nil && interrupted:
 		cmp.Note = fmt.Sprintf("not audited in the %s era: the run was interrupted first", other.era)
+	case other.rep == nil:
+		cmp.Note = fmt.Sprintf("not audited in the %s era, so no verdicts were compared: %s", other.era, connectWhy(other.err))
 	default:
-		fillComparison(cmp, primary, *other)
+		fillComparison(cmp, primary, other)
 	}
-	if other.rep == nil && errors.Is(other.err, ErrInterrupted) || other.rep != nil && other.rep.Interrupted {
+	if interrupted && !rep.Interrupted {
+		// The run as a whole was stopped: its report is a partial one.
 		rep.Interrupted = true
 		rep.EndedEarly = joinDetail(rep.EndedEarly, fmt.Sprintf("the %s era's audit was interrupted", other.era))
 	}
 	rep.EraComparison = cmp
-	rep.Findings = append(rep.Findings, eraFindings(primary, *other, cmp.Differences)...)
+	rep.Findings = append(rep.Findings, eraFindings(primary, other, cmp.Differences)...)
 	sort.SliceStable(rep.Findings, func(i, j int) bool {
 		return rep.Findings[i].Severity.Rank() < rep.Findings[j].Severity.Rank()
 	})

@@ -1,11 +1,15 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -217,5 +221,38 @@ func TestEraDifferenceReplaysInEachEra(t *testing.T) {
 	SetReportPath(full, "out/r.json")
 	if got := full.Findings[0].Reproducer.Shell; strings.Count(got, "mcp-fuzz replay out/r.json t/oversize/q --era") != 2 || strings.Contains(got, report.ReportPlaceholder) {
 		t.Errorf("after SetReportPath: %s", got)
+	}
+}
+
+// TestEraBothInterrupted: an --era both run stopped during either audit,
+// or between them, returns the report it has as a partial one (not
+// graded), saying that the legacy era was not audited.
+func TestEraBothInterrupted(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		stop func(Event) bool
+	}{
+		{"during the modern audit", func(e Event) bool { return e.Kind == EventCase }},
+		{"before the legacy audit", func(e Event) bool { return e.Kind == EventEra && e.Reason == EraLegacy }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			cfg := Config{Command: []string{fixture.Build(t, "clean")}, Era: EraBoth, StartupTimeout: 20 * time.Second, Version: "test",
+				Progress: func(e Event) {
+					if tc.stop(e) {
+						cancel()
+					}
+				}}
+			rep, err := Run(ctx, cfg)
+			if !errors.Is(err, ErrInterrupted) || rep == nil {
+				t.Fatalf("Run = %v, %v; want the partial report and ErrInterrupted", rep, err)
+			}
+			cmp := rep.EraComparison
+			if !rep.Interrupted || rep.Graded || cmp == nil || cmp.Note != "not audited in the legacy era: the run was interrupted first" {
+				t.Errorf("interrupted %v, graded %v, comparison %+v", rep.Interrupted, rep.Graded, cmp)
+			}
+			assertNoChildren(t)
+		})
 	}
 }
