@@ -190,6 +190,27 @@ expected:
 	}
 }
 
+// TestBuildEraBoth: era both is accepted from the config file, and a
+// given era (a flag, an Action input) wins over the file's.
+func TestBuildEraBoth(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "c.yml")
+	if err := os.WriteFile(file, []byte("era: both\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o, err := Build(Settings{Command: []string{"srv"}, Config: file}, FlagNames, noEnv)
+	if err != nil || o.Engine.Era != engine.EraBoth {
+		t.Fatalf("era from the file: %q, %v; want both", o.Engine.Era, err)
+	}
+	o, err = Build(Settings{Command: []string{"srv"}, Config: file, Era: engine.EraLegacy}, FlagNames, noEnv)
+	if err != nil || o.Engine.Era != engine.EraLegacy {
+		t.Errorf("a given era: %q, %v; want legacy over the file's both", o.Engine.Era, err)
+	}
+	o, err = Build(Settings{Command: []string{"srv"}, Era: engine.EraBoth}, FlagNames, noEnv)
+	if err != nil || o.Engine.Era != engine.EraBoth {
+		t.Errorf("a given era both: %q, %v", o.Engine.Era, err)
+	}
+}
+
 func TestBuildErrorsNameTheirSource(t *testing.T) {
 	dir := t.TempDir()
 	files := 0
