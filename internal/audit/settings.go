@@ -29,7 +29,7 @@ type Settings struct {
 	PassEnv []string
 	Secrets []string
 	Cwd     string
-	// Era is the protocol era: "auto", "modern" or "legacy" ("": the
+	// Era is the protocol era: "auto", "modern", "legacy" or "both" ("": the
 	// config file, then auto); ProtocolVersion the stateless version
 	// offered in server/discover.
 	Era             string

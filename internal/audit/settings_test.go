@@ -190,6 +190,27 @@ expected:
 	}
 }
 
+// TestBuildEraBoth: era both is accepted from the config file, and a
+// given era (a flag, an Action input) wins over the file's.
+func TestBuildEraBoth(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "c.yml")
+	if err := os.WriteFile(file, []byte("era: both\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o, err := Build(Settings{Command: []string{"srv"}, Config: file}, FlagNames, noEnv)
+	if err != nil || o.Engine.Era != engine.EraBoth {
+		t.Fatalf("era from the file: %q, %v; want both", o.Engine.Era, err)
+	}
+	o, err = Build(Settings{Command: []string{"srv"}, Config: file, Era: engine.EraLegacy}, FlagNames, noEnv)
+	if err != nil || o.Engine.Era != engine.EraLegacy {
+		t.Errorf("a given era: %q, %v; want legacy over the file's both", o.Engine.Era, err)
+	}
+	o, err = Build(Settings{Command: []string{"srv"}, Era: engine.EraBoth}, FlagNames, noEnv)
+	if err != nil || o.Engine.Era != engine.EraBoth {
+		t.Errorf("a given era both: %q, %v", o.Engine.Era, err)
+	}
+}
+
 func TestBuildErrorsNameTheirSource(t *testing.T) {
 	dir := t.TempDir()
 	files := 0
@@ -215,8 +236,8 @@ func TestBuildErrorsNameTheirSource(t *testing.T) {
 		{"header without url", Settings{Command: []string{"x"}, Headers: []string{"A: b"}}, "input header and input bearer apply to input url"},
 		{"bad env", Settings{Command: []string{"x"}, Env: []string{"NOEQUALS"}}, `input env "***": want KEY=VALUE`},
 		{"bad profile", Settings{Command: []string{"x"}, Profile: "wild"}, `input profile "wild": want default or aggressive`},
-		{"bad era", Settings{Command: []string{"x"}, Era: "both"}, `input era "both": want modern, legacy or auto`},
-		{"config era", Settings{Command: []string{"x"}, Config: config("era: new\n")}, `config era "new": want modern, legacy or auto`},
+		{"bad era", Settings{Command: []string{"x"}, Era: "all"}, `input era "all": want modern, legacy, both or auto`},
+		{"config era", Settings{Command: []string{"x"}, Config: config("era: new\n")}, `config era "new": want modern, legacy, both or auto`},
 		{"bad protocol-version", Settings{Command: []string{"x"}, ProtocolVersion: "latest"}, `input protocol-version "latest": want a protocol revision such as 2026-07-28`},
 		{"unknown protocol-version", Settings{Command: []string{"x"}, ProtocolVersion: "2025-11-25"}, `input protocol-version 2025-11-25: mcp-fuzz speaks the stateless era in 2026-07-28`},
 		{"negative cases", Settings{Command: []string{"x"}, Cases: &neg}, "input cases -3: must be 0 (no limit) or more"},

@@ -37,6 +37,8 @@ func TestScripts(t *testing.T) {
 	fixture.Build(t, "leak-env")
 	fixture.Build(t, "stdout-banner")
 	fixture.Build(t, "clean")
+	fixture.Build(t, "legacy-only")
+	fixture.Build(t, "era-split")
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {

@@ -116,8 +116,11 @@ Target:
   --cwd DIR               working directory of the server process
   --era E                 protocol era: auto (default: server/discover first, the initialize
                           handshake when the server does not speak 2026-07-28), modern (the
-                          stateless era only; exit 3 when the server does not speak it) or
-                          legacy (initialize only); legacy HTTP+SSE is always legacy
+                          stateless era only; exit 3 when the server does not speak it),
+                          legacy (initialize only) or both (audit in each era, report the
+                          modern one and the verdicts that differ as era_difference
+                          findings; a server of one era is audited once, the report says
+                          why); legacy HTTP+SSE is always legacy
   --protocol-version V    the stateless version offered in server/discover (default
                           2026-07-28)
   --startup-timeout T     spawn + initialize + discovery deadline (default 60s)

@@ -29,6 +29,8 @@ func (p *progress) event(e engine.Event) {
 		fmt.Fprintf(p.w, "> %s: %s\n", escape.Terminal(e.Tool, 80), plural(e.Total, "case", "cases"))
 	case engine.EventCutoff:
 		fmt.Fprintf(p.w, "  ! %s: %s\n", escape.Terminal(e.Tool, 80), e.Reason)
+	case engine.EventEra:
+		fmt.Fprintf(p.w, "= auditing in the %s era (--era both)\n", e.Reason)
 	case engine.EventCase:
 		if e.Case.Verdict.Failure() {
 			fmt.Fprintf(p.w, "  ! %s: %s\n", escape.Terminal(e.Case.ID, 120), e.Case.Verdict)

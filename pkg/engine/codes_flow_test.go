@@ -12,7 +12,8 @@ import (
 )
 
 // A finding code is one row of report.Codes: from that row alone, a case
-// with the verdict or flag becomes a finding with the row's severity and
+// with the verdict or flag (or, for the era code, judged otherwise in the
+// other era) becomes a finding with the row's severity and
 // message, the Markdown report titles it and gives its fix, SARIF has a rule
 // for it, and --fail-on gates on it. Nothing else needs to change, which this
 // test checks for every row, present and future.
@@ -21,13 +22,14 @@ func TestEveryCodeFlowsFromItsRow(t *testing.T) {
 	for _, code := range report.Codes() {
 		t.Run(code.Name, func(t *testing.T) {
 			c := report.Case{ID: "t/valid", Kind: report.KindValid, Verdict: report.OK, Arguments: []byte(`{}`), Detail: "the detail"}
-			if code.Flag {
+			switch {
+			case code.Flag:
 				c.Flags = []string{code.Name}
-			} else {
+			case !code.Era:
 				c.Verdict = report.Verdict(code.Name)
 			}
 			wantID := "t/valid#" + code.Name
-			rep := &report.Report{Tools: []report.Tool{{Name: "t", Tested: true, Cases: []report.Case{c}}}}
+			rep := &report.Report{Server: report.Server{Era: EraModern}, Tools: []report.Tool{{Name: "t", Tested: true, Cases: []report.Case{c}}}}
 			if code.Check {
 				rep.Tools[0].Cases[0].Verdict = report.OK
 				rep.Checks = []report.Check{{ID: "envelope/x", Status: report.CheckFail, Code: code.Name, Title: "t", Detail: "the detail", Request: []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)}}
@@ -35,6 +37,15 @@ func TestEveryCodeFlowsFromItsRow(t *testing.T) {
 			}
 			rep.Summary = report.Summarize(rep.Tools)
 			rep.Findings = findings(rep, cfg)
+			if code.Era {
+				// The other era's audit judged the same case otherwise.
+				other := *rep
+				other.Server.Era = EraLegacy
+				other.Tools = []report.Tool{{Name: "t", Tested: true, Cases: []report.Case{c}}}
+				other.Tools[0].Cases[0].Verdict = report.Errored
+				_, diffs := compareEras(rep, &other)
+				rep.Findings = append(rep.Findings, eraFindings(eraAudit{era: EraModern, rep: rep, shown: cfg}, eraAudit{era: EraLegacy, rep: &other, shown: cfg}, diffs)...)
+			}
 			rep.Normalize()
 			score.Apply(rep)
 

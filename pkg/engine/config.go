@@ -46,8 +46,8 @@ type Config struct {
 
 	// Era is the protocol era to speak: EraAuto (default: server/discover
 	// first, initialize when the server does not speak the stateless era),
-	// EraModern or EraLegacy. The legacy HTTP+SSE transport is always
-	// legacy.
+	// EraModern, EraLegacy or EraBoth (an audit in each era, compared).
+	// The legacy HTTP+SSE transport is always legacy.
 	Era string
 	// ProtocolVersion is the stateless version offered in server/discover
 	// (default [ModernProtocolVersion]).
@@ -102,6 +102,11 @@ type Config struct {
 	// MaxHangs is how many hangs a tool may have before its remaining cases
 	// are not run (default 2; negative: never cut a tool short).
 	MaxHangs int
+
+	// replayEra, when set, is the era a replay reproducer asks for with
+	// --era: the reproducers of an era_difference finding replay the case
+	// in each era.
+	replayEra string
 }
 
 // Defaults of the documented flags.
@@ -271,8 +276,8 @@ func (c Config) Validate() error {
 	if c.Profile != "" && c.Profile != "default" && c.Profile != "aggressive" {
 		return bad("{Profile} %q: want default or aggressive", c.Profile)
 	}
-	if c.Era != "" && c.Era != EraAuto && c.Era != EraModern && c.Era != EraLegacy {
-		return bad("{Era} %q: want modern, legacy or auto", c.Era)
+	if c.Era != "" && !slices.Contains([]string{EraAuto, EraModern, EraLegacy, EraBoth}, c.Era) {
+		return bad("{Era} %q: want modern, legacy, both or auto", c.Era)
 	}
 	if c.ProtocolVersion != "" && !validProtocolVersion(c.ProtocolVersion) {
 		return bad("{ProtocolVersion} %q: want a protocol revision such as %s", c.ProtocolVersion, ModernProtocolVersion)

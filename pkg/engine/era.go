@@ -22,6 +22,9 @@ const (
 	EraAuto   = "auto"
 	EraModern = "modern"
 	EraLegacy = "legacy"
+	// EraBoth audits the server in the modern era, then in the legacy
+	// one, and reports the verdicts that differ (see [runBoth]).
+	EraBoth = "both"
 )
 
 // ModernProtocolVersion is the protocol version mcp-fuzz offers in

@@ -210,6 +210,9 @@ const replayPrefix = "mcp-fuzz replay " + report.ReportPlaceholder + " "
 func replayCommand(cfg Config, caseID string) string {
 	var b strings.Builder
 	b.WriteString(replayPrefix + shellQuote(caseID))
+	if cfg.replayEra != "" {
+		b.WriteString(" --era " + cfg.replayEra)
+	}
 	switch {
 	case len(cfg.Command) > 0:
 		for _, kv := range cfg.Env {
@@ -237,11 +240,14 @@ func replayCommand(cfg Config, caseID string) string {
 // rep's findings, which say [report.ReportPlaceholder] until the report is
 // written somewhere.
 func SetReportPath(rep *report.Report, path string) {
+	named := "mcp-fuzz replay " + shellQuote(path) + " "
 	for i := range rep.Findings {
 		r := &rep.Findings[i].Reproducer
 		if rest, ok := strings.CutPrefix(r.Shell, replayPrefix); ok {
-			r.Shell = "mcp-fuzz replay " + shellQuote(path) + " " + rest
+			r.Shell = named + rest
 		}
+		// An era_difference finding's replays, one per era in a subshell.
+		r.Shell = strings.ReplaceAll(r.Shell, "( "+replayPrefix, "( "+named)
 	}
 }
 

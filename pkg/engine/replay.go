@@ -33,6 +33,11 @@ func Replay(ctx context.Context, cfg Config, toolName string, c report.Case) (re
 		return report.Case{}, err
 	}
 	cfg = cfg.withDefaults()
+	if cfg.Era == EraBoth {
+		// One case is replayed in one era: the one negotiated, unless the
+		// caller names it (as an era_difference reproducer does).
+		cfg.Era = EraAuto
+	}
 	st, err := start(ctx, cfg)
 	if err != nil {
 		return report.Case{}, err

@@ -55,22 +55,37 @@ var ErrInterrupted = errors.New("interrupted")
 // finding in the report. When ctx ends after the target was listed, Run stops
 // the server and returns what it has: the partial report and an error
 // wrapping [ErrInterrupted] and ctx's error.
+//
+// With [EraBoth], Run audits the server in each era and compares them: see
+// [runBoth].
 func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
+	if cfg.Era == EraBoth {
+		return runBoth(ctx, cfg)
+	}
+	rep, _, err := auditOnce(ctx, cfg)
+	return rep, err
+}
+
+// auditOnce is one whole audit of the target of cfg (validated and
+// defaulted) in one era, or as --era auto negotiates: [Run] is one, and
+// [runBoth] two. It also returns cfg as the report may spell it (see
+// [Config.shown]), which reproducers are built from.
+func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) {
 	started := time.Now()
 	st, err := start(ctx, cfg)
 	if err != nil {
-		return nil, err
+		return nil, cfg, err
 	}
 	cn, s, detector := st.cn, st.s, st.leak
 	shown := cfg.shown(detector)
 	tools, disc, discLint := st.tools, st.disc, st.lint
 	if err := cfg.checkMatches(tools); err != nil {
 		s.close()
-		return nil, err
+		return nil, shown, err
 	}
 
 	rep := &report.Report{
@@ -134,9 +149,9 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	score.Apply(rep)
 	rep.DurationMs = time.Since(started).Milliseconds()
 	if ctx.Err() != nil {
-		return rep, fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx))
+		return rep, shown, fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx))
 	}
-	return rep, nil
+	return rep, shown, nil
 }
 
 // started is a connected, initialized and listed target.

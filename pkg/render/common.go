@@ -131,14 +131,18 @@ func cappedFrom(rep *report.Report) string {
 }
 
 // gradeText is "C 81", "81" or "not graded".
-func gradeText(rep *report.Report) string {
+func gradeText(rep *report.Report) string { return gradeOf(rep.Graded, rep.Score, rep.Grade) }
+
+// gradeOf is [gradeText] of a graded flag, score and grade: a report's, or
+// the other era's of an [report.EraComparison].
+func gradeOf(graded bool, points *int, grade *string) string {
 	switch {
-	case !rep.Graded || rep.Score == nil:
+	case !graded || points == nil:
 		return score.NotGraded
-	case rep.Grade == nil:
-		return strconv.Itoa(*rep.Score)
+	case grade == nil:
+		return strconv.Itoa(*points)
 	}
-	return fmt.Sprintf("%s %d", *rep.Grade, *rep.Score)
+	return fmt.Sprintf("%s %d", *grade, *points)
 }
 
 // findCase returns the case of a finding, if the report holds it.

@@ -1,10 +1,14 @@
 package render
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
 // TestEraInHeaders: the era the audit spoke shows in the Markdown and
@@ -40,5 +44,84 @@ func TestEraReasonInTerminal(t *testing.T) {
 	rep.Server.EraReason = ""
 	if term := Terminal(rep, false); strings.Contains(term, "era     ") {
 		t.Errorf("terminal shows a reason the report does not record:\n%s", term)
+	}
+}
+
+// erasReport is the report of an --era both run: the modern audit of one
+// tool, and a legacy audit in which the server crashed on an input the
+// modern era rejected (an era_difference finding, a cap and a callout) and
+// accepted another one, with hostile text in the legacy protocol version
+// and detail.
+func erasReport() *report.Report {
+	code := int64(-32602)
+	args := json.RawMessage(`{"q":1}`)
+	tools := []report.Tool{{Name: "search", Tested: true, Confirmed: true, Cases: []report.Case{
+		{ID: "search/valid", Kind: "valid", Verdict: report.OK, Flags: []string{}, DurationMs: 2, Arguments: json.RawMessage(`{"q":"a"}`)},
+		{ID: "search/wrong_type/q", Kind: "wrong_type", Pointer: "/q", Forbidden: true, Verdict: report.Rejected, Flags: []string{}, DurationMs: 1, Arguments: args, ErrorCode: &code, Detail: "JSON-RPC error -32602: q must be a string"},
+		{ID: "search/null/q", Kind: "null", Pointer: "/q", Forbidden: true, Verdict: report.Handled, Flags: []string{}, DurationMs: 1, Arguments: json.RawMessage(`{"q":null}`)},
+	}}}
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":"search","arguments":{"q":1}}}`
+	finding := func(id, msg string) report.Finding {
+		return report.Finding{ID: id + "#era_difference", Severity: report.SeverityError, Code: report.CodeEraDifference, Tool: "search", CaseID: id,
+			Message: "the server judged the same input differently in the two protocol eras: " + msg,
+			Reproducer: report.Reproducer{JSONRPC: call,
+				Shell: "echo '# modern era (2026-07-28)'; ( { printf '%s\\n' '" + call + "'; sleep 2; } | node server.js ); echo '# legacy era (2025-11-25)'; ( … | node server.js )"}}
+	}
+	rep := &report.Report{
+		Version:   "0.3.0",
+		Seed:      1,
+		StartedAt: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC),
+		Config:    report.Settings{Cases: 40, Profile: "default", Era: "both"},
+		Target:    report.Target{Transport: "stdio", Command: "node server.js", Args: []string{"node", "server.js"}},
+		Server:    report.Server{Name: "search-server", Version: "1.0.0", ProtocolVersion: "2026-07-28", Era: "modern"},
+		Tools:     tools,
+		Summary:   report.Summarize(tools),
+		Findings: []report.Finding{
+			finding("search/wrong_type/q", "modern: rejected (-32602); legacy: crash (exit)"),
+			finding("search/null/q", "modern: handled; legacy: accepted"),
+		},
+		EraComparison: &report.EraComparison{
+			Era: "legacy", ProtocolVersion: "2025-11-25" + hostile, Graded: true, Score: ptr(55), Grade: ptr("D"), Compared: 3,
+			Differences: []report.EraDifference{
+				{Tool: "search", CaseID: "search/wrong_type/q", Kind: "wrong_type",
+					Modern: report.EraOutcome{Verdict: report.Rejected, ErrorCode: &code, Detail: "JSON-RPC error -32602: q must be a string"},
+					Legacy: report.EraOutcome{Verdict: report.Crash, Crash: report.CrashExit, Detail: "server process exited: " + hostile}},
+				{Tool: "search", CaseID: "search/null/q", Kind: "null",
+					Modern: report.EraOutcome{Verdict: report.Handled},
+					Legacy: report.EraOutcome{Verdict: report.Accepted, Detail: "success on input the schema forbids"}},
+			},
+		},
+	}
+	rep.EraComparison.Summary = report.Summary{Cases: 3, OK: 1, Crash: 1, Accepted: 1, ToolsTested: 1}
+	rep.Normalize()
+	score.Apply(rep)
+	return rep
+}
+
+// TestEraLine: the eras line puts the modern audit first whichever is the
+// report's own, says when the other era was not audited, and escapes the
+// server's words.
+func TestEraLine(t *testing.T) {
+	rep := erasReport()
+	if got := eraLine(rep, escape.Terminal); !strings.HasPrefix(got, "modern 2026-07-28: D 98 · legacy 2025-11-25evil") ||
+		!strings.HasSuffix(got, ": D 55 · 2 verdicts differ (3 cases compared)") || strings.Contains(got, "\x1b") {
+		t.Errorf("eraLine = %q", got)
+	}
+	one := &report.Report{Graded: true, Score: ptr(90), Grade: ptr("A"), Server: report.Server{Era: "legacy", ProtocolVersion: "2025-06-18"},
+		EraComparison: &report.EraComparison{Era: "modern", Note: "not audited in the modern era, so no verdicts were compared: " + hostile}}
+	one.Normalize()
+	if got, want := eraLine(one, escape.Terminal), "modern: not audited · legacy 2025-06-18: A 90"; got != want {
+		t.Errorf("eraLine of one era = %q, want %q", got, want)
+	}
+	if term := Terminal(one, false); !strings.Contains(term, "eras note: not audited in the modern era") || strings.Contains(term, "\x1b") {
+		t.Errorf("terminal lacks the note, or lets an escape through:\n%s", term)
+	}
+	md := Markdown(one)
+	checkMarkdownSafe(t, md)
+	if !strings.Contains(md, "**Eras:** modern: not audited · legacy 2025-06-18: A 90") || !strings.Contains(md, "> Eras: not audited in the modern era") {
+		t.Errorf("markdown lacks the eras line or the note:\n%s", md)
+	}
+	if got := eraLine(&report.Report{}, escape.Terminal); got != "" {
+		t.Errorf("eraLine of a report of one era = %q", got)
 	}
 }

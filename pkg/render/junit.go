@@ -69,16 +69,22 @@ const (
 // JUnit renders rep as JUnit XML: one <testsuite> per tool and one
 // <testcase> per case (name = case id, classname = tool, time in seconds).
 // A case fails on crash, hang, protocol_violation, accepted and
-// output_violation, and on a leak flag; the failure message is the verdict
-// and detail, its body the finding's reproducer (or the arguments). Cases
+// output_violation, on a leak flag, and when an --era both run judged it
+// differently in the other era (an era_difference finding, whose message
+// the failure's adds); the failure message is the verdict and detail, its
+// body the finding's reproducer (or the arguments). Cases
 // not run and generator gaps are skipped, as is the single test case of a
 // tool that was not tested, with the reason.
 func JUnit(rep *report.Report) ([]byte, error) {
 	reproducers := map[string]report.Reproducer{}
+	eraDiffs := map[string]string{} // the era_difference finding's message
 	for _, f := range rep.Findings {
 		key := f.Tool + "\x00" + f.CaseID
 		if _, ok := reproducers[key]; !ok {
 			reproducers[key] = f.Reproducer
+		}
+		if f.Code == report.CodeEraDifference {
+			eraDiffs[key] = f.Message
 		}
 	}
 	// Attributes are one line; bodies keep their lines. Control characters
@@ -113,11 +119,23 @@ func JUnit(rep *report.Report) ([]byte, error) {
 			if c.HasFlag(report.FlagLeak) {
 				fails = append(fails, report.FlagLeak)
 			}
+			eraDiff, differs := eraDiffs[t.Name+"\x00"+c.ID]
+			if differs {
+				fails = append(fails, report.CodeEraDifference)
+			}
 			switch {
 			case len(fails) > 0:
 				msg := strings.Join(fails, ", ")
-				if c.Detail != "" {
+				switch {
+				case differs && len(fails) == 1:
+					// The case's own verdict is no failure: its detail
+					// would not say what went wrong.
+					msg += ": " + eraDiff
+				case c.Detail != "":
 					msg += ": " + c.Detail
+				}
+				if differs && len(fails) > 1 {
+					msg += "; " + eraDiff
 				}
 				jc.Failure = &junitMessage{
 					Message: line(msg, junitMessageMax),

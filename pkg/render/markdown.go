@@ -102,6 +102,12 @@ func mdHead(rep *report.Report) string {
 		transport, rep.Seed,
 		seconds(float64(rep.DurationMs)), escape.MarkdownInline(orDash(rep.Version), 40))
 	fmt.Fprintf(&b, "**Verdicts:** %s\n\n", verdictLine(s))
+	if line := eraLine(rep, escape.MarkdownInline); line != "" {
+		fmt.Fprintf(&b, "**Eras:** %s\n\n", line)
+	}
+	if cmp := rep.EraComparison; cmp != nil && cmp.Note != "" {
+		fmt.Fprintf(&b, "> [!NOTE]\n> Eras: %s\n\n", escape.MarkdownInline(cmp.Note, textMax))
+	}
 	if rep.EndedEarly != "" {
 		fmt.Fprintf(&b, "> [!WARNING]\n> The run ended early: %s\n\n", escape.MarkdownInline(rep.EndedEarly, textMax))
 	}

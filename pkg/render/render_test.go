@@ -213,4 +213,5 @@ var reports = []struct {
 }{
 	{"graded", gradedReport},
 	{"ungraded", ungradedReport},
+	{"eras", erasReport},
 }

@@ -68,6 +68,12 @@ func terminalSummary(b *strings.Builder, rep *report.Report, p ansi) {
 		plural(s.ToolsTested, "tool", "tools"), s.ToolsSkipped, plural(s.Cases, "case", "cases"),
 		escape.Terminal(orDash(rep.Target.Transport), 40), rep.Seed, seconds(float64(rep.DurationMs)))
 	fmt.Fprintf(b, "  %s\n", st(ansiDim, verdictLine(s)))
+	if line := eraLine(rep, escape.Terminal); line != "" {
+		fmt.Fprintf(b, "  %s %s\n", st(ansiBold, "eras:"), line)
+	}
+	if cmp := rep.EraComparison; cmp != nil && cmp.Note != "" {
+		fmt.Fprintf(b, "  %s %s\n", st(ansiYellow+ansiBold, "eras note:"), escape.Terminal(cmp.Note, textMax))
+	}
 	if rep.EndedEarly != "" {
 		fmt.Fprintf(b, "  %s %s\n", st(ansiYellow+ansiBold, "ended early:"), escape.Terminal(rep.EndedEarly, textMax))
 	}

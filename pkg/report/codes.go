@@ -42,7 +42,11 @@ type Code struct {
 	Flag bool
 	// Check is true when the code is a protocol check's (see [Check]),
 	// of no case.
-	Check    bool
+	Check bool
+	// Era is true for the code of a case judged differently in the two
+	// protocol eras (--era both): neither a verdict nor a flag of one case,
+	// it comes from [EraComparison].
+	Era      bool
 	Severity Severity
 	// Title heads the code in reports: "Server crashed".
 	Title string
@@ -53,6 +57,10 @@ type Code struct {
 	// FailOn is the --fail-on kind that gates on the code.
 	FailOn string
 }
+
+// CodeEraDifference is the code of a case whose verdict differs between
+// the protocol eras (see [EraComparison]).
+const CodeEraDifference = "era_difference"
 
 // codes lists every finding code, worst first: reports order findings of one
 // severity by their position here.
@@ -81,6 +89,10 @@ var codes = []Code{
 		Title:   "Result breaks outputSchema",
 		Message: "the result does not match the declared outputSchema",
 		Fix:     "Make structuredContent match the declared outputSchema, or fix the schema."},
+	{Name: CodeEraDifference, Era: true, Severity: SeverityError, FailOn: CodeEraDifference,
+		Title:   "Validation differs by protocol era",
+		Message: "the server judged the same input differently in the two protocol eras",
+		Fix:     "Run the same validation and error handling for tools/call in both eras (the server/discover and the initialize code paths): one of them lacks a check or lets an error escape."},
 	{Name: FlagStderrPanic, Flag: true, Severity: SeverityWarning, FailOn: "stderr_panic",
 		Title:   "Panic on stderr",
 		Message: "the server printed a panic or uncaught exception on stderr",

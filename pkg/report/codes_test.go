@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// The catalogue is the one list of finding codes: every failing verdict and
-// every flag is a row, and nothing else is.
+// The catalogue is the one list of finding codes: every failing verdict,
+// every flag and the era comparison's code is a row, and nothing else is.
 func TestCodesCoverEveryFailingVerdictAndFlag(t *testing.T) {
 	notFindings := []Verdict{Handled, Rejected, Tolerated, OK, NotRun}
 	for _, v := range Verdicts() {
@@ -29,12 +29,16 @@ func TestCodesCoverEveryFailingVerdictAndFlag(t *testing.T) {
 		}
 	}
 	for _, c := range Codes() {
-		if !slices.Contains(Verdicts(), Verdict(c.Name)) && !slices.Contains(Flags(), c.Name) && !c.Check {
-			t.Errorf("code %s is neither a verdict, a flag nor a check's", c.Name)
+		isVerdict, isFlag := slices.Contains(Verdicts(), Verdict(c.Name)), slices.Contains(Flags(), c.Name)
+		switch {
+		case (c.Era || c.Check) && (isVerdict || isFlag || c.Flag):
+			t.Errorf("code %s is an era or check code and also a verdict or a flag", c.Name)
+		case !c.Era && !c.Check && !isVerdict && !isFlag:
+			t.Errorf("code %s is neither a verdict, a flag, an era code nor a check's", c.Name)
 		}
-		if c.Check && (c.Flag || slices.Contains(Verdicts(), Verdict(c.Name))) {
-			t.Errorf("check code %s is also a verdict or a flag", c.Name)
-		}
+	}
+	if c, ok := LookupCode(CodeEraDifference); !ok || !c.Era {
+		t.Errorf("%s: row %+v, found %v; want an era row", CodeEraDifference, c, ok)
 	}
 }
 

@@ -53,6 +53,9 @@ type Report struct {
 	// Interrupted is set when the run was stopped from outside (SIGINT,
 	// SIGTERM, a cancelled context): such a partial report is not graded.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// EraComparison is set by an `--era both` run: the audit in the other
+	// era and the verdicts that differ.
+	EraComparison *EraComparison `json:"eraComparison,omitempty"`
 }
 
 // ServerViolation is a protocol violation outside any tool call.
@@ -116,8 +119,8 @@ type Settings struct {
 	Tools              []string `json:"tools,omitempty"`
 	SkipTools          []string `json:"skipTools,omitempty"`
 	Profile            string   `json:"profile"`
-	// Era is the protocol era asked for: auto, modern or legacy (the one
-	// spoken is [Server.Era]).
+	// Era is the protocol era asked for: auto, modern, legacy or both (the
+	// one spoken is [Server.Era]).
 	Era string `json:"era,omitempty"`
 	// MaxResponseBytes is the response cap (--max-response).
 	MaxResponseBytes int `json:"maxResponseBytes"`
@@ -374,6 +377,7 @@ func (r *Report) Normalize() {
 	if r.Caps == nil {
 		r.Caps = []Cap{}
 	}
+	r.EraComparison.normalize()
 	if r.Dimensions == nil {
 		r.Dimensions = map[string]Dimension{}
 	}

@@ -106,10 +106,10 @@ func (t tally) caps(dims map[string]report.Dimension) []report.Cap {
 		add("F", "robustness %d is under 50", *s)
 	}
 	if f := t.brokenSession(); f != "" {
-		add("D", "%s: each can end or stall a client's session", f)
+		add("D", "%s%s: each can end or stall a client's session", f, t.inOtherEra(capSession))
 	}
 	if n := t.crashHow[report.CrashInternalError]; n > 0 {
-		add("C", "%s (-32603 or the server-error range) from a live server", plural(n, "internal error", "internal errors"))
+		add("C", "%s (-32603 or the server-error range) from a live server%s", plural(n, "internal error", "internal errors"), t.inOtherEra(capInternal))
 	}
 	if s := dims[Validation].Score; s != nil && *s < 50 {
 		add("D", "validation %d is under 50", *s)
@@ -118,7 +118,7 @@ func (t tally) caps(dims map[string]report.Dimension) []report.Cap {
 		add("C", "validation %d is under 80", *s)
 	}
 	if n := t.failures[report.FlagLeak]; n > 0 {
-		add("C", "%s a secret or a stack trace", plural(n, "answer leaks", "answers leak"))
+		add("C", "%s a secret or a stack trace%s", plural(n, "answer leaks", "answers leak"), t.inOtherEra(capLeak))
 	}
 	if t.tested > 0 && t.confirmed == 0 {
 		add("C", "no tested tool is confirmed: the valid call of none of the %s succeeded", plural(t.tested, "tested tool", "tested tools"))

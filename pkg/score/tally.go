@@ -1,6 +1,7 @@
 package score
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
@@ -34,7 +35,21 @@ type tally struct {
 	// crashHow counts crash cases by how they happened ([report.CrashInfo]
 	// How: exit, closed, internal_error; "" for a report without it).
 	crashHow map[string]int
+
+	// otherEra is the other era of an --era both report, and
+	// otherEraCaps counts the failures seen only there by the cap they
+	// count for: capSession, capInternal, capLeak.
+	otherEra     string
+	otherEraCaps map[string]int
 }
+
+// The caps a failure seen only in the other era counts for (see
+// [tally.countOtherEra]).
+const (
+	capSession  = "session"
+	capInternal = "internal"
+	capLeak     = "leak"
+)
 
 func count(rep *report.Report) tally {
 	t := tally{
@@ -43,6 +58,7 @@ func count(rep *report.Report) tally {
 		failures:     map[string]int{},
 		failureTools: map[string][]string{},
 		crashHow:     map[string]int{},
+		otherEraCaps: map[string]int{},
 	}
 	for _, tool := range rep.Tools {
 		if !tool.Tested {
@@ -133,6 +149,7 @@ func count(rep *report.Report) tally {
 	}
 	t.countServerViolations(rep)
 	t.countChecks(rep)
+	t.countOtherEra(rep)
 	return t
 }
 
@@ -159,6 +176,50 @@ func (t *tally) countChecks(rep *report.Report) {
 			t.crashHow[how]++
 		}
 	}
+}
+
+// countOtherEra counts, like a case's, the failures an --era both run saw
+// only in the other era (see [report.EraComparison]): a crash, hang,
+// protocol violation or leak there caps the grade and raises the critical
+// callout as one in the report's own era does, the place named "TOOL
+// (legacy era)". Not for the dimensions, which measure the report's own
+// audit.
+func (t *tally) countOtherEra(rep *report.Report) {
+	cmp := rep.EraComparison
+	if cmp == nil {
+		return
+	}
+	t.otherEra = cmp.Era
+	for _, d := range cmp.Differences {
+		o := d.Outcome(cmp.Era)
+		place := d.Tool + " (" + cmp.Era + " era)"
+		switch {
+		case o.Verdict == report.Crash && o.Crash == report.CrashInternalError:
+			t.otherEraCaps[capInternal]++
+		case o.Verdict.Failure():
+			t.otherEraCaps[capSession]++
+		}
+		if o.Verdict.Failure() {
+			t.fail(string(o.Verdict), place)
+		}
+		if o.Verdict == report.Crash {
+			t.crashHow[o.Crash]++
+		}
+		if o.Leak {
+			t.fail(report.FlagLeak, place)
+			t.otherEraCaps[capLeak]++
+		}
+	}
+}
+
+// inOtherEra says " (2 in the legacy era)" when some of the failures a
+// cap counts were seen only in the other era, else "": a reader of the
+// report's own cases would not find them there.
+func (t *tally) inOtherEra(capKind string) string {
+	if n := t.otherEraCaps[capKind]; n > 0 {
+		return fmt.Sprintf(" (%d in the %s era)", n, t.otherEra)
+	}
+	return ""
 }
 
 // serverPlace names the server's violations outside any tool call where

@@ -1,0 +1,291 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
+)
+
+// EventEra is the [Event] of an --era both run that starts the audit in
+// the era named by Reason ("modern", then "legacy"): the tool and case
+// events that follow are that audit's.
+const EventEra EventKind = "era"
+
+// eraAudit is the outcome of one of the two audits of an --era both run.
+type eraAudit struct {
+	era   string
+	rep   *report.Report // nil when the audit did not get as far as a report
+	shown Config
+	err   error
+}
+
+// runBoth audits the target of cfg (validated and defaulted, Era
+// [EraBoth]) in the modern era and then in the legacy one, each exactly as
+// --era modern and --era legacy would (same seed, same options), and
+// compares the verdicts (SPEC §3).
+//
+// The report is the modern audit's, with the legacy one's result and the
+// differences in [report.Report.EraComparison] and one era_difference
+// finding per difference. A server that speaks one era only is audited in
+// that one, and the comparison's note says why the other was not: that is
+// no failure. Only a server reached in neither era is an error (wrapping
+// [ErrConnect]); a configuration error or an interruption of the first
+// audit ends the run as it would end a run in one era.
+func runBoth(ctx context.Context, cfg Config) (*report.Report, error) {
+	started := time.Now()
+	modern := auditInEra(ctx, cfg, EraModern)
+	if modern.err != nil && !errors.Is(modern.err, ErrConnect) {
+		// A configuration error has no report; an interrupted audit's
+		// partial one says that the legacy era was never reached.
+		return finishBoth(modern, eraAudit{era: EraLegacy, err: ErrInterrupted}, started), modern.err
+	}
+	legacy := auditInEra(ctx, cfg, EraLegacy)
+	if legacy.rep == nil && ctx.Err() != nil {
+		// It could not start because the run was stopped: no fault of
+		// the server's, whatever the connection error says.
+		legacy.err = fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx))
+	}
+	switch {
+	case modern.rep != nil:
+		return finishBoth(modern, legacy, started), bothError(ctx, modern, legacy)
+	case legacy.rep != nil:
+		return finishBoth(legacy, modern, started), legacy.err
+	case errors.Is(legacy.err, ErrConnect):
+		return nil, fmt.Errorf("%w: in the modern era: %s; in the legacy era: %s", ErrConnect, connectWhy(modern.err), connectWhy(legacy.err))
+	}
+	return nil, legacy.err
+}
+
+// auditInEra is one audit of runBoth's: [auditOnce] in era.
+func auditInEra(ctx context.Context, cfg Config, era string) eraAudit {
+	if cfg.Progress != nil {
+		cfg.Progress(Event{Kind: EventEra, Reason: era})
+	}
+	cfg.Era = era
+	rep, shown, err := auditOnce(ctx, cfg)
+	return eraAudit{era: era, rep: rep, shown: shown, err: err}
+}
+
+// bothError is the error of an --era both run whose modern audit has a
+// report: none, unless ctx ended during or before the legacy audit.
+func bothError(ctx context.Context, modern, legacy eraAudit) error {
+	switch {
+	case modern.err != nil:
+		return modern.err
+	case errors.Is(legacy.err, ErrInterrupted):
+		return legacy.err
+	case ctx.Err() != nil:
+		return fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx))
+	}
+	return nil
+}
+
+// connectWhy is a connection error without its [ErrConnect] prefix, which
+// the message it goes into says once.
+func connectWhy(err error) string {
+	return strings.TrimPrefix(err.Error(), ErrConnect.Error()+": ")
+}
+
+// finishBoth makes the report of an --era both run from the audit that
+// has one (primary) and the other: the comparison, its findings, then the
+// score again, since a failure seen only in the other era caps the grade
+// too (see package score). An interruption of the other audit, or before
+// it, makes the whole report a partial one. It returns nil when primary
+// has no report.
+func finishBoth(primary, other eraAudit, started time.Time) *report.Report {
+	rep := primary.rep
+	if rep == nil {
+		return nil
+	}
+	rep.Config.Era = EraBoth
+	rep.DurationMs = time.Since(started).Milliseconds()
+	cmp := &report.EraComparison{Era: other.era}
+	interrupted := errors.Is(other.err, ErrInterrupted) || other.rep != nil && other.rep.Interrupted
+	switch {
+	case other.rep == nil && interrupted:
+		cmp.Note = fmt.Sprintf("not audited in the %s era: the run was interrupted first", other.era)
+	case other.rep == nil:
+		cmp.Note = fmt.Sprintf("not audited in the %s era, so no verdicts were compared: %s", other.era, connectWhy(other.err))
+	default:
+		fillComparison(cmp, primary, other)
+	}
+	if interrupted && !rep.Interrupted {
+		// The run as a whole was stopped: its report is a partial one.
+		rep.Interrupted = true
+		rep.EndedEarly = joinDetail(rep.EndedEarly, fmt.Sprintf("the %s era's audit was interrupted", other.era))
+	}
+	rep.EraComparison = cmp
+	rep.Findings = append(rep.Findings, eraFindings(primary, other, cmp.Differences)...)
+	sort.SliceStable(rep.Findings, func(i, j int) bool {
+		return rep.Findings[i].Severity.Rank() < rep.Findings[j].Severity.Rank()
+	})
+	rep.Normalize()
+	score.Apply(rep)
+	return rep
+}
+
+// fillComparison records the other audit's result in cmp and the cases
+// whose verdicts differ.
+func fillComparison(cmp *report.EraComparison, primary, other eraAudit) {
+	o := other.rep
+	cmp.ProtocolVersion = o.Server.ProtocolVersion
+	cmp.Graded, cmp.Score, cmp.Grade, cmp.Summary = o.Graded, o.Score, o.Grade, o.Summary
+	modern, legacy := primary.rep, o
+	if primary.era == EraLegacy {
+		modern, legacy = o, primary.rep
+	}
+	cmp.Compared, cmp.Differences = compareEras(modern, legacy)
+	if o.Interrupted {
+		cmp.Note = fmt.Sprintf("the %s era's audit was interrupted: only the cases it ran were compared", other.era)
+	}
+}
+
+// compareEras compares the cases the two reports have in common: same
+// tool, same case id and same arguments (generation is deterministic for a
+// seed, but a valid call learned from the server in one era may have
+// other arguments in the other, and so the bad inputs derived from it).
+// Cases not run in either era are left out. It returns how many cases were
+// compared and those whose verdict or leak flag differs, in the modern
+// report's order.
+func compareEras(modern, legacy *report.Report) (compared int, diffs []report.EraDifference) {
+	other := map[string]map[string]report.Case{}
+	for _, t := range legacy.Tools {
+		byID := map[string]report.Case{}
+		for _, c := range t.Cases {
+			byID[c.ID] = c
+		}
+		other[t.Name] = byID
+	}
+	for _, t := range modern.Tools {
+		for _, m := range t.Cases {
+			l, ok := other[t.Name][m.ID]
+			if !ok || m.Verdict == report.NotRun || l.Verdict == report.NotRun || !sameArguments(m, l) {
+				continue
+			}
+			compared++
+			mo, lo := eraOutcome(m), eraOutcome(l)
+			if mo.Verdict != lo.Verdict || mo.Leak != lo.Leak {
+				diffs = append(diffs, report.EraDifference{Tool: t.Name, CaseID: m.ID, Kind: m.Kind, Modern: mo, Legacy: lo})
+			}
+		}
+	}
+	return compared, diffs
+}
+
+// sameArguments reports whether a and b sent the same arguments: the same
+// bytes, or, compacted, the same digest.
+func sameArguments(a, b report.Case) bool {
+	if (a.ArgumentsDigest == nil) != (b.ArgumentsDigest == nil) {
+		return false
+	}
+	if a.ArgumentsDigest != nil {
+		return a.ArgumentsDigest.SHA256 == b.ArgumentsDigest.SHA256 && a.ArgumentsDigest.Bytes == b.ArgumentsDigest.Bytes
+	}
+	return bytes.Equal(a.Arguments, b.Arguments)
+}
+
+func eraOutcome(c report.Case) report.EraOutcome {
+	o := report.EraOutcome{Verdict: c.Verdict, ErrorCode: c.ErrorCode, Leak: c.HasFlag(report.FlagLeak), Detail: c.Detail}
+	if c.Crash != nil && c.Verdict == report.Crash {
+		o.Crash = c.Crash.How
+	}
+	return o
+}
+
+// eraFindings makes one era_difference finding per difference, with the
+// case's reproducer in each era.
+func eraFindings(primary, other eraAudit, diffs []report.EraDifference) []report.Finding {
+	code, _ := report.LookupCode(report.CodeEraDifference)
+	out := make([]report.Finding, 0, len(diffs))
+	for _, d := range diffs {
+		msg := fmt.Sprintf("%s: modern: %s; legacy: %s", code.Message, outcomeText(d.Modern), outcomeText(d.Legacy))
+		out = append(out, report.Finding{
+			ID:         d.CaseID + "#" + code.Name,
+			Severity:   code.Severity,
+			Code:       code.Name,
+			Tool:       d.Tool,
+			CaseID:     d.CaseID,
+			Message:    cutUTF8(msg, maxFindingMessage),
+			Reproducer: eraReproducer(primary, other, d),
+		})
+	}
+	return out
+}
+
+// outcomeText says "rejected (-32602)", "crash (exit)" or "handled, leak".
+func outcomeText(o report.EraOutcome) string {
+	s := string(o.Verdict)
+	switch {
+	case o.ErrorCode != nil:
+		s += fmt.Sprintf(" (%d)", *o.ErrorCode)
+	case o.Crash != "":
+		s += " (" + strings.ReplaceAll(o.Crash, "_", " ") + ")"
+	}
+	if o.Leak {
+		s += ", leak"
+	}
+	return s
+}
+
+// eraReproducer reproduces difference d in both eras: the JSON-RPC line
+// (or generator) of the primary era, and a shell command that runs the
+// case's reproducer of each era in turn, modern first, each in a subshell
+// (one may cd), under a line naming the era. A compacted case is replayed
+// with --era.
+func eraReproducer(primary, other eraAudit, d report.EraDifference) report.Reproducer {
+	p, okP := eraCaseReproducer(primary, d)
+	o, okO := eraCaseReproducer(other, d)
+	if !okP || !okO {
+		return p
+	}
+	r := report.Reproducer{JSONRPC: p.JSONRPC, Generator: p.Generator}
+	first, second, fr, sr := primary, other, p, o
+	if primary.era == EraLegacy {
+		first, second, fr, sr = other, primary, o, p
+	}
+	switch {
+	case fr.Shell == "":
+		r.Shell = sr.Shell
+	case sr.Shell == "":
+		r.Shell = fr.Shell
+	default:
+		r.Shell = fmt.Sprintf("echo %s; ( %s ); echo %s; ( %s )",
+			shellQuote(eraLabel(first)), fr.Shell, shellQuote(eraLabel(second)), sr.Shell)
+	}
+	return r
+}
+
+// eraCaseReproducer is the reproducer of difference d's case as audit a's
+// report has it, speaking a's era.
+func eraCaseReproducer(a eraAudit, d report.EraDifference) (report.Reproducer, bool) {
+	for _, t := range a.rep.Tools {
+		if t.Name != d.Tool {
+			continue
+		}
+		for _, c := range t.Cases {
+			if c.ID == d.CaseID {
+				cfg := a.shown
+				cfg.replayEra = a.era
+				return reproduce(a.rep, cfg, t.Name, c), true
+			}
+		}
+	}
+	return report.Reproducer{}, false
+}
+
+// eraLabel heads an era's part of a reproducer: "# legacy era
+// (2025-11-25)"; the version is the server's word, kept only in the shape
+// of a version token.
+func eraLabel(a eraAudit) string {
+	if v := headerToken(a.rep.Server.ProtocolVersion); v != "" {
+		return fmt.Sprintf("# %s era (%s)", a.era, v)
+	}
+	return "# " + a.era + " era"
+}

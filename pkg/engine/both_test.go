@@ -1,0 +1,258 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+func eraBoth(c *Config) { c.Era = EraBoth }
+
+// findingByID returns the finding of rep with id, failing the test when
+// there is none.
+func findingByID(t *testing.T, rep *report.Report, id string) report.Finding {
+	t.Helper()
+	i := slices.IndexFunc(rep.Findings, func(f report.Finding) bool { return f.ID == id })
+	if i < 0 {
+		var ids []string
+		for _, f := range rep.Findings {
+			ids = append(ids, f.ID)
+		}
+		t.Fatalf("no finding %s; findings: %s", id, strings.Join(ids, ", "))
+	}
+	return rep.Findings[i]
+}
+
+// TestEraBothFindsValidationThatDiffersByEra: era-split checks arguments
+// in the modern era only. An --era both run reports the modern audit (no
+// silent accept there), the legacy audit's result, and one era_difference
+// finding per forbidden input, whose reproducer shows both answers.
+func TestEraBothFindsValidationThatDiffersByEra(t *testing.T) {
+	var eras []string
+	rep := runFixture(t, "era-split", func(c *Config) {
+		c.Era = EraBoth
+		c.Progress = func(e Event) {
+			if e.Kind == EventEra {
+				eras = append(eras, e.Reason)
+			}
+		}
+	})
+	if got := strings.Join(eras, ","); got != "modern,legacy" {
+		t.Errorf("era events %q, want modern,legacy", got)
+	}
+	if rep.Server.Era != EraModern || rep.Config.Era != EraBoth {
+		t.Fatalf("report era %q, config era %q; want the modern audit of an --era both run", rep.Server.Era, rep.Config.Era)
+	}
+	if n := verdictCounts(rep)[report.Accepted]; n != 0 {
+		t.Errorf("%d accepted cases in the modern audit, want 0: it validates", n)
+	}
+	cmp := rep.EraComparison
+	if cmp == nil || cmp.Era != EraLegacy || cmp.ProtocolVersion != protocolVersion || cmp.Note != "" {
+		t.Fatalf("comparison %+v; want the legacy era at %s, no note", cmp, protocolVersion)
+	}
+	if cmp.Summary.Accepted == 0 || cmp.Score == nil || !cmp.Graded || cmp.Compared != rep.Summary.Cases {
+		t.Errorf("legacy summary %+v, score %v, compared %d of %d cases", cmp.Summary, cmp.Score, cmp.Compared, rep.Summary.Cases)
+	}
+	i := slices.IndexFunc(cmp.Differences, func(d report.EraDifference) bool { return d.CaseID == "echo/wrong_type/q" })
+	if i < 0 {
+		t.Fatalf("no difference for echo/wrong_type/q: %+v", cmp.Differences)
+	}
+	d := cmp.Differences[i]
+	if d.Tool != "echo" || d.Kind != report.KindWrongType || d.Modern.Verdict != report.Rejected || d.Modern.ErrorCode == nil || *d.Modern.ErrorCode != -32602 ||
+		d.Legacy.Verdict != report.Accepted || !strings.Contains(d.Modern.Detail, "-32602") {
+		t.Errorf("difference %+v", d)
+	}
+	var diffs int
+	for _, f := range rep.Findings {
+		if f.Code == report.CodeEraDifference {
+			diffs++
+		}
+	}
+	if diffs != len(cmp.Differences) {
+		t.Errorf("%d era_difference findings for %d differences", diffs, len(cmp.Differences))
+	}
+	f := findingByID(t, rep, "echo/wrong_type/q#era_difference")
+	if f.Severity != report.SeverityError || f.Tool != "echo" || f.CaseID != "echo/wrong_type/q" ||
+		!strings.HasSuffix(f.Message, "modern: rejected (-32602); legacy: accepted") {
+		t.Errorf("finding %+v", f)
+	}
+	if !strings.Contains(f.Reproducer.JSONRPC, metaProtocolVersion) {
+		t.Errorf("the JSON-RPC line is not the modern era's: %s", f.Reproducer.JSONRPC)
+	}
+	out := runShell(t, f.Reproducer.Shell)
+	modern, legacy, ok := strings.Cut(out, "# legacy era (2025-11-25)")
+	if !ok || !strings.HasPrefix(modern, "# modern era (2026-07-28)") || !strings.Contains(modern, "-32602") || !strings.Contains(legacy, `"answered echo"`) {
+		t.Errorf("reproducer %s printed %q; want the modern refusal, then the legacy success", f.Reproducer.Shell, out)
+	}
+	// Validation is not the score's only worry here: a silent accept in
+	// the other era is an error finding, no failure, so no cap or callout.
+	if len(rep.Critical) > 0 {
+		t.Errorf("critical callout %q for differences that are no failure", rep.Critical)
+	}
+}
+
+// TestEraBothCleanServerDiffersInNothing: a go-sdk server judged the same
+// in both eras has no difference and no era_difference finding.
+func TestEraBothCleanServerDiffersInNothing(t *testing.T) {
+	rep := runFixture(t, "clean", eraBoth)
+	cmp := rep.EraComparison
+	if cmp == nil || cmp.Era != EraLegacy || cmp.Note != "" || cmp.Compared == 0 {
+		t.Fatalf("comparison %+v; want the legacy era compared", cmp)
+	}
+	if len(cmp.Differences) != 0 || cmp.Differences == nil {
+		t.Errorf("differences %+v; want an empty list", cmp.Differences)
+	}
+	for _, f := range rep.Findings {
+		if f.Code == report.CodeEraDifference {
+			t.Errorf("finding %s", f.ID)
+		}
+	}
+	if rep.Grade == nil || cmp.Grade == nil || *rep.Grade != *cmp.Grade {
+		t.Errorf("grades %v and %v; want one grade in both eras", rep.Grade, cmp.Grade)
+	}
+}
+
+// TestEraBothOnAServerOfOneEra: a server that speaks one era is audited in
+// that one, once, and the comparison says why there was no other.
+func TestEraBothOnAServerOfOneEra(t *testing.T) {
+	for _, tc := range []struct {
+		fixture, era, other, why string
+	}{
+		{"legacy-only", EraLegacy, EraModern, "not audited in the modern era, so no verdicts were compared: --era modern: the server does not speak the stateless 2026-07-28 era"},
+		{"modern-only", EraModern, EraLegacy, "not audited in the legacy era, so no verdicts were compared: the server answered initialize with JSON-RPC error -32601"},
+	} {
+		t.Run(tc.fixture, func(t *testing.T) {
+			rep := runFixture(t, tc.fixture, eraBoth)
+			cmp := rep.EraComparison
+			if rep.Server.Era != tc.era || cmp == nil || cmp.Era != tc.other {
+				t.Fatalf("audited in %q, comparison %+v; want %s, the other %s", rep.Server.Era, cmp, tc.era, tc.other)
+			}
+			if !strings.HasPrefix(cmp.Note, tc.why) || cmp.Score != nil || cmp.Compared != 0 || len(cmp.Differences) != 0 {
+				t.Errorf("comparison %+v; want a note starting %q", cmp, tc.why)
+			}
+			if !rep.Graded || rep.Interrupted {
+				t.Errorf("graded %v, interrupted %v: one era is no failure", rep.Graded, rep.Interrupted)
+			}
+		})
+	}
+}
+
+// TestEraBothReachingNeither: a target reached in neither era is a
+// connection error that says why for each.
+func TestEraBothReachingNeither(t *testing.T) {
+	cfg := Config{Command: []string{"/nonexistent/mcp-server"}, Era: EraBoth, Version: "test"}
+	_, err := Run(t.Context(), cfg)
+	if err == nil || !strings.Contains(err.Error(), "in the modern era: ") || !strings.Contains(err.Error(), "; in the legacy era: ") {
+		t.Fatalf("err %v; want ErrConnect naming both eras", err)
+	}
+	if strings.Count(err.Error(), ErrConnect.Error()) != 1 {
+		t.Errorf("err %v repeats %q", err, ErrConnect)
+	}
+}
+
+func caseOf(id string, v report.Verdict, args string) report.Case {
+	return report.Case{ID: id, Kind: strings.Split(id, "/")[1], Verdict: v, Arguments: json.RawMessage(args)}
+}
+
+// TestCompareEras: only cases run in both eras with the same arguments are
+// compared; a verdict or a leak flag that differs is a difference.
+func TestCompareEras(t *testing.T) {
+	leaky := caseOf("t/null/q", report.Handled, `{"q":null}`)
+	leaky.Flags = []string{report.FlagLeak}
+	code := int64(-32602)
+	rejected := caseOf("t/wrong_type/q", report.Rejected, `{"q":1}`)
+	rejected.ErrorCode = &code
+	modern := &report.Report{Tools: []report.Tool{{Name: "t", Cases: []report.Case{
+		caseOf("t/valid", report.OK, `{"q":"a"}`),
+		rejected,
+		caseOf("t/null/q", report.Handled, `{"q":null}`),
+		caseOf("t/missing_required/q", report.NotRun, `{}`),
+		caseOf("t/out_of_range/q", report.Handled, `{"q":""}`),
+		caseOf("t/only_modern", report.Handled, `{}`),
+	}}}}
+	crashed := caseOf("t/wrong_type/q", report.Crash, `{"q":1}`)
+	crashed.Crash = &report.CrashInfo{How: report.CrashExit}
+	legacy := &report.Report{Tools: []report.Tool{{Name: "t", Cases: []report.Case{
+		caseOf("t/valid", report.OK, `{"q":"a"}`),
+		crashed,
+		leaky,
+		caseOf("t/missing_required/q", report.Accepted, `{}`),
+		caseOf("t/out_of_range/q", report.Accepted, `{"q":"learned"}`),
+	}}}}
+	compared, diffs := compareEras(modern, legacy)
+	if compared != 3 {
+		t.Errorf("compared %d cases, want 3 (not_run, other arguments and a case of one era left out)", compared)
+	}
+	if len(diffs) != 2 {
+		t.Fatalf("differences %+v, want 2", diffs)
+	}
+	if d := diffs[0]; d.CaseID != "t/wrong_type/q" || d.Modern.Verdict != report.Rejected || d.Legacy.Verdict != report.Crash || d.Legacy.Crash != report.CrashExit ||
+		outcomeText(d.Modern) != "rejected (-32602)" || outcomeText(d.Legacy) != "crash (exit)" || !d.Legacy.Failure() {
+		t.Errorf("first difference %+v", d)
+	}
+	if d := diffs[1]; d.CaseID != "t/null/q" || !d.Legacy.Leak || d.Modern.Leak || outcomeText(d.Legacy) != "handled, leak" {
+		t.Errorf("second difference %+v", d)
+	}
+}
+
+// TestEraDifferenceReplaysInEachEra: a compacted case's reproducer replays
+// it with --era, once per era, and SetReportPath names the report in both.
+func TestEraDifferenceReplaysInEachEra(t *testing.T) {
+	c := report.Case{ID: "t/oversize/q", Kind: report.KindOversize, Verdict: report.Rejected, ArgumentsDigest: &report.ArgumentsDigest{Bytes: 70000, SHA256: "ab"}}
+	rep := func(era string) *report.Report {
+		r := &report.Report{Server: report.Server{Era: era, ProtocolVersion: "v"}, Tools: []report.Tool{{Name: "t", Cases: []report.Case{c}}}}
+		return r
+	}
+	shown := Config{Command: []string{"srv"}}
+	d := report.EraDifference{Tool: "t", CaseID: c.ID}
+	r := eraReproducer(eraAudit{era: EraModern, rep: rep(EraModern), shown: shown}, eraAudit{era: EraLegacy, rep: rep(EraLegacy), shown: shown}, d)
+	want := "echo '# modern era (v)'; ( mcp-fuzz replay REPORT.json t/oversize/q --era modern -- srv ); echo '# legacy era (v)'; ( mcp-fuzz replay REPORT.json t/oversize/q --era legacy -- srv )"
+	if r.Shell != want {
+		t.Errorf("reproducer\n%s\nwant\n%s", r.Shell, want)
+	}
+	full := &report.Report{Findings: []report.Finding{{Reproducer: r}}}
+	SetReportPath(full, "out/r.json")
+	if got := full.Findings[0].Reproducer.Shell; strings.Count(got, "mcp-fuzz replay out/r.json t/oversize/q --era") != 2 || strings.Contains(got, report.ReportPlaceholder) {
+		t.Errorf("after SetReportPath: %s", got)
+	}
+}
+
+// TestEraBothInterrupted: an --era both run stopped during either audit,
+// or between them, returns the report it has as a partial one (not
+// graded), saying that the legacy era was not audited.
+func TestEraBothInterrupted(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		stop func(Event) bool
+	}{
+		{"during the modern audit", func(e Event) bool { return e.Kind == EventCase }},
+		{"before the legacy audit", func(e Event) bool { return e.Kind == EventEra && e.Reason == EraLegacy }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			cfg := Config{Command: []string{fixture.Build(t, "clean")}, Era: EraBoth, StartupTimeout: 20 * time.Second, Version: "test",
+				Progress: func(e Event) {
+					if tc.stop(e) {
+						cancel()
+					}
+				}}
+			rep, err := Run(ctx, cfg)
+			if !errors.Is(err, ErrInterrupted) || rep == nil {
+				t.Fatalf("Run = %v, %v; want the partial report and ErrInterrupted", rep, err)
+			}
+			cmp := rep.EraComparison
+			if !rep.Interrupted || rep.Graded || cmp == nil || cmp.Note != "not audited in the legacy era: the run was interrupted first" {
+				t.Errorf("interrupted %v, graded %v, comparison %+v", rep.Interrupted, rep.Graded, cmp)
+			}
+			assertNoChildren(t)
+		})
+	}
+}
