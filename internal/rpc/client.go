@@ -69,7 +69,8 @@ type Client struct {
 	done      chan struct{}
 	endOnce   sync.Once
 
-	onViolation func(Violation)
+	onViolation     func(Violation)
+	onServerMessage func(method string, call bool)
 
 	// Answers to server-to-client requests wait in answers for the one
 	// goroutine that writes them; when it is full they are dropped.
@@ -82,13 +83,21 @@ type Client struct {
 // New starts reading from conn. onViolation, if not nil, is called from the
 // reader goroutine for every protocol violation seen.
 func New(conn mcp.Connection, onViolation func(Violation)) *Client {
+	return NewObserved(conn, onViolation, nil)
+}
+
+// NewObserved is [New] with onServerMessage, if not nil, called from the
+// reader goroutine with the method of every request or notification the
+// server sends (call is true for a request): it must not block.
+func NewObserved(conn mcp.Connection, onViolation func(Violation), onServerMessage func(method string, call bool)) *Client {
 	c := &Client{
-		conn:        conn,
-		pending:     make(map[int64]chan *jsonrpc.Response),
-		abandoned:   recentIDs{set: make(map[int64]bool)},
-		done:        make(chan struct{}),
-		onViolation: onViolation,
-		answers:     make(chan *jsonrpc.Response, answerQueue),
+		onServerMessage: onServerMessage,
+		conn:            conn,
+		pending:         make(map[int64]chan *jsonrpc.Response),
+		abandoned:       recentIDs{set: make(map[int64]bool)},
+		done:            make(chan struct{}),
+		onViolation:     onViolation,
+		answers:         make(chan *jsonrpc.Response, answerQueue),
 	}
 	c.ctx, c.stop = context.WithCancel(context.Background())
 	go c.respond()
@@ -287,6 +296,9 @@ func (c *Client) dispatch(msg jsonrpc.Message) {
 	case *jsonrpc.Response:
 		c.deliver(m)
 	case *jsonrpc.Request:
+		if c.onServerMessage != nil {
+			c.onServerMessage(m.Method, m.IsCall())
+		}
 		c.answerServer(m)
 	}
 }

@@ -45,6 +45,9 @@ type expectation struct {
 	codes []int64
 	// supported: the refusal must carry data.supported (-32022).
 	supported bool
+	// legacy are refusal codes the revision superseded (a
+	// legacy_error_code finding).
+	legacy []int64
 	// served is the finding code of a request served as if it were valid
 	// (report.CodeEnvelopeIgnored by default).
 	served string
@@ -199,6 +202,8 @@ func judgeCheck(e expectation, o outcome, h httpAnswer, c *report.Check) {
 			got += fmt.Sprintf(" (HTTP %d)", h.status)
 		}
 		switch {
+		case slices.Contains(e.legacy, code):
+			fail(report.CodeLegacyErrorCode, got+"; "+orText(supersededCode(code), "a superseded code"))
 		case e.codes != nil && !slices.Contains(e.codes, code):
 			fail(report.CodeWrongErrorCode, got)
 		case e.supported && len(supportedFromData(o.rpcErr.Data)) == 0:

@@ -326,8 +326,22 @@ func (s *session) parseDiscover(raw json.RawMessage) (discoverResult, error) {
 // inputRequests to answer and state the requestState to send back. A
 // malformed input_required answer is an error describing why.
 func inputRequired(raw json.RawMessage) (done bool, requests map[string]json.RawMessage, state *string, err error) {
+	return inputRequiredOf(resultMembers(raw))
+}
+
+// resultMembers are the members of a result object, nil when it is not
+// one.
+func resultMembers(raw json.RawMessage) map[string]json.RawMessage {
 	var fields map[string]json.RawMessage
-	if json.Unmarshal(raw, &fields) != nil || fields == nil {
+	if json.Unmarshal(raw, &fields) != nil {
+		return nil
+	}
+	return fields
+}
+
+// inputRequiredOf is [inputRequired] of a result's members.
+func inputRequiredOf(fields map[string]json.RawMessage) (done bool, requests map[string]json.RawMessage, state *string, err error) {
+	if fields == nil {
 		return true, nil, nil, nil
 	}
 	rt, ok := fields["resultType"]
@@ -409,8 +423,11 @@ func (s *session) modernCall(ctx context.Context, method string, params any) (js
 		return s.callOnce(ctx, method, params)
 	}
 	raw, found, err := s.callOnce(ctx, method, p)
+	s.observeAnswer(method, err)
 	for round := 0; err == nil && round < maxInputRounds; round++ {
-		done, requests, state, ierr := inputRequired(raw)
+		fields := resultMembers(raw)
+		s.observed.sawResult(method, fields)
+		done, requests, state, ierr := inputRequiredOf(fields)
 		if ierr != nil {
 			s.violate(fmt.Sprintf("malformed %s result: %v", method, ierr))
 			return raw, found, nil
@@ -418,6 +435,7 @@ func (s *session) modernCall(ctx context.Context, method string, params any) (js
 		if done {
 			return raw, found, nil
 		}
+		s.observed.sawInputRequests(method, requests)
 		inputs := inputResponses(requests)
 		members := []any{"_meta", s.envelope()}
 		if len(requests) > 0 {
@@ -433,9 +451,19 @@ func (s *session) modernCall(ctx context.Context, method string, params any) (js
 		}
 		var more []string
 		raw, more, err = s.callOnce(ctx, method, retry)
+		s.observeAnswer(method, err)
 		found = append(found, more...)
 	}
 	return raw, found, err
+}
+
+// observeAnswer records the error code of a modern request's answer for
+// the compliance checks.
+func (s *session) observeAnswer(method string, err error) {
+	var rpcErr *rpc.Error
+	if errors.As(err, &rpcErr) {
+		s.observed.sawError(method, rpcErr.Code)
+	}
 }
 
 // liveness sends the cheapest request the session's era has: ping in the

@@ -77,10 +77,7 @@ type learning struct {
 // whose initialize answer declared capabilities; calls is shared by the
 // runners of one run.
 func newLearning(tools []tool, capabilities json.RawMessage, calls *discoveryCalls) *learning {
-	caps := map[string]json.RawMessage{}
-	_ = json.Unmarshal(capabilities, &caps)
-	_, res := caps["resources"]
-	return &learning{tools: tools, resources: res, listed: map[string][]learnCandidate{}, calls: calls}
+	return &learning{tools: tools, resources: declares(capabilities, "resources"), listed: map[string][]learnCandidate{}, calls: calls}
 }
 
 // discoveryCalls keeps, over the runners of one run, the discovery calls

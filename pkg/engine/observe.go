@@ -2,17 +2,45 @@ package engine
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"sync"
 )
 
-// observed collects, over every session of a run, what the server's modern
-// answers showed that a protocol check needs afterwards.
+// observed collects, over every session of a run, what the server's answers
+// and messages showed that the protocol checks judge afterwards (see
+// [observedChecks]). Whatever the server controls is bounded: method names
+// are cut and only the first few distinct ones are kept.
 type observed struct {
 	mu sync.Mutex
 	// inputRequired is the first tools/call answered with input_required
 	// and a requestState.
 	inputRequired *sampleCall
+	// results counts the results of mcp-fuzz's own modern requests, by
+	// method (mcp-fuzz's methods: a bounded set).
+	results map[string]*resultStats
+	// codes are the superseded or reserved error codes answered, each with
+	// the first method it answered.
+	codes map[int64]string
+	// inputKinds are the input requests of kinds the client did not
+	// declare, or on methods that allow none: "sampling/createMessage on
+	// tools/call".
+	inputKinds []string
+	// serverMessages counts the requests and notifications the server
+	// sent, by method.
+	serverMessages map[string]int
 }
+
+// resultStats is what the results of one method showed.
+type resultStats struct {
+	n, untyped int
+	// cacheProblem is the first problem with ttlMs/cacheScope, "" when
+	// none (or not a cacheable method).
+	cacheProblem string
+}
+
+// maxObservedNames bounds the distinct server-chosen names kept.
+const maxObservedNames = 8
 
 // sawInputRequired keeps the first tools/call of tool answered with
 // input_required and a requestState: params as sent (with the envelope),
@@ -39,4 +67,97 @@ func (o *observed) sample() *sampleCall {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.inputRequired
+}
+
+// sawResult records a modern result of method: whether it carried
+// resultType, and for a cacheable method whether its cache hints are
+// sound. fields are the result's members.
+func (o *observed) sawResult(method string, fields map[string]json.RawMessage) {
+	if o == nil {
+		return
+	}
+	_, typed := fields["resultType"]
+	problem := ""
+	if cacheable(method) {
+		problem = cacheHintProblem(fields)
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.results == nil {
+		o.results = map[string]*resultStats{}
+	}
+	st := o.results[method]
+	if st == nil {
+		st = &resultStats{}
+		o.results[method] = st
+	}
+	st.n++
+	if !typed {
+		st.untyped++
+	}
+	if st.cacheProblem == "" {
+		st.cacheProblem = problem
+	}
+}
+
+// sawError records an error code of the stateless era's superseded or
+// reserved ones.
+func (o *observed) sawError(method string, code int64) {
+	if o == nil || supersededCode(code) == "" {
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.codes == nil {
+		o.codes = map[int64]string{}
+	}
+	if _, ok := o.codes[code]; !ok && len(o.codes) < maxObservedNames {
+		o.codes[code] = method
+	}
+}
+
+// sawInputRequests records the input requests of an input_required answer
+// to method that the client did not declare (mcp-fuzz declares
+// elicitation only), or that method does not allow at all.
+func (o *observed) sawInputRequests(method string, requests map[string]json.RawMessage) {
+	if o == nil {
+		return
+	}
+	var bad []string
+	allowed := method == "tools/call" || method == "prompts/get" || method == "resources/read"
+	for _, k := range slices.Sorted(maps.Keys(requests)) {
+		var req struct {
+			Method string `json:"method"`
+		}
+		_ = json.Unmarshal(requests[k], &req)
+		if !allowed || req.Method != "elicitation/create" {
+			bad = append(bad, cutUTF8(req.Method, 64)+" on "+method)
+		}
+	}
+	if len(bad) == 0 {
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, b := range bad {
+		if len(o.inputKinds) < maxObservedNames && !slices.Contains(o.inputKinds, b) {
+			o.inputKinds = append(o.inputKinds, b)
+		}
+	}
+}
+
+// sawServerMessage counts a request or notification the server sent.
+func (o *observed) sawServerMessage(method string, _ bool) {
+	if o == nil {
+		return
+	}
+	method = cutUTF8(method, 64)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.serverMessages == nil {
+		o.serverMessages = map[string]int{}
+	}
+	if _, ok := o.serverMessages[method]; ok || len(o.serverMessages) < maxObservedNames {
+		o.serverMessages[method]++
+	}
 }

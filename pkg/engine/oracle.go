@@ -31,6 +31,12 @@ var errorCodes = map[int64]codeClass{
 	-32601: codeOther,        // method not found
 	-32602: codeInvalidInput, // invalid params
 	-32603: codeInternal,     // internal error, typically a thrown exception
+	// The 2026-07-28 revision's protocol refusals, in the range it took
+	// from the server errors: the request was refused before any tool
+	// ran, not an escaped exception.
+	codeHeaderMismatch:             codeInvalidInput,
+	codeMissingClientCapabilities:  codeOther,
+	codeUnsupportedProtocolVersion: codeOther,
 }
 
 func classifyCode(code int64) codeClass {

@@ -36,6 +36,7 @@ func TestClassifyCode(t *testing.T) {
 		-32700: codeOther, -32600: codeInvalidInput, -32601: codeOther, -32602: codeInvalidInput,
 		-32603: codeInternal, -32000: codeInternal, -32050: codeInternal, -32099: codeInternal,
 		-31999: codeOther, -32100: codeOther, 1: codeOther, 0: codeOther, -1: codeOther, 404: codeOther,
+		-32020: codeInvalidInput, -32021: codeOther, -32022: codeOther, -32019: codeInternal, -32023: codeInternal,
 	} {
 		if got := classifyCode(code); got != want {
 			t.Errorf("classifyCode(%d) = %d, want %d", code, got, want)
@@ -115,6 +116,11 @@ func judgeRows() []judgeRow {
 		{-32000, report.Crash, report.Crash},
 		{-32001, report.Crash, report.Crash},
 		{-32099, report.Crash, report.Crash},
+		// The 2026-07-28 refusals: header mismatch, missing client
+		// capability, unsupported version.
+		{-32020, report.Rejected, report.Errored},
+		{-32021, report.Rejected, report.Errored},
+		{-32022, report.Rejected, report.Errored},
 		{-31999, report.Rejected, report.Errored},
 		{-32100, report.Rejected, report.Errored},
 		{0, report.Rejected, report.Errored},

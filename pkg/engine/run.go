@@ -116,12 +116,14 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 	}
 	checks := newCheckRun(p.live)
 	if s.era == EraModern && ctx.Err() == nil {
-		rep.Checks = checks.run(ctx, envelopeChecks(envelopeTarget{
+		probes := envelopeChecks(envelopeTarget{
 			version:       s.init.ProtocolVersion,
 			http:          cn.transport != "stdio",
 			call:          repeatableCall(rep.Tools, tools, s),
 			inputRequired: safeSample(cn.observed.sample(), tools),
-		}))
+		})
+		probes = append(probes, complianceChecks(complianceTarget{version: s.init.ProtocolVersion, resources: declares(s.init.Capabilities, "resources")})...)
+		rep.Checks = append(checks.run(ctx, probes), observedChecks(cn.observed, s.init.Capabilities)...)
 	}
 	p.lateAnswers += checks.close()
 	if p.lateAnswers > 0 {

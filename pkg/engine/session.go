@@ -527,13 +527,13 @@ func (s *session) handshake() string {
 // modern: then that is the error).
 func (s *session) start(ctx context.Context, conn mcp.Connection, cfg Config) error {
 	s.version, s.maxResponse = cfg.Version, cfg.MaxResponse
-	s.client = rpc.New(conn, func(v rpc.Violation) {
+	s.client = rpc.NewObserved(conn, func(v rpc.Violation) {
 		if v.Kind == rpc.KindLateAnswer {
 			s.noteLate()
 			return
 		}
 		s.violate(v.Kind + ": " + v.Excerpt)
-	})
+	}, s.observed.sawServerMessage)
 	if cfg.Era != EraLegacy {
 		offer := cfg.ProtocolVersion
 		if offer == "" {

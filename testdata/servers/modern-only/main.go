@@ -12,6 +12,13 @@
 // requestState: it serves any request it knows, whatever its _meta. With
 // --exit-on-bad-envelope it exits (code 3) on a request whose envelope it
 // would refuse, and with --hang-on-bad-envelope it never answers one.
+//
+// With --legacy-habits it keeps what the revision removed or changed: it
+// serves ping and logging/setLevel, declares logging and resources, leaves
+// resultType out of tools/call results and the cache hints out of lists
+// (ttlMs -5), answers a missing resource with -32002 and confirm's bad
+// input with -32050 (reserved, undefined), asks for sampling instead of
+// elicitation, and logs with notifications/message.
 package main
 
 import (
@@ -60,6 +67,18 @@ func checkEnvelope(req *rawserver.Request) error {
 // checked.
 var lenient = slices.Contains(os.Args[1:], "--lenient")
 
+// habits is set by --legacy-habits.
+var habits = slices.Contains(os.Args[1:], "--legacy-habits")
+
+// servedIfHabits serves a removed method with an empty result under
+// --legacy-habits, and refuses it otherwise.
+func servedIfHabits(s *rawserver.Server, req *rawserver.Request) (any, error) {
+	if habits {
+		return map[string]any{}, nil
+	}
+	return notFound(s, req)
+}
+
 // declaresElicitation reports whether the request's client capabilities
 // declare elicitation.
 func declaresElicitation(req *rawserver.Request) bool {
@@ -103,25 +122,47 @@ func main() {
 		Name:    "modern-only",
 		Version: "1.0.0",
 		Methods: map[string]rawserver.Handler{
-			"initialize": notFound,
-			"ping":       notFound,
+			"initialize":       notFound,
+			"ping":             servedIfHabits,
+			"logging/setLevel": servedIfHabits,
+			"resources/list": modern(func(*rawserver.Server, *rawserver.Request) (any, error) {
+				return complete(map[string]any{"resources": []any{}}), nil
+			}),
+			"resources/read": modern(func(*rawserver.Server, *rawserver.Request) (any, error) {
+				if habits {
+					return nil, &rawserver.Error{Code: -32002, Message: "resource not found"}
+				}
+				return nil, &rawserver.Error{Code: -32602, Message: "resource not found"}
+			}),
 			"server/discover": modern(func(*rawserver.Server, *rawserver.Request) (any, error) {
+				caps := map[string]any{"tools": map[string]any{}}
+				if habits {
+					caps["logging"] = map[string]any{}
+					caps["resources"] = map[string]any{}
+				}
 				return complete(map[string]any{
 					"supportedVersions": []string{Version},
-					"capabilities":      map[string]any{"tools": map[string]any{}},
+					"capabilities":      caps,
 					"_meta":             map[string]any{"io.modelcontextprotocol/serverInfo": map[string]any{"name": "modern-only", "version": "1.0.0"}},
 				}), nil
 			}),
 			"tools/list": modern(func(*rawserver.Server, *rawserver.Request) (any, error) {
+				if habits {
+					return complete(map[string]any{"tools": []any{echo, confirm}, "ttlMs": -5}), nil
+				}
 				return complete(map[string]any{"tools": []any{echo, confirm}, "ttlMs": 60000, "cacheScope": "private"}), nil
 			}),
-			"tools/call": modern(func(_ *rawserver.Server, req *rawserver.Request) (any, error) {
+			"tools/call": modern(func(s *rawserver.Server, req *rawserver.Request) (any, error) {
 				p, err := rawserver.DecodeCall(req)
 				if err != nil {
 					return nil, err
 				}
 				switch p.Name {
 				case "echo":
+					if habits {
+						_ = s.Send(map[string]any{"jsonrpc": "2.0", "method": "notifications/message", "params": map[string]any{"level": "info", "data": "echo called"}})
+						return rawserver.PoliteAnswer(p), nil
+					}
 					return complete(rawserver.PoliteAnswer(p)), nil
 				case "confirm":
 					return confirmCall(req, p)
@@ -138,6 +179,9 @@ func main() {
 func confirmCall(req *rawserver.Request, p *rawserver.CallParams) (any, error) {
 	r := rawserver.PoliteAnswer(p)
 	if r["isError"] == true {
+		if habits {
+			return nil, &rawserver.Error{Code: -32050, Message: "invalid arguments"}
+		}
 		return complete(r), nil
 	}
 	var retry struct {
@@ -146,6 +190,15 @@ func confirmCall(req *rawserver.Request, p *rawserver.CallParams) (any, error) {
 	}
 	_ = json.Unmarshal(req.Params, &retry)
 	if retry.RequestState == "" {
+		if habits {
+			return map[string]any{
+				"resultType": "input_required",
+				"inputRequests": map[string]any{
+					"ask": map[string]any{"method": "sampling/createMessage", "params": map[string]any{"messages": []any{}, "maxTokens": 10}},
+				},
+				"requestState": State,
+			}, nil
+		}
 		if !declaresElicitation(req) && !lenient {
 			return complete(map[string]any{"isError": true, "content": []any{map[string]any{"type": "text", "text": "confirm needs a client that declares elicitation"}}}), nil
 		}

@@ -1,0 +1,232 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// The compliance checks (modern era) hold the server to the rules the
+// 2026-07-28 revision changed: removed methods, renumbered error codes,
+// resultType and cache hints on results, input requests only as the client
+// declared, deprecated features. Some send a request of their own; the
+// others judge what the audit's answers showed (see [observed]).
+
+// cacheable reports whether results of method carry cache hints
+// (CacheableResult).
+func cacheable(method string) bool {
+	switch method {
+	case "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read":
+		return true
+	}
+	return false
+}
+
+// maxTTL is the longest ttlMs taken as a sane freshness hint: a year.
+const maxTTL = 365 * 24 * 3600 * 1000
+
+// cacheHintProblem says what is wrong with a cacheable result's ttlMs and
+// cacheScope, "" when nothing is.
+func cacheHintProblem(fields map[string]json.RawMessage) string {
+	var problems []string
+	var ttl float64
+	switch raw, ok := fields["ttlMs"]; {
+	case !ok:
+		problems = append(problems, "no ttlMs")
+	case json.Unmarshal(raw, &ttl) != nil:
+		problems = append(problems, "ttlMs is not a number: "+excerpt(string(raw), 40))
+	case ttl < 0 || ttl != math.Trunc(ttl):
+		problems = append(problems, fmt.Sprintf("ttlMs %s is not a non-negative integer", excerpt(string(raw), 40)))
+	case ttl > maxTTL:
+		problems = append(problems, fmt.Sprintf("ttlMs %s is over a year", excerpt(string(raw), 40)))
+	}
+	var scope string
+	switch raw, ok := fields["cacheScope"]; {
+	case !ok:
+		problems = append(problems, "no cacheScope")
+	case json.Unmarshal(raw, &scope) != nil || (scope != "public" && scope != "private"):
+		problems = append(problems, "cacheScope "+excerpt(string(raw), 40)+" is neither \"public\" nor \"private\"")
+	}
+	return strings.Join(problems, ", ")
+}
+
+// supersededCode says why an error code is not one the stateless era
+// allows, "" when it is: -32002 (a missing resource, now -32602), the
+// pre-final numbers of the new errors, and the rest of the range the
+// specification reserves.
+func supersededCode(code int64) string {
+	switch {
+	case code == -32002:
+		return "-32002 (resource not found) is replaced by -32602"
+	case code == -32001:
+		return "-32001 is the pre-final number of HeaderMismatch, now -32020"
+	case code == -32003:
+		return "-32003 is the pre-final number of MissingRequiredClientCapability, now -32021"
+	case code == -32004:
+		return "-32004 is the pre-final number of UnsupportedProtocolVersion, now -32022"
+	case code <= -32020 && code >= -32099 && code != codeHeaderMismatch && code != codeMissingClientCapabilities && code != codeUnsupportedProtocolVersion:
+		return fmt.Sprintf("%d is in the range -32020…-32099 the specification reserves, and not one it defines", code)
+	}
+	return ""
+}
+
+// complianceTarget is what the request-sending compliance checks need.
+type complianceTarget struct {
+	version   string
+	resources bool // the server declares resources
+}
+
+// complianceChecks are the compliance checks that send a request.
+func complianceChecks(t complianceTarget) []protoCheck {
+	env := envelopeWith(t.version, nil)
+	with := func(p map[string]any) json.RawMessage {
+		p["_meta"] = env
+		b, _ := json.Marshal(p)
+		return b
+	}
+	refused := "a JSON-RPC error (-32601)"
+	checks := []protoCheck{
+		{id: "compliance/ping-removed", title: "ping, removed by the revision, is not served", expected: refused,
+			req:    protoRequest{method: "ping", params: with(map[string]any{})},
+			expect: expectation{served: report.CodeRemovedMethodServed}},
+		{id: "compliance/set-level-removed", title: "logging/setLevel, removed by the revision, is not served", expected: refused,
+			req:    protoRequest{method: "logging/setLevel", params: with(map[string]any{"level": "debug"})},
+			expect: expectation{served: report.CodeRemovedMethodServed}},
+		{id: "compliance/roots-not-served", title: "roots/list, a client method whose feature is deprecated, is not served", expected: refused,
+			req:    protoRequest{method: "roots/list", params: with(map[string]any{})},
+			expect: expectation{served: report.CodeDeprecatedFeature}},
+	}
+	res := protoCheck{id: "compliance/resource-not-found", title: "reading a resource that does not exist is refused with -32602, not the superseded -32002",
+		expected: "JSON-RPC error -32602",
+		req:      protoRequest{method: "resources/read", params: with(map[string]any{"uri": "mcp-fuzz://not-found/b1946ac9"})},
+		// A server may serve any URI (a template that matches all);
+		// what it answers for a missing one is a resources check.
+		expect: expectation{legacy: []int64{-32002}, servedOK: func(json.RawMessage) bool { return true }}}
+	if !t.resources {
+		res.skip = "the server declares no resources"
+	}
+	return append(checks, res)
+}
+
+// observedChecks judge what the audit's answers and the server's messages
+// showed (caps: the capabilities server/discover declared).
+func observedChecks(o *observed, caps json.RawMessage) []report.Check {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return []report.Check{
+		resultTypeCheck(o.results),
+		cacheHintsCheck(o.results),
+		errorCodesCheck(o.codes),
+		inputRequestsCheck(o.inputKinds, o.serverMessages),
+		deprecatedCheck(o.serverMessages, caps),
+	}
+}
+
+// observedCheck is a check judged from the audit's answers: failed with
+// code and detail when detail is not "", else passed with pass.
+func observedCheck(id, title, expected, code, detail, pass string) report.Check {
+	c := report.Check{ID: id, Group: groupOf(id), Title: title, Expected: expected, Status: report.CheckPass, Detail: pass}
+	if detail != "" {
+		c.Status, c.Code, c.Detail = report.CheckFail, code, detail
+	}
+	return c
+}
+
+func resultTypeCheck(results map[string]*resultStats) report.Check {
+	var bad []string
+	n := 0
+	for _, m := range slices.Sorted(maps.Keys(results)) {
+		st := results[m]
+		n += st.n
+		if st.untyped > 0 {
+			bad = append(bad, fmt.Sprintf("%s (%d of %d)", m, st.untyped, st.n))
+		}
+	}
+	detail := ""
+	if len(bad) > 0 {
+		detail = "results without resultType: " + strings.Join(bad, ", ")
+	}
+	c := observedCheck("compliance/result-type", "every result carries resultType", "resultType on every result",
+		report.CodeMissingResultType, detail, fmt.Sprintf("all %d results of the audit carried resultType", n))
+	if n == 0 {
+		c.Status, c.Detail = report.CheckSkip, "no result of a modern request to look at"
+	}
+	return c
+}
+
+func cacheHintsCheck(results map[string]*resultStats) report.Check {
+	var bad, seen []string
+	for _, m := range slices.Sorted(maps.Keys(results)) {
+		if !cacheable(m) {
+			continue
+		}
+		seen = append(seen, m)
+		if p := results[m].cacheProblem; p != "" {
+			bad = append(bad, m+": "+p)
+		}
+	}
+	detail := ""
+	if len(bad) > 0 {
+		detail = strings.Join(bad, "; ")
+	}
+	c := observedCheck("compliance/cache-hints", "list results carry ttlMs (a non-negative integer, at most a year) and cacheScope (public or private)",
+		"ttlMs and cacheScope on every cacheable result", report.CodeMissingCacheHints, detail, "sound on "+strings.Join(seen, ", "))
+	if len(seen) == 0 {
+		c.Status, c.Detail = report.CheckSkip, "no cacheable result to look at"
+	}
+	return c
+}
+
+func errorCodesCheck(codes map[int64]string) report.Check {
+	var bad []string
+	for _, code := range slices.Sorted(maps.Keys(codes)) {
+		bad = append(bad, supersededCode(code)+" (answered to "+codes[code]+")")
+	}
+	return observedCheck("compliance/error-codes", "error codes are the revision's: no -32002, no pre-final or undefined code in -32020…-32099",
+		"the revision's error codes", report.CodeLegacyErrorCode, strings.Join(bad, "; "), "no superseded or reserved error code in the audit's answers")
+}
+
+func inputRequestsCheck(kinds []string, messages map[string]int) report.Check {
+	bad := slices.Clone(kinds)
+	for _, m := range slices.Sorted(maps.Keys(messages)) {
+		if !strings.HasPrefix(m, "notifications/") {
+			bad = append(bad, fmt.Sprintf("%s as a server-initiated request (%d)", m, messages[m]))
+		}
+	}
+	detail := ""
+	if len(bad) > 0 {
+		detail = "input requests the client did not declare, or outside tools/call, prompts/get and resources/read: " + strings.Join(bad, ", ")
+	}
+	return observedCheck("compliance/input-requests", "the server asks for input only as the client declared (elicitation), inside an input_required result",
+		"only declared input requests, by MRTR", report.CodeUndeclaredInputRequest, detail, "no undeclared input request")
+}
+
+func deprecatedCheck(messages map[string]int, caps json.RawMessage) report.Check {
+	var used []string
+	if n := messages["notifications/message"]; n > 0 {
+		used = append(used, fmt.Sprintf("logging notifications (%d notifications/message)", n))
+	}
+	var c map[string]json.RawMessage
+	_ = json.Unmarshal(caps, &c)
+	if _, ok := c["logging"]; ok {
+		used = append(used, "the logging capability")
+	}
+	if _, ok := c["tasks"]; ok {
+		used = append(used, "the core tasks capability (tasks are the extension io.modelcontextprotocol/tasks now)")
+	}
+	return observedCheck("compliance/deprecated-features", "the server uses no deprecated feature (logging, tasks in core capabilities)",
+		"no deprecated feature", report.CodeDeprecatedFeature, strings.Join(used, "; "), "none seen")
+}
+
+// declares reports whether the capabilities object caps has capability.
+func declares(caps json.RawMessage, capability string) bool {
+	var m map[string]json.RawMessage
+	_ = json.Unmarshal(caps, &m)
+	_, ok := m[capability]
+	return ok
+}

@@ -1,0 +1,123 @@
+package engine
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// complianceIDs are the compliance checks, in the order they are listed.
+var complianceIDs = []string{
+	"compliance/ping-removed", "compliance/set-level-removed", "compliance/roots-not-served", "compliance/resource-not-found",
+	"compliance/result-type", "compliance/cache-hints", "compliance/error-codes", "compliance/input-requests", "compliance/deprecated-features",
+}
+
+// TestComplianceClean: a server of the revision passes every compliance
+// check (the resource one is skipped: it declares no resources).
+func TestComplianceClean(t *testing.T) {
+	rep := runFixture(t, "modern-only", nil)
+	for _, id := range complianceIDs {
+		c := checkByID(t, rep, id)
+		want := report.CheckPass
+		if id == "compliance/resource-not-found" {
+			want = report.CheckSkip
+		}
+		if c.Status != want {
+			t.Errorf("%s: %s %s: %s", id, c.Status, c.Code, c.Detail)
+		}
+	}
+}
+
+// TestComplianceLegacyHabits: the same server keeping what the revision
+// removed fails each check with its own code, in words that name what it
+// did.
+func TestComplianceLegacyHabits(t *testing.T) {
+	rep := runFixture(t, "modern-only", func(c *Config) { c.Command = append(c.Command, "--legacy-habits") })
+	for id, want := range map[string]struct{ code, says string }{
+		"compliance/ping-removed":        {report.CodeRemovedMethodServed, "served"},
+		"compliance/set-level-removed":   {report.CodeRemovedMethodServed, "served"},
+		"compliance/resource-not-found":  {report.CodeLegacyErrorCode, "-32002 (resource not found) is replaced by -32602"},
+		"compliance/result-type":         {report.CodeMissingResultType, "tools/call ("},
+		"compliance/cache-hints":         {report.CodeMissingCacheHints, "tools/list: ttlMs -5 is not a non-negative integer, no cacheScope"},
+		"compliance/error-codes":         {report.CodeLegacyErrorCode, "-32050 is in the range"},
+		"compliance/input-requests":      {report.CodeUndeclaredInputRequest, "sampling/createMessage on tools/call"},
+		"compliance/deprecated-features": {report.CodeDeprecatedFeature, "notifications/message"},
+	} {
+		c := checkByID(t, rep, id)
+		if c.Status != report.CheckFail || c.Code != want.code || !strings.Contains(c.Detail, want.says) {
+			t.Errorf("%s: %s %s %q; want fail %s saying %q", id, c.Status, c.Code, c.Detail, want.code, want.says)
+		}
+		if f := checkFinding(t, rep, id); f.Severity != report.DescribeCode(want.code).Severity {
+			t.Errorf("finding %+v", f)
+		}
+	}
+	if c := checkByID(t, rep, "compliance/roots-not-served"); c.Status != report.CheckPass {
+		t.Errorf("roots-not-served: %+v", c)
+	}
+}
+
+// TestCompliance2026RefusalsAreNotCrashes: -32020…-32022 answering a tool
+// call are refusals of the request, not escaped exceptions.
+func TestCompliance2026RefusalsAreNotCrashes(t *testing.T) {
+	for _, code := range []int64{codeHeaderMismatch, codeMissingClientCapabilities, codeUnsupportedProtocolVersion} {
+		if classifyCode(code) == codeInternal {
+			t.Errorf("%d classified as an internal error", code)
+		}
+	}
+}
+
+func TestCacheHintProblem(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"ttlMs":60000,"cacheScope":"private"}`: "",
+		`{"ttlMs":0,"cacheScope":"public"}`:      "",
+		`{}`:                                     "no ttlMs, no cacheScope",
+		`{"ttlMs":-1,"cacheScope":"public"}`:     "ttlMs -1 is not a non-negative integer",
+		`{"ttlMs":1.5,"cacheScope":"public"}`:    "ttlMs 1.5 is not a non-negative integer",
+		`{"ttlMs":"60","cacheScope":"public"}`:   `ttlMs is not a number: "60"`,
+		`{"ttlMs":1e15,"cacheScope":"public"}`:   "ttlMs 1e15 is over a year",
+		`{"ttlMs":5,"cacheScope":"shared"}`:      `cacheScope "shared" is neither "public" nor "private"`,
+		`{"ttlMs":5,"cacheScope":null}`:          `cacheScope null is neither`,
+	} {
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(in), &fields); err != nil {
+			t.Fatal(err)
+		}
+		got := cacheHintProblem(fields)
+		if (want == "") != (got == "") || !strings.Contains(got, want) {
+			t.Errorf("cacheHintProblem(%s) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSupersededCode(t *testing.T) {
+	for code, bad := range map[int64]bool{
+		-32002: true, -32001: true, -32003: true, -32004: true, -32050: true, -32099: true, -32023: true,
+		-32020: false, -32021: false, -32022: false, -32602: false, -32603: false, -32000: false, -32019: false, -32100: false, 1: false,
+	} {
+		if got := supersededCode(code) != ""; got != bad {
+			t.Errorf("supersededCode(%d) = %q", code, supersededCode(code))
+		}
+	}
+}
+
+// TestObservedBounded: a server that sends many distinct methods, and
+// input requests of many kinds, costs a few entries, and names cut short.
+func TestObservedBounded(t *testing.T) {
+	o := &observed{}
+	long := strings.Repeat("m", 10000)
+	for i := 0; i < 1000; i++ {
+		o.sawServerMessage(long+string(rune('a'+i%26))+strings.Repeat("x", i), true)
+		o.sawInputRequests("tools/call", map[string]json.RawMessage{"k": json.RawMessage(`{"method":"` + long + strings.Repeat("y", i) + `"}`)})
+		o.sawError("tools/call", int64(-32020-i%80))
+	}
+	if len(o.serverMessages) > maxObservedNames || len(o.inputKinds) > maxObservedNames || len(o.codes) > maxObservedNames {
+		t.Errorf("kept %d messages, %d input kinds, %d codes", len(o.serverMessages), len(o.inputKinds), len(o.codes))
+	}
+	for m := range o.serverMessages {
+		if len(m) > 64 {
+			t.Errorf("a method of %d bytes kept", len(m))
+		}
+	}
+}
