@@ -304,6 +304,8 @@ func progress(w io.Writer) func(engine.Event) {
 			fmt.Fprintf(w, "mcp-fuzz: %s: %s\n", escape.Terminal(e.Tool, 80), escape.Terminal(e.Reason, 200))
 		case engine.EventEra:
 			fmt.Fprintf(w, "mcp-fuzz: auditing in the %s era (--era both)\n", e.Reason)
+		case engine.EventChecks:
+			fmt.Fprintf(w, "mcp-fuzz: protocol checks: %d requests\n", e.Total)
 		}
 	}
 }

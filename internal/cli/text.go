@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
 // progress prints a line when a tool starts or is skipped, and one per
@@ -31,6 +32,12 @@ func (p *progress) event(e engine.Event) {
 		fmt.Fprintf(p.w, "  ! %s: %s\n", escape.Terminal(e.Tool, 80), e.Reason)
 	case engine.EventEra:
 		fmt.Fprintf(p.w, "= auditing in the %s era (--era both)\n", e.Reason)
+	case engine.EventChecks:
+		fmt.Fprintf(p.w, "> protocol checks: %s\n", plural(e.Total, "request", "requests"))
+	case engine.EventCheck:
+		if e.Check.Status == report.CheckFail {
+			fmt.Fprintf(p.w, "  ! %s: %s\n", escape.Terminal(e.Check.ID, 120), escape.Terminal(e.Check.Code, 60))
+		}
 	case engine.EventCase:
 		if e.Case.Verdict.Failure() {
 			fmt.Fprintf(p.w, "  ! %s: %s\n", escape.Terminal(e.Case.ID, 120), e.Case.Verdict)

@@ -91,6 +91,12 @@ func (cr *checkRun) close() int {
 // run sends each check's request and judges its answer, in order.
 func (cr *checkRun) run(ctx context.Context, checks []protoCheck) []report.Check {
 	out := make([]report.Check, 0, len(checks))
+	cr.r.progress(Event{Kind: EventChecks, Total: len(checks)})
+	defer func() {
+		for i := range out {
+			cr.r.progress(Event{Kind: EventCheck, Check: &out[i]})
+		}
+	}()
 	for _, pc := range checks {
 		c := report.Check{ID: pc.id, Group: groupOf(pc.id), Title: pc.title, Expected: pc.expected}
 		switch {

@@ -31,15 +31,19 @@ const (
 	EventTool   EventKind = "tool"   // a tool starts (Total cases planned)
 	EventCase   EventKind = "case"   // a case ended (Case)
 	EventCutoff EventKind = "cutoff" // a tool's remaining cases will not run (Reason; MaxHangs)
+	// After the tools, in the modern era: the protocol checks.
+	EventChecks EventKind = "checks" // the protocol checks start (Total requests planned)
+	EventCheck  EventKind = "check"  // a protocol check ended (Check)
 )
 
 // Event reports progress.
 type Event struct {
 	Kind   EventKind
 	Tool   string
-	Reason string       // for EventSkip and EventCutoff
-	Total  int          // for EventTool
-	Case   *report.Case // for EventCase
+	Reason string        // for EventSkip and EventCutoff
+	Total  int           // for EventTool
+	Case   *report.Case  // for EventCase
+	Check  *report.Check // for EventCheck
 }
 
 // ErrInterrupted is returned, with the partial report, when ctx ends during
