@@ -261,7 +261,13 @@ func checkFindings(rep *report.Report, cfg Config) []report.Finding {
 		if c.Crash != nil && c.Crash.How != "" {
 			msg += " (" + c.Crash.How + ")"
 		}
-		msg += ": " + c.Title + "; expected " + orText(c.Expected, "a refusal") + ", got: " + c.Detail
+		if len(c.Request) > 0 {
+			msg += ": " + c.Title + "; expected " + orText(c.Expected, "a refusal") + ", got: " + c.Detail
+		} else {
+			// Judged from the audit's answers: the detail says what they
+			// showed.
+			msg += ": " + c.Detail
+		}
 		if len(msg) > maxFindingMessage {
 			msg = cutUTF8(msg, maxFindingMessage) + "… (see the check's detail)"
 		}
