@@ -119,6 +119,8 @@ func observedChecks(o *observed, caps json.RawMessage) []report.Check {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return []report.Check{
+		{ID: "compliance/no-handshake", Group: "compliance", Title: noHandshakeTitle, Status: report.CheckPass,
+			Expected: "the stateless tools/list served", Detail: "the audit ran without initialize"},
 		resultTypeCheck(o.results),
 		cacheHintsCheck(o.results),
 		errorCodesCheck(o.codes),
@@ -135,6 +137,16 @@ func observedCheck(id, title, expected, code, detail, pass string) report.Check 
 		c.Status, c.Code, c.Detail = report.CheckFail, code, detail
 	}
 	return c
+}
+
+// noHandshakeTitle is what the compliance/no-handshake check asks.
+const noHandshakeTitle = "a server that answers server/discover serves stateless requests without initialize"
+
+// noHandshakeCheck is the failed compliance/no-handshake check: the server
+// answered server/discover, then wanted initialize (why).
+func noHandshakeCheck(why string) report.Check {
+	return report.Check{ID: "compliance/no-handshake", Group: "compliance", Title: noHandshakeTitle, Status: report.CheckFail,
+		Code: report.CodeHandshakeRequired, Expected: "the stateless tools/list served", Detail: why + "; audited in the legacy era instead"}
 }
 
 func resultTypeCheck(results map[string]*resultStats) report.Check {

@@ -121,3 +121,31 @@ func TestObservedBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestHandshakeRequiredFallsBack: a server that answers server/discover
+// but refuses the stateless tools/list until initialize is audited in the
+// legacy era, saying why, with a handshake_required finding; with --era
+// modern it is a connect error.
+func TestHandshakeRequiredFallsBack(t *testing.T) {
+	rep := runFixture(t, "legacy-only", func(c *Config) { c.Env = []string{"LEGACY_ONLY_DISCOVER=claims"} })
+	if rep.Server.Era != EraLegacy || !strings.Contains(rep.Server.EraReason, "refused the stateless tools/list with -32600") {
+		t.Fatalf("era %q, reason %q", rep.Server.Era, rep.Server.EraReason)
+	}
+	if rep.Summary.OK != 1 {
+		t.Errorf("summary %+v: the audit should go on in the legacy era", rep.Summary)
+	}
+	c := checkByID(t, rep, "compliance/no-handshake")
+	if c.Status != report.CheckFail || c.Code != report.CodeHandshakeRequired {
+		t.Errorf("no-handshake: %+v", c)
+	}
+	if f := checkFinding(t, rep, "compliance/no-handshake"); f.Severity != report.SeverityError {
+		t.Errorf("finding %+v", f)
+	}
+	if len(rep.Checks) != 1 {
+		t.Errorf("checks in the legacy era: %+v", rep.Checks)
+	}
+	modern := runFixture(t, "modern-only", nil)
+	if c := checkByID(t, modern, "compliance/no-handshake"); c.Status != report.CheckPass {
+		t.Errorf("modern-only: %+v", c)
+	}
+}

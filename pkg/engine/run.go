@@ -129,6 +129,9 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 		probes = append(probes, complianceChecks(complianceTarget{version: s.init.ProtocolVersion, resources: declares(s.init.Capabilities, "resources")})...)
 		rep.Checks = append(checks.run(ctx, probes), observedChecks(cn.observed, s.init.Capabilities)...)
 	}
+	if why := cn.handshakeRequired; why != "" {
+		rep.Checks = append(rep.Checks, noHandshakeCheck(why))
+	}
 	p.lateAnswers += checks.close()
 	if p.lateAnswers > 0 {
 		rep.Lint = append(rep.Lint, report.Lint{
@@ -186,6 +189,21 @@ func start(ctx context.Context, cfg Config) (*started, error) {
 	st.s.setPhase(phaseDiscovery)
 	st.tools, st.disc, st.lint, err = discover(sctx, st.s)
 	st.s.setPhase(phaseBetweenCalls)
+	if why := handshakeRequired(cfg, st.s, err); why != "" && sctx.Err() == nil {
+		// The server answered server/discover, then refused the stateless
+		// tools/list: it needs initialize after all. A current client
+		// falls back; the audit goes on in the legacy era, and the
+		// protocol checks say why.
+		st.s.close()
+		cn.cfg.Era, cn.handshakeRequired = EraLegacy, st.leak.Redact(why)
+		if st.s, err = cn.connect(sctx); err != nil {
+			return nil, fmt.Errorf("%w: %s; then, in the legacy era: %s", ErrConnect, cn.handshakeRequired, st.leak.Redact(startupError(sctx, err, cfg.StartupTimeout).Error()))
+		}
+		st.s.eraReason = cn.handshakeRequired
+		st.s.setPhase(phaseDiscovery)
+		st.tools, st.disc, st.lint, err = discover(sctx, st.s)
+		st.s.setPhase(phaseBetweenCalls)
+	}
 	if err != nil {
 		st.s.close()
 		if over := (*rpc.Oversize)(nil); errors.As(err, &over) {
@@ -194,6 +212,19 @@ func start(ctx context.Context, cfg Config) (*started, error) {
 		return nil, fmt.Errorf("%w: discovery: %s", ErrConnect, st.leak.Redact(startupError(sctx, err, cfg.StartupTimeout).Error()))
 	}
 	return st, nil
+}
+
+// handshakeRequired says why a session that negotiated the modern era
+// must fall back to initialize: with the era left to mcp-fuzz, the server
+// answered server/discover but refused the stateless tools/list with a
+// JSON-RPC error (discoverErr). "" when it need not.
+func handshakeRequired(cfg Config, s *session, discoverErr error) string {
+	var rpcErr *rpc.Error
+	if s.era != EraModern || (cfg.Era != EraAuto && cfg.Era != "") || !errors.As(discoverErr, &rpcErr) {
+		return ""
+	}
+	return fmt.Sprintf("the server answered server/discover (supportedVersions %s) but refused the stateless tools/list with %d: %s",
+		excerpt(strings.Join(s.supported, ", "), 120), rpcErr.Code, excerpt(rpcErr.Message, 200))
 }
 
 // outputValidator checks structuredContent against the tool's outputSchema;

@@ -270,6 +270,9 @@ type connector struct {
 	stray *strayLog
 	// observed collects what the protocol checks need of the audit.
 	observed *observed
+	// handshakeRequired says why the audit fell back to initialize after
+	// the server answered server/discover (see [handshakeRequired]).
+	handshakeRequired string
 }
 
 // newSession is a session not yet connected: what the server sends from

@@ -93,6 +93,10 @@ var codes = []Code{
 		Title:   "Validation differs by protocol era",
 		Message: "the server judged the same input differently in the two protocol eras",
 		Fix:     "Run the same validation and error handling for tools/call in both eras (the server/discover and the initialize code paths): one of them lacks a check or lets an error escape."},
+	{Name: CodeHandshakeRequired, Check: true, Severity: SeverityError, FailOn: "handshake",
+		Title:   "Stateless era claimed, handshake required",
+		Message: "the server claims the stateless era in server/discover but refuses requests without initialize",
+		Fix:     "Serve every request that carries the _meta envelope without an initialize handshake, or do not list 2026-07-28 in supportedVersions: stateless clients cannot fall back once discover succeeded."},
 	{Name: FlagStderrPanic, Flag: true, Severity: SeverityWarning, FailOn: "stderr_panic",
 		Title:   "Panic on stderr",
 		Message: "the server printed a panic or uncaught exception on stderr",
@@ -170,6 +174,7 @@ const (
 	CodeWrongErrorCode  = "wrong_error_code"
 	CodeEnvelopeLenient = "envelope_lenient"
 
+	CodeHandshakeRequired      = "handshake_required"
 	CodeMissingResultType      = "missing_result_type"
 	CodeMissingCacheHints      = "missing_cache_hints"
 	CodeRemovedMethodServed    = "removed_method_served"

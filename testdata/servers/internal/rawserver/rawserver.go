@@ -129,6 +129,10 @@ func (s *Server) handleLine(line []byte) error {
 	return s.Respond(req.ID, result, err)
 }
 
+// Initialize is the server's default answer to initialize with params, for
+// a handler that wraps it.
+func (s *Server) Initialize(params json.RawMessage) any { return s.initialize(params) }
+
 func (s *Server) initialize(params json.RawMessage) any {
 	var p struct {
 		ProtocolVersion string `json:"protocolVersion"`
