@@ -122,6 +122,7 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 			call:          repeatableCall(rep.Tools, tools, s),
 			inputRequired: safeSample(cn.observed.sample(), tools),
 		}))
+		rep.Checks = append(rep.Checks, httpChecks(ctx, cn, s.init.ProtocolVersion)...)
 	}
 	p.lateAnswers += checks.close()
 	if p.lateAnswers > 0 {
