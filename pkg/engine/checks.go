@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -284,8 +285,12 @@ func checkFindings(rep *report.Report, cfg Config) []report.Finding {
 
 // reproduceCheck sends a check's request as mcp-fuzz did: over stdio after
 // an enveloped tools/list (the check's session had made modern requests
-// before), over HTTP as one POST with the check's headers.
+// before), over HTTP as one POST with the check's headers, or, for a check
+// of plain HTTP, as its GET.
 func reproduceCheck(rep *report.Report, cfg Config, c report.Check) report.Reproducer {
+	if c.HTTP != "" && cfg.URL != "" {
+		return reproduceHTTP(cfg, c)
+	}
 	if len(c.Request) == 0 {
 		return report.Reproducer{}
 	}
@@ -318,6 +323,27 @@ func reproduceCheck(rep *report.Report, cfg Config, c report.Check) report.Repro
 		r.Shell = fmt.Sprintf("curl -si %s%s%s -d %s", shellQuote(redactURL(cfg.URL)), " "+curlHeaders(cfg), hs.String(), shellQuote(line))
 	}
 	return r
+}
+
+// reproduceHTTP is the curl line of a check that sent a plain HTTP request
+// (c.HTTP): to the origin of --url, with the check's headers and the
+// user's as "$ENV" references, bounded in time (a stream may never end).
+func reproduceHTTP(cfg Config, c report.Check) report.Reproducer {
+	_, path, _ := strings.Cut(c.HTTP, " ")
+	target := redactURL(cfg.URL)
+	if u, err := url.Parse(target); err == nil && path != u.EscapedPath() && path != "/"+u.EscapedPath() {
+		// A well-known path: --url's query does not go with it.
+		target = originOf(u) + path
+	}
+	var hs strings.Builder
+	for _, h := range c.Headers {
+		hs.WriteString(" -H " + shellQuote(h))
+	}
+	maxTime := checkTimeout
+	if slices.Contains(c.Headers, "Accept: "+acceptSSE) {
+		maxTime = sseWindow
+	}
+	return report.Reproducer{Shell: fmt.Sprintf("curl -si --max-time %d %s%s%s", int(maxTime.Seconds()), shellQuote(target), hs.String(), userCurlHeaders(cfg))}
 }
 
 // checkHeaders are the HTTP headers of a check's request: the routing

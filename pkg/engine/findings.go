@@ -148,7 +148,13 @@ func repeatedCalls(rep *report.Report, toolName string, c report.Case) string {
 // types, and the user's --header names with their values left to
 // environment variables (no secret is printed).
 func curlHeaders(cfg Config) string {
-	h := `-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream'`
+	return `-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream'` + userCurlHeaders(cfg)
+}
+
+// userCurlHeaders are the user's --header names as curl words, each after
+// a space, their values left to environment variables.
+func userCurlHeaders(cfg Config) string {
+	var h string
 	for _, hd := range cfg.Headers {
 		n, _, _ := parseHeader(hd)
 		h += " -H " + headerFromEnv(n)

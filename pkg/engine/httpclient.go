@@ -46,8 +46,19 @@ type headerTransport struct {
 	lastPostStatus atomic.Int64
 	maxResponse    int // the response cap; see capBody
 
+	// modernPosts and sessionAnswers count the answers to POSTs of the
+	// stateless era (server/discover, and every POST sent while stateless),
+	// and those of them that set Mcp-Session-Id (see
+	// [headerTransport.sessionsSeen]).
+	modernPosts    atomic.Int64
+	sessionAnswers atomic.Int64
+
 	mu      sync.Mutex
 	refused string // the first other origin refused, "" if none
+	// sessionFirst is the Mcp-Method of the first stateless request whose
+	// answer set a session id (the id itself is not kept: it may be a
+	// token).
+	sessionFirst string
 }
 
 // newHeaderTransport returns the transport for the HTTP target rawURL (a
@@ -85,7 +96,8 @@ func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if pv, _ := h.protocolVersion.Load().(string); pv != "" && req.Header.Get("Mcp-Protocol-Version") == "" {
 		req.Header.Set("Mcp-Protocol-Version", pv)
 	}
-	if h.stateless.Load() {
+	stateless := h.stateless.Load()
+	if stateless {
 		// The stateless era has no sessions: a session id a server handed
 		// out is not sent back (the reproducer sends none either).
 		req.Header.Del("Mcp-Session-Id")
@@ -118,11 +130,39 @@ func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if err == nil && req.Method == http.MethodPost {
 		h.lastPostStatus.Store(int64(resp.StatusCode))
+		// server/discover is a request of the stateless era even before
+		// its answer made the transport stateless.
+		if method := req.Header.Get("Mcp-Method"); stateless || method == "server/discover" {
+			h.noteAnswer(method, resp.Header.Get("Mcp-Session-Id") != "")
+		}
 	}
 	if err == nil {
 		h.capBody(req, resp)
 	}
 	return resp, err
+}
+
+// noteAnswer counts an answer to a POST of the stateless era, to a request
+// for method, and whether it set a session id.
+func (h *headerTransport) noteAnswer(method string, session bool) {
+	h.modernPosts.Add(1)
+	if !session {
+		return
+	}
+	if h.sessionAnswers.Add(1) == 1 {
+		h.mu.Lock()
+		h.sessionFirst = orText(method, "a request without Mcp-Method")
+		h.mu.Unlock()
+	}
+}
+
+// sessionsSeen returns how many answers to POSTs of the stateless era h
+// saw, how many of them set Mcp-Session-Id, and the method of the first
+// that did.
+func (h *headerTransport) sessionsSeen() (posts, sessions int64, first string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.modernPosts.Load(), h.sessionAnswers.Load(), h.sessionFirst
 }
 
 // httpProbeKey carries, in the context of a protocol check's request, the

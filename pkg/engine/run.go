@@ -128,6 +128,7 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 		})
 		probes = append(probes, complianceChecks(complianceTarget{version: s.init.ProtocolVersion, resources: declares(s.init.Capabilities, "resources")})...)
 		rep.Checks = append(checks.run(ctx, probes), observedChecks(cn.observed, s.init.Capabilities)...)
+		rep.Checks = append(rep.Checks, httpChecks(ctx, cn, s.init.ProtocolVersion)...)
 	}
 	if why := cn.handshakeRequired; why != "" {
 		rep.Checks = append(rep.Checks, noHandshakeCheck(why))

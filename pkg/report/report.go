@@ -99,10 +99,15 @@ type Check struct {
 	ErrorCode *int64     `json:"errorCode,omitempty"`
 	Crash     *CrashInfo `json:"crash,omitempty"`
 	// Request is the JSON-RPC request sent, when the check sent one;
-	// Headers are the HTTP headers that differed from mcp-fuzz's own.
-	Request    json.RawMessage `json:"request,omitempty"`
-	Headers    []string        `json:"headers,omitempty"`
-	DurationMs float64         `json:"durationMs,omitempty"`
+	// Headers are the HTTP headers that differed from mcp-fuzz's own (of
+	// a plain HTTP request, the ones it sent besides the user's).
+	Request json.RawMessage `json:"request,omitempty"`
+	// HTTP is the request line of a check that sent a plain HTTP request
+	// rather than a JSON-RPC one, its target relative to the origin of
+	// --url: "GET /.well-known/oauth-protected-resource".
+	HTTP       string   `json:"http,omitempty"`
+	Headers    []string `json:"headers,omitempty"`
+	DurationMs float64  `json:"durationMs,omitempty"`
 }
 
 // MaxServerViolations bounds the server violations a report keeps.
