@@ -141,3 +141,23 @@ func TestProbeTimeoutLeavesHalfTheStartup(t *testing.T) {
 		t.Errorf("a minute left: %s, want %s", got, discoverTimeout)
 	}
 }
+
+// The metadata lint names the request the server described itself in: a
+// modern-era server has no initialize result to blame.
+func TestStaticLintNamesTheEraRequest(t *testing.T) {
+	for era, want := range map[string]string{
+		EraModern: `the server/discover result has no "instructions"`,
+		EraLegacy: `the initialize result has no "instructions"`,
+	} {
+		s := &session{era: era}
+		var got string
+		for _, l := range staticLint(s, nil) {
+			if l.Code == "no_instructions" {
+				got = l.Message
+			}
+		}
+		if got != want {
+			t.Errorf("era %s: no_instructions says %q, want %q", era, got, want)
+		}
+	}
+}

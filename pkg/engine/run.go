@@ -895,6 +895,10 @@ func staticLint(s *session, tools []tool) []report.Lint {
 		Version:         s.init.ServerInfo.Version,
 		Instructions:    s.init.Instructions,
 		ToolsCapability: hasTools,
+		Source:          lint.SourceInitialize,
+	}
+	if s.era == EraModern {
+		srv.Source = lint.SourceDiscover
 	}
 	lt := make([]lint.Tool, len(tools))
 	for i, t := range tools {

@@ -1,7 +1,8 @@
 // Package lint checks MCP server and tool metadata without calling anything
-// (SPEC §8). [Check] runs a fixed table of rules over what initialize and
-// tools/list returned and turns each problem into a [report.Lint] with a stable
-// code, a severity, a JSON pointer into the tool and a concrete fix;
+// (SPEC §8). [Check] runs a fixed table of rules over what initialize (or
+// server/discover) and tools/list returned and turns each problem into a
+// [report.Lint] with a stable code, a severity, a JSON pointer into the tool
+// and a concrete fix;
 // [SchemaProblems] does the same for the schema problems case generation
 // found. Schemas are compiled once, by internal/casegen, for both.
 //

@@ -28,12 +28,23 @@ type Tool struct {
 	Input, Output *casegen.Schema
 }
 
-// Server is what the server said about itself in initialize.
+// Server is what the server said about itself: in the initialize result
+// (the 2025 revisions) or in the server/discover result (the stateless
+// 2026-07-28 revision).
 type Server struct {
 	Name, Version, Instructions string
 	// ToolsCapability is true when the server advertised "tools".
 	ToolsCapability bool
+	// Source is the request whose result this is, [SourceInitialize] or
+	// [SourceDiscover]; messages name it. Empty, they name neither.
+	Source string
 }
+
+// The requests a [Server] can come from.
+const (
+	SourceInitialize = "initialize"
+	SourceDiscover   = "server/discover"
+)
 
 // Severities of lint findings.
 const (
@@ -91,6 +102,7 @@ var rules = []rule{
 	{Code: "input_schema_not_object", Severity: SeverityError, tool: checkInputSchemaNotObject},
 	{Code: "input_root_not_object", Severity: SeverityError, tool: checkInputRootNotObject},
 	{Code: "input_schema_does_not_compile", Severity: SeverityError, tool: checkInputCompiles},
+	{Code: "draft07_keyword", Severity: SeverityWarning, tool: checkDraft07Keyword},
 	{Code: "remote_ref", Severity: SeverityWarning, tool: checkRemoteRef},
 	{Code: "schema_too_complex", Severity: SeverityWarning, tool: checkTooComplex},
 	{Code: "property_without_type", Severity: SeverityWarning, tool: checkPropertyType},

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"encoding/json"
+	"os"
 	"reflect"
 	"regexp"
 	"strings"
@@ -115,7 +116,8 @@ func TestCleanToolHasNoFindings(t *testing.T) {
 }
 
 func TestRuleTable(t *testing.T) {
-	code := regexp.MustCompile(`^[a-z]+(_[a-z]+)*$`)
+	// Digits are allowed after the first letter (draft07_keyword).
+	code := regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 	seen := map[string]bool{}
 	for _, r := range rules {
 		if !code.MatchString(r.Code) {
@@ -300,5 +302,18 @@ func TestMalformedSchemas(t *testing.T) {
 			}
 			t.Errorf("no %s finding in %+v", c.want, got)
 		})
+	}
+}
+
+// The README lists the lint codes; a rule added here must be added there.
+func TestReadmeListsEveryRule(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rules {
+		if !strings.Contains(string(readme), "`"+r.Code+"`") {
+			t.Errorf("README.md does not list the lint code `%s`", r.Code)
+		}
 	}
 }

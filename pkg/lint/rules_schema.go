@@ -68,6 +68,9 @@ func compileHits(t *toolInput, s *schemaInfo, at, what string) []hit {
 	if s.Kind != "object" || s.CompileErr == "" {
 		return nil
 	}
+	if s.Legacy.SkippedTuple {
+		return []hit{tupleCompileHit(t, s, at+s.ErrPointer, what)}
+	}
 	return []hit{{
 		Pointer: at + s.ErrPointer,
 		Message: fmt.Sprintf("the %s of %s does not compile as JSON Schema: %s", what, t.ref(), s.CompileErr),

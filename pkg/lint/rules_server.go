@@ -11,29 +11,45 @@ func checkToolsCapability(s Server, tools []Tool) []hit {
 }
 
 func checkServerInfo(s Server, _ []Tool) []hit {
-	var msg string
+	var missing string
 	switch {
 	case s.Name == "" && s.Version == "":
-		msg = `serverInfo in the initialize result has no "name" and no "version"`
+		missing = `no "name" and no "version"`
 	case s.Name == "":
-		msg = `serverInfo in the initialize result has no "name"`
+		missing = `no "name"`
 	case s.Version == "":
-		msg = `serverInfo in the initialize result has no "version"`
+		missing = `no "version"`
 	default:
 		return nil
 	}
+	where := s.serverInfoPlace()
 	return []hit{{
-		Message: msg,
-		Hint:    `set serverInfo "name" and "version" in the initialize result, e.g. the package name and its release version`,
+		Message: where + " has " + missing,
+		Hint:    `set "name" and "version" in ` + where + `, e.g. the package name and its release version`,
 	}}
+}
+
+// serverInfoPlace names where the server describes itself.
+func (s Server) serverInfoPlace() string {
+	switch s.Source {
+	case SourceInitialize:
+		return "serverInfo in the initialize result"
+	case SourceDiscover:
+		return `the server info in the server/discover result (_meta "io.modelcontextprotocol/serverInfo")`
+	}
+	return "the server info (serverInfo of initialize, or the serverInfo _meta of server/discover)"
 }
 
 func checkInstructions(s Server, _ []Tool) []hit {
 	if s.Instructions != "" {
 		return nil
 	}
+	msg := `the server gives no "instructions" (in its initialize or server/discover result)`
+	if s.Source != "" {
+		msg = `the ` + s.Source + ` result has no "instructions"`
+	}
 	return []hit{{
-		Message: `the initialize result has no "instructions"`,
+		Message: msg,
 		Hint:    `set "instructions": a few lines telling the model what the server is for and how its tools fit together`,
 	}}
 }

@@ -52,6 +52,10 @@ type schemaInfo struct {
 	Truncated, TooLarge bool
 	Depth               int
 
+	// Legacy are the draft-07 and 2019-09 keywords that JSON Schema 2020-12
+	// ignores or reads otherwise (see [scanLegacy]).
+	Legacy legacyScan
+
 	// HasProps is true when the root has a "properties" member.
 	HasProps bool
 	// PropsObject is true when that member is a JSON object.
@@ -102,6 +106,11 @@ func analyzeSchema(raw json.RawMessage, compiled *casegen.Schema) *schemaInfo {
 	if err := compiled.CompileError(); err != nil {
 		s.explain(err)
 	}
+	skip := ""
+	if s.CompileErr != "" {
+		skip = s.ErrPointer // a tuple "items" there is the compile rule's
+	}
+	s.Legacy = scanLegacy(raw, skip)
 	if p, ok := s.Obj["properties"]; ok {
 		s.HasProps = true
 		members, ok := orderedMembers(p)
@@ -195,7 +204,7 @@ func (s *schemaInfo) explain(err error) {
 		if errors.As(sve.Err, &ve) {
 			leaf := ve
 			for len(leaf.Causes) > 0 {
-				leaf = leaf.Causes[0]
+				leaf = firstCause(leaf.Causes)
 			}
 			s.ErrPointer = base + pointer(leaf.InstanceLocation)
 			msg := leaf.Error()
@@ -212,6 +221,19 @@ func (s *schemaInfo) explain(err error) {
 		return
 	}
 	s.CompileErr = clip(strings.ReplaceAll(strings.ReplaceAll(err.Error(), schemaURL, ""), schemaDir, ""))
+}
+
+// firstCause is the cause at the least instance location. The validator
+// lists the causes in map order, so the first one would make a schema with
+// several errors report a different one from run to run.
+func firstCause(causes []*jsonschema.ValidationError) *jsonschema.ValidationError {
+	first := causes[0]
+	for _, c := range causes[1:] {
+		if pointer(c.InstanceLocation) < pointer(first.InstanceLocation) {
+			first = c
+		}
+	}
+	return first
 }
 
 // fragment returns the JSON pointer in a compiler URL's fragment, unescaped
