@@ -138,15 +138,11 @@ func (cr *checkRun) check(ctx context.Context, pc protoCheck, c *report.Check) {
 	}
 	slices.Sort(c.Headers)
 	violationsBefore, _ := s.beginCall()
-	cctx, cancel := context.WithTimeout(ctx, min(checkTimeout, r.cfg.Timeout))
 	probe := &httpProbe{headers: checkHeaders(pc.req, s.init.ProtocolVersion)}
-	cctx = context.WithValue(cctx, httpProbeKey{}, probe)
-	s.inCall(cancel)
-	start := time.Now()
-	raw, _, err := s.callOnce(cctx, pc.req.method, pc.req.params)
-	c.DurationMs = float64(time.Since(start).Microseconds()) / 1000
-	s.inCall(nil)
-	cancel()
+	raw, _, ms, err := s.timedCall(ctx, min(checkTimeout, r.cfg.Timeout), func(cctx context.Context) (json.RawMessage, []string, error) {
+		return s.callOnce(context.WithValue(cctx, httpProbeKey{}, probe), pc.req.method, pc.req.params)
+	})
+	c.DurationMs = ms
 	o := s.outcomeOf(ctx, raw, err)
 	if o.closed {
 		o.exitStatus = s.waitExit(2 * time.Second)

@@ -567,13 +567,10 @@ func (r *runner) callCase(ctx context.Context, t tool, c casegen.Case, rc *repor
 		written = s.proc.InputWritten()
 	}
 	violationsBefore, panicsBefore := s.beginCall()
-	cctx, cancel := context.WithTimeout(ctx, r.cfg.callTimeout(t.Name))
-	s.inCall(cancel)
-	start := time.Now()
-	raw, secretsSeen, err := s.call(cctx, "tools/call", params)
-	rc.DurationMs = float64(time.Since(start).Microseconds()) / 1000
-	s.inCall(nil)
-	cancel()
+	raw, secretsSeen, ms, err := s.timedCall(ctx, r.cfg.callTimeout(t.Name), func(cctx context.Context) (json.RawMessage, []string, error) {
+		return s.call(cctx, "tools/call", params)
+	})
+	rc.DurationMs = ms
 
 	o := s.outcomeOf(ctx, raw, err)
 	if o.closed {
@@ -632,6 +629,20 @@ func (r *runner) callCase(ctx context.Context, t tool, c casegen.Case, rc *repor
 		rc.Crash.Stderr = r.stderrTail(s.proc.Stderr())
 	}
 	return nil
+}
+
+// timedCall makes one call with send within limit, cut short by a
+// protocol violation while it is in flight (see [session.inCall]), and
+// says how long it took, in milliseconds.
+func (s *session) timedCall(ctx context.Context, limit time.Duration, send func(context.Context) (json.RawMessage, []string, error)) (json.RawMessage, []string, float64, error) {
+	cctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	s.inCall(cancel)
+	start := time.Now()
+	raw, found, err := send(cctx)
+	ms := float64(time.Since(start).Microseconds()) / 1000
+	s.inCall(nil)
+	return raw, found, ms, err
 }
 
 // outcomeOf sorts the answer of a call made with ctx (raw, err from
