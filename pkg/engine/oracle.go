@@ -31,6 +31,11 @@ var errorCodes = map[int64]codeClass{
 	-32601: codeOther,        // method not found
 	-32602: codeInvalidInput, // invalid params
 	-32603: codeInternal,     // internal error, typically a thrown exception
+	// HeaderMismatch (2026-07-28): the transport refused the request
+	// before any tool code ran, e.g. a fuzzed argument with an
+	// x-mcp-header that has no header form (an object, a fraction), which
+	// mcp-fuzz sends without its Mcp-Param header. A refusal, not a crash.
+	-32020: codeInvalidInput,
 }
 
 func classifyCode(code int64) codeClass {

@@ -34,7 +34,7 @@ func result(raw string) outcome { return outcome{result: json.RawMessage(raw)} }
 func TestClassifyCode(t *testing.T) {
 	for code, want := range map[int64]codeClass{
 		-32700: codeOther, -32600: codeInvalidInput, -32601: codeOther, -32602: codeInvalidInput,
-		-32603: codeInternal, -32000: codeInternal, -32050: codeInternal, -32099: codeInternal,
+		-32603: codeInternal, -32020: codeInvalidInput, -32000: codeInternal, -32050: codeInternal, -32099: codeInternal,
 		-31999: codeOther, -32100: codeOther, 1: codeOther, 0: codeOther, -1: codeOther, 404: codeOther,
 	} {
 		if got := classifyCode(code); got != want {
@@ -113,6 +113,9 @@ func judgeRows() []judgeRow {
 		{-32602, report.Rejected, report.Errored},
 		{-32603, report.Crash, report.Crash},
 		{-32000, report.Crash, report.Crash},
+		// HeaderMismatch: the transport refused the request (a fuzzed
+		// argument with no Mcp-Param header form), no crash.
+		{-32020, report.Rejected, report.Errored},
 		{-32001, report.Crash, report.Crash},
 		{-32099, report.Crash, report.Crash},
 		{-31999, report.Rejected, report.Errored},
