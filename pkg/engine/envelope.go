@@ -67,7 +67,8 @@ type sampleCall struct {
 	params json.RawMessage // with the _meta envelope
 	// args are the call's arguments, bindings its tool's x-mcp-header
 	// bindings, and headers the Mcp-Param headers a conforming client
-	// sends with it (nil when none).
+	// sends with it (nil when none); the header checks keep them right
+	// unless they break one on purpose.
 	args     json.RawMessage
 	bindings []mcpheader.Binding
 	headers  http.Header
@@ -123,13 +124,8 @@ func headerChecks(t envelopeTarget) []protoCheck {
 	case t.call == nil:
 		name.skip = "no tool whose valid call succeeded is safe to call again (read-only or not destructive)"
 	default:
-		// With the call's right Mcp-Param headers: only the name is wrong.
-		h := t.call.headers.Clone()
-		if h == nil {
-			h = http.Header{}
-		}
-		h.Set("Mcp-Name", mcpNameHeader(otherName(t.call.tool)))
-		name.req = protoRequest{method: "tools/call", params: t.call.params, headers: h}
+		name.req = protoRequest{method: "tools/call", params: t.call.params,
+			headers: http.Header{"Mcp-Name": {mcpNameHeader(otherName(t.call.tool))}}}
 	}
 	return append(checks, name, paramCheck(t))
 }
@@ -151,12 +147,8 @@ func paramCheck(t envelopeTarget) protoCheck {
 		c.skip = "the valid call of the sampled tool sends no value with a header form for its x-mcp-header parameters"
 		return c
 	}
-	h := sc.headers.Clone()
-	if h == nil {
-		h = http.Header{}
-	}
-	h.Set(header, value)
-	c.req = protoRequest{method: "tools/call", params: sc.params, headers: h}
+	// The call's other Mcp-Param headers are right (see checkHeaders).
+	c.req = protoRequest{method: "tools/call", params: sc.params, headers: http.Header{header: {value}}}
 	return c
 }
 

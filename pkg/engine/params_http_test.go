@@ -184,6 +184,18 @@ func TestParamHeadersGoSDK(t *testing.T) {
 	if c := checks["envelope/header-name-mismatch"]; c.Status != report.CheckPass {
 		t.Errorf("header-name-mismatch: %+v", c)
 	}
+	// The checks' reproducers send the call's right Mcp-Param headers but
+	// the broken one, and get the check's answer.
+	shown := Config{URL: srv.URL, params: mustParams(t)}
+	for id, want := range map[string]string{
+		"envelope/header-param-mismatch": "Mcp-Param-Region header value 'mcp-fuzz-other-value' does not match",
+		"envelope/header-name-mismatch":  "Mcp-Name header value 'mcp_fuzz_other_tool' does not match",
+	} {
+		line := reproduceCheck(rep, shown, checks[id]).Shell
+		if out := runShell(t, line); !strings.Contains(out, "-32020") || !strings.Contains(out, want) {
+			t.Errorf("%s: reproducer %s printed %q", id, line, out)
+		}
+	}
 	// The invalid definitions: skipped, each with an error lint.
 	wantLint := map[string]string{
 		"bad_items":  "/inputSchema/properties/list/items/x-mcp-header",
