@@ -5,7 +5,6 @@ import (
 	"net/http"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
-
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
