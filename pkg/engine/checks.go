@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -138,7 +139,9 @@ func (cr *checkRun) check(ctx context.Context, pc protoCheck, c *report.Check) {
 	}
 	slices.Sort(c.Headers)
 	violationsBefore, _ := s.beginCall()
-	probe := &httpProbe{headers: checkHeaders(pc.req, s.init.ProtocolVersion)}
+	// The Mcp-Param headers come with the call's context (see
+	// [session.callOnce]); the check's own replace them.
+	probe := &httpProbe{headers: checkHeaders(pc.req, s.init.ProtocolVersion, nil)}
 	raw, _, ms, err := s.timedCall(ctx, min(checkTimeout, r.cfg.Timeout), func(cctx context.Context) (json.RawMessage, []string, error) {
 		return s.callOnce(context.WithValue(cctx, httpProbeKey{}, probe), pc.req.method, pc.req.params)
 	})
@@ -309,7 +312,7 @@ func reproduceCheck(rep *report.Report, cfg Config, c report.Check) report.Repro
 			k, v, _ := strings.Cut(h, ": ")
 			own.Set(k, v)
 		}
-		headers := checkHeaders(protoRequest{method: req.Method, params: req.Params, headers: own}, rep.Server.ProtocolVersion)
+		headers := checkHeaders(protoRequest{method: req.Method, params: req.Params, headers: own}, rep.Server.ProtocolVersion, cfg.params)
 		var hs strings.Builder
 		for _, k := range slices.Sorted(maps.Keys(headers)) {
 			if v := headers.Get(k); v != "" {
@@ -344,12 +347,14 @@ func reproduceHTTP(cfg Config, c report.Check) report.Reproducer {
 
 // checkHeaders are the HTTP headers of a check's request: the routing
 // headers a conforming client sends for it (Mcp-Method, Mcp-Name, and the
-// version its _meta names, else the negotiated one), then the check's own,
+// version its _meta names, else the negotiated one, and the Mcp-Param
+// headers of a tools/call of a tool in params), then the check's own,
 // which break one of them.
-func checkHeaders(req protoRequest, negotiated string) http.Header {
+func checkHeaders(req protoRequest, negotiated string, params map[string][]mcpheader.Binding) http.Header {
 	var p struct {
-		Name string                     `json:"name"`
-		Meta map[string]json.RawMessage `json:"_meta"`
+		Name      string                     `json:"name"`
+		Arguments json.RawMessage            `json:"arguments"`
+		Meta      map[string]json.RawMessage `json:"_meta"`
 	}
 	_ = json.Unmarshal(req.params, &p)
 	version := negotiated
@@ -363,6 +368,9 @@ func checkHeaders(req protoRequest, negotiated string) http.Header {
 	}
 	if req.method == "tools/call" && p.Name != "" {
 		h.Set("Mcp-Name", mcpNameHeader(p.Name))
+		for k, vs := range mcpheader.Headers(params[p.Name], p.Arguments) {
+			h[k] = vs
+		}
 	}
 	for k, vs := range req.headers {
 		h[http.CanonicalHeaderKey(k)] = vs

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
 )
@@ -107,6 +108,9 @@ type Config struct {
 	// --era: the reproducers of an era_difference finding replay the case
 	// in each era.
 	replayEra string
+	// params are the x-mcp-header bindings of the tools, by name, when the
+	// run's calls carried Mcp-Param headers: reproducers send them too.
+	params map[string][]mcpheader.Binding
 }
 
 // Defaults of the documented flags.

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -30,6 +31,12 @@ type tool struct {
 	Idempotent   *bool
 	TaskSupport  string
 	schemas      *schemas
+	// params are the x-mcp-header bindings of InputSchema, whose
+	// Mcp-Param headers a modern call over Streamable HTTP carries;
+	// paramProblems, when any, make the definition invalid (see
+	// [mcpheader.Parse]) and params unusable.
+	params        []mcpheader.Binding
+	paramProblems []mcpheader.Problem
 }
 
 // schemas holds a tool's input and output schemas, compiled on first use
@@ -64,6 +71,7 @@ func parseTool(raw json.RawMessage) (tool, error) {
 	_ = json.Unmarshal(fields["name"], &t.Name)
 	_ = json.Unmarshal(fields["description"], &t.Description)
 	t.InputSchema = fields["inputSchema"]
+	t.params, t.paramProblems = mcpheader.Parse(t.InputSchema)
 	t.OutputSchema = fields["outputSchema"]
 	t.Annotations = fields["annotations"]
 	var ann struct {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -50,6 +51,10 @@ type envelopeTarget struct {
 	// confirmed tool safe to call again), for the Mcp-Name check; nil
 	// when there is none.
 	call *sampleCall
+	// paramCall is such a call of a tool with x-mcp-header parameters
+	// whose arguments have a value for one of them, for the Mcp-Param
+	// check; nil when there is none.
+	paramCall *sampleCall
 	// inputRequired is a call the server answered with input_required and
 	// a requestState; nil when none did.
 	inputRequired *sampleCall
@@ -59,8 +64,15 @@ type envelopeTarget struct {
 type sampleCall struct {
 	tool   string
 	params json.RawMessage // with the _meta envelope
-	state  string          // the requestState the server handed out
-	inputs map[string]any  // the inputResponses sent back with it
+	// args are the call's arguments, bindings its tool's x-mcp-header
+	// bindings, and headers the Mcp-Param headers a conforming client
+	// sends with it (nil when none); the header checks keep them right
+	// unless they break one on purpose.
+	args     json.RawMessage
+	bindings []mcpheader.Binding
+	headers  http.Header
+	state    string         // the requestState the server handed out
+	inputs   map[string]any // the inputResponses sent back with it
 }
 
 // envelopeChecks are the envelope checks for t, in the order they run.
@@ -114,7 +126,29 @@ func headerChecks(t envelopeTarget) []protoCheck {
 		name.req = protoRequest{method: "tools/call", params: t.call.params,
 			headers: http.Header{"Mcp-Name": {mcpNameHeader(otherName(t.call.tool))}}}
 	}
-	return append(checks, name)
+	return append(checks, name, paramCheck(t))
+}
+
+// paramCheck sends a valid call of a tool with x-mcp-header parameters with
+// one Mcp-Param header contradicting its argument: the next integer, the
+// other boolean, another string. A server that ignores the header calls a
+// tool already called, with arguments it already served.
+func paramCheck(t envelopeTarget) protoCheck {
+	c := protoCheck{id: "envelope/header-param-mismatch", title: "an Mcp-Param header that contradicts its argument in the body is refused",
+		expected: "JSON-RPC error -32020 (HTTP 400)", expect: expectation{codes: []int64{codeHeaderMismatch}}}
+	sc := t.paramCall
+	if sc == nil {
+		c.skip = "no tool with an x-mcp-header parameter had a valid call that succeeded, sent a value for the parameter, and is safe to call again (read-only or not destructive)"
+		return c
+	}
+	header, value, ok := mcpheader.Mismatch(sc.bindings, sc.args)
+	if !ok {
+		c.skip = "the valid call of the sampled tool sends no value with a header form for its x-mcp-header parameters"
+		return c
+	}
+	// The call's other Mcp-Param headers are right (see checkHeaders).
+	c.req = protoRequest{method: "tools/call", params: sc.params, headers: http.Header{header: {value}}}
+	return c
 }
 
 // otherName is a tool name that is not name.
@@ -177,12 +211,14 @@ func tamper(state string) string {
 // repeatableCall is the valid call of the first confirmed tool that is safe
 // to call again (read-only, or not destructive), with the envelope of s:
 // the Mcp-Name check sends it with a header naming another tool, so that
-// a server that ignores the header calls a tool already called.
-func repeatableCall(tested []report.Tool, tools []tool, s *session) *sampleCall {
+// a server that ignores the header calls a tool already called. With
+// withParam, only a call that carries an Mcp-Param header qualifies.
+func repeatableCall(tested []report.Tool, tools []tool, s *session, withParam bool) *sampleCall {
 	for _, rt := range tested {
 		if !rt.Confirmed || !safeTool(rt.Name, tools) {
 			continue
 		}
+		bindings := s.params.lookup(rt.Name)
 		for _, c := range rt.Cases {
 			if c.Kind != report.KindValid || c.Verdict != report.OK || c.ArgumentsDigest != nil {
 				continue
@@ -191,7 +227,11 @@ func repeatableCall(tested []report.Tool, tools []tool, s *session) *sampleCall 
 			if err != nil {
 				continue
 			}
-			return &sampleCall{tool: rt.Name, params: params}
+			sc := &sampleCall{tool: rt.Name, params: params, args: c.Arguments, bindings: bindings, headers: mcpheader.Headers(bindings, c.Arguments)}
+			if withParam && len(sc.headers) == 0 {
+				break
+			}
+			return sc
 		}
 	}
 	return nil

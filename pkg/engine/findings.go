@@ -112,8 +112,9 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 	case cfg.URL != "" && rep.Server.Era == EraModern:
 		// Stateless: one POST, no session, the routing headers.
 		h := curlHeaders(cfg)
-		r.Shell = fmt.Sprintf(`curl -s %s %s -H %s -H 'Mcp-Method: tools/call' -H %s -d %s`,
-			shellQuote(redactURL(cfg.URL)), h, shellQuote("Mcp-Protocol-Version: "+headerToken(rep.Server.ProtocolVersion)), shellQuote("Mcp-Name: "+mcpNameHeader(toolName)), shellQuote(call))
+		r.Shell = fmt.Sprintf(`curl -s %s %s -H %s -H 'Mcp-Method: tools/call' -H %s%s -d %s`,
+			shellQuote(redactURL(cfg.URL)), h, shellQuote("Mcp-Protocol-Version: "+headerToken(rep.Server.ProtocolVersion)), shellQuote("Mcp-Name: "+mcpNameHeader(toolName)),
+			paramCurlHeaders(cfg.params, toolName, c.Arguments), shellQuote(call))
 	case cfg.URL != "":
 		u := shellQuote(redactURL(cfg.URL))
 		h := curlHeaders(cfg)

@@ -114,6 +114,9 @@ func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 		}
 	}
+	// The tools/call's Mcp-Param headers (see paramTable), before a
+	// protocol check's own, which may break one of them.
+	applyParamHeaders(req.Context(), req.Header)
 	probe, _ := req.Context().Value(httpProbeKey{}).(*httpProbe)
 	if probe != nil {
 		for k, vs := range probe.headers {

@@ -116,8 +116,9 @@ func judgeRows() []judgeRow {
 		{-32000, report.Crash, report.Crash},
 		{-32001, report.Crash, report.Crash},
 		{-32099, report.Crash, report.Crash},
-		// The 2026-07-28 refusals: header mismatch, missing client
-		// capability, unsupported version.
+		// The 2026-07-28 refusals: header mismatch (also a fuzzed argument
+		// with no Mcp-Param header form), missing client capability,
+		// unsupported version.
 		{-32020, report.Rejected, report.Errored},
 		{-32021, report.Rejected, report.Errored},
 		{-32022, report.Rejected, report.Errored},

@@ -87,6 +87,9 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 	cn, s, detector := st.cn, st.s, st.leak
 	shown := cfg.shown(detector)
 	tools, disc, discLint := st.tools, st.disc, st.lint
+	if cn.mirrorsParams() {
+		shown.params = cn.params.snapshot()
+	}
 	if err := cfg.checkMatches(tools); err != nil {
 		s.close()
 		return nil, shown, err
@@ -109,7 +112,7 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 			Instructions:      detector.Redact(s.init.Instructions),
 		},
 		Discovery:  disc,
-		Lint:       append(append(versionLint(s.era, s.init.ProtocolVersion), discLint...), staticLint(s, tools)...),
+		Lint:       slices.Concat(versionLint(s.era, s.init.ProtocolVersion), discLint, staticLint(s, tools), paramLint(tools, cn.mirrorsParams())),
 		Dimensions: map[string]report.Dimension{},
 	}
 
@@ -123,7 +126,8 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 		probes := envelopeChecks(envelopeTarget{
 			version:       s.init.ProtocolVersion,
 			http:          cn.transport != "stdio",
-			call:          repeatableCall(rep.Tools, tools, s),
+			call:          repeatableCall(rep.Tools, tools, s, false),
+			paramCall:     repeatableCall(rep.Tools, tools, s, true),
 			inputRequired: safeSample(cn.observed.sample(), tools),
 		})
 		probes = append(probes, complianceChecks(complianceTarget{version: s.init.ProtocolVersion, resources: declares(s.init.Capabilities, "resources")})...)
@@ -189,6 +193,7 @@ func start(ctx context.Context, cfg Config) (*started, error) {
 	}
 	st.s.setPhase(phaseDiscovery)
 	st.tools, st.disc, st.lint, err = discover(sctx, st.s)
+	cn.params.set(st.tools)
 	st.s.setPhase(phaseBetweenCalls)
 	if why := handshakeRequired(cfg, st.s, err); why != "" && sctx.Err() == nil {
 		// The server answered server/discover, then refused the stateless
@@ -359,7 +364,11 @@ func (r *runner) ensureSession(ctx context.Context) bool {
 // finds it gone (see [runner.blame]).
 func (r *runner) runTool(ctx context.Context, t tool, rt *report.Tool) {
 	*rt = report.Tool{Name: t.Name, Description: t.Description, Cases: []report.Case{}}
-	if reason := r.cfg.skipReason(t); reason != "" {
+	reason := r.cfg.skipReason(t)
+	if reason == "" {
+		reason = r.cn.paramSkipReason(t)
+	}
+	if reason != "" {
 		rt.SkipReason = reason
 		r.progress(Event{Kind: EventSkip, Tool: t.Name, Reason: reason})
 		return

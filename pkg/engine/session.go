@@ -53,6 +53,8 @@ type session struct {
 	stray *strayLog
 	// observed is the connector's record of the audit's modern answers.
 	observed *observed
+	// params are the connector's x-mcp-header bindings.
+	params *paramTable
 
 	mu sync.Mutex
 	// phase says when a violation happens while no tools/call is in
@@ -273,19 +275,21 @@ type connector struct {
 	// handshakeRequired says why the audit fell back to initialize after
 	// the server answered server/discover (see [handshakeRequired]).
 	handshakeRequired string
+	// params are the x-mcp-header bindings of the listed tools.
+	params *paramTable
 }
 
 // newSession is a session not yet connected: what the server sends from
 // now on is "before initialize".
 func (cn *connector) newSession() *session {
-	return &session{leak: cn.leak, stray: cn.stray, observed: cn.observed, phase: phaseBeforeInit}
+	return &session{leak: cn.leak, stray: cn.stray, observed: cn.observed, params: cn.params, phase: phaseBeforeInit}
 }
 
 func newConnector(cfg Config) (*connector, error) {
 	if cfg.MaxResponse <= 0 {
 		cfg.MaxResponse = DefaultMaxResponse
 	}
-	cn := &connector{cfg: cfg, leak: leak.NewDetector(cfg.secrets()), stray: &strayLog{}, observed: &observed{}}
+	cn := &connector{cfg: cfg, leak: leak.NewDetector(cfg.secrets()), stray: &strayLog{}, observed: &observed{}, params: &paramTable{}}
 	if len(cfg.Command) > 0 {
 		env, err := stdio.MinimalEnv(cfg.LookupEnv, cfg.Env, cfg.PassEnv)
 		if err != nil {
@@ -665,6 +669,10 @@ func (s *session) call(ctx context.Context, method string, params any) (json.Raw
 // multi-round-trip handling: one request, one answer, redacted.
 func (s *session) callOnce(ctx context.Context, method string, params any) (json.RawMessage, []string, error) {
 	watch := &capWatch{}
+	if method == "tools/call" && s.era == EraModern && s.proc == nil {
+		// Over Streamable HTTP (the legacy SSE transport is never modern).
+		ctx = s.params.withParamHeaders(ctx, params)
+	}
 	raw, err := s.client.Call(context.WithValue(ctx, capWatchKey{}, watch), method, params)
 	var rpcErr *rpc.Error
 	var over *rpc.Oversize
