@@ -56,6 +56,14 @@ func runBoth(ctx context.Context, cfg Config) (*report.Report, error) {
 	case modern.rep != nil:
 		return finishBoth(modern, legacy, started), bothError(ctx, modern, legacy)
 	case legacy.rep != nil:
+		var he *handshakeError
+		if errors.As(modern.err, &he) {
+			// The server claims the stateless era but needs initialize:
+			// the finding --era auto makes, on the one report there is.
+			c := noHandshakeCheck(he.why)
+			legacy.rep.Checks = append(legacy.rep.Checks, c)
+			legacy.rep.Findings = append(legacy.rep.Findings, checkFindings(&report.Report{Checks: []report.Check{c}}, legacy.shown)...)
+		}
 		return finishBoth(legacy, modern, started), legacy.err
 	case errors.Is(legacy.err, ErrConnect):
 		return nil, fmt.Errorf("%w: in the modern era: %s; in the legacy era: %s", ErrConnect, connectWhy(modern.err), connectWhy(legacy.err))

@@ -149,3 +149,17 @@ func TestHandshakeRequiredFallsBack(t *testing.T) {
 		t.Errorf("modern-only: %+v", c)
 	}
 }
+
+// TestHandshakeRequiredInOtherEras: --era modern says why it cannot go
+// on, and --era both keeps the finding on the legacy audit's report.
+func TestHandshakeRequiredInOtherEras(t *testing.T) {
+	_, err := runFixtureErr(t, "legacy-only", func(c *Config) { c.Env = []string{"LEGACY_ONLY_DISCOVER=claims"}; c.Era = EraModern })
+	if err == nil || !strings.Contains(err.Error(), "answered server/discover (supportedVersions 2026-07-28, 2025-11-25) but refused the stateless tools/list with -32600") {
+		t.Errorf("--era modern: %v", err)
+	}
+	rep := runFixture(t, "legacy-only", func(c *Config) { c.Env = []string{"LEGACY_ONLY_DISCOVER=claims"}; c.Era = EraBoth })
+	if c := checkByID(t, rep, "compliance/no-handshake"); c.Status != report.CheckFail || c.Code != report.CodeHandshakeRequired {
+		t.Errorf("--era both: %+v", c)
+	}
+	checkFinding(t, rep, "compliance/no-handshake")
+}

@@ -17,6 +17,16 @@ func TestMain(m *testing.M) { fixture.Main(m) }
 // runFixture audits one fixture server with short deadlines.
 func runFixture(t *testing.T, name string, adjust func(*Config)) *report.Report {
 	t.Helper()
+	rep, err := runFixtureErr(t, name, adjust)
+	if err != nil {
+		t.Fatalf("Run(%s): %v", name, err)
+	}
+	return rep
+}
+
+// runFixtureErr is [runFixture] returning Run's error.
+func runFixtureErr(t *testing.T, name string, adjust func(*Config)) (*report.Report, error) {
+	t.Helper()
 	cfg := Config{
 		Command:        []string{fixture.Build(t, name)},
 		Timeout:        2 * time.Second,
@@ -29,11 +39,8 @@ func runFixture(t *testing.T, name string, adjust func(*Config)) *report.Report 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	rep, err := Run(ctx, cfg)
-	if err != nil {
-		t.Fatalf("Run(%s): %v", name, err)
-	}
 	assertNoChildren(t)
-	return rep
+	return rep, err
 }
 
 // cases returns every case of every tested tool.

@@ -195,7 +195,13 @@ func start(ctx context.Context, cfg Config) (*started, error) {
 	st.tools, st.disc, st.lint, err = discover(sctx, st.s)
 	cn.params.set(st.tools)
 	st.s.setPhase(phaseBetweenCalls)
-	if why := handshakeRequired(cfg, st.s, err); why != "" && sctx.Err() == nil {
+	why := handshakeRequired(st.s, err)
+	if why != "" && cfg.Era != EraAuto && cfg.Era != "" {
+		// --era modern (or the modern audit of --era both): no fallback.
+		st.s.close()
+		return nil, fmt.Errorf("%w: %w", ErrConnect, &handshakeError{why: st.leak.Redact(why)})
+	}
+	if why != "" && sctx.Err() == nil {
 		// The server answered server/discover, then refused the stateless
 		// tools/list: it needs initialize after all. A current client
 		// falls back; the audit goes on in the legacy era, and the
@@ -208,6 +214,7 @@ func start(ctx context.Context, cfg Config) (*started, error) {
 		st.s.eraReason = cn.handshakeRequired
 		st.s.setPhase(phaseDiscovery)
 		st.tools, st.disc, st.lint, err = discover(sctx, st.s)
+		cn.params.set(st.tools)
 		st.s.setPhase(phaseBetweenCalls)
 	}
 	if err != nil {
@@ -220,13 +227,21 @@ func start(ctx context.Context, cfg Config) (*started, error) {
 	return st, nil
 }
 
+// handshakeError is why the stateless era failed after server/discover
+// (see [handshakeRequired]), for --era modern and the modern audit of
+// --era both.
+type handshakeError struct{ why string }
+
+func (e *handshakeError) Error() string { return e.why }
+
 // handshakeRequired says why a session that negotiated the modern era
-// must fall back to initialize: with the era left to mcp-fuzz, the server
-// answered server/discover but refused the stateless tools/list with a
-// JSON-RPC error (discoverErr). "" when it need not.
-func handshakeRequired(cfg Config, s *session, discoverErr error) string {
+// needs initialize after all: the server answered server/discover but
+// refused the stateless tools/list with a JSON-RPC error (discoverErr).
+// "" when it did not. With the era left to mcp-fuzz the audit falls back
+// to initialize; otherwise it is a [handshakeError].
+func handshakeRequired(s *session, discoverErr error) string {
 	var rpcErr *rpc.Error
-	if s.era != EraModern || (cfg.Era != EraAuto && cfg.Era != "") || !errors.As(discoverErr, &rpcErr) {
+	if s.era != EraModern || !errors.As(discoverErr, &rpcErr) {
 		return ""
 	}
 	return fmt.Sprintf("the server answered server/discover (supportedVersions %s) but refused the stateless tools/list with %d: %s",
