@@ -105,15 +105,16 @@ func Run(ctx context.Context, o Options) Outcome {
 }
 
 // ungatedCritical says so when the run has critical findings (crash, hang,
-// protocol violation, leak) that failed nothing because a score floor
-// replaced the default gate: a floor alone lets a crashing server pass.
+// protocol violation, leak) that failed nothing because a score floor, or
+// --fail-on kinds that leave some of them out, replaced the default gate:
+// a floor alone, or --fail-on envelope, lets a crashing server pass.
 func ungatedCritical(rep *report.Report, o Options) string {
 	if o.defaultReplacedBy == "" {
 		return ""
 	}
 	n := 0
 	for _, f := range rep.Findings {
-		if f.Severity == report.SeverityCritical && !o.Gates.Accepted(f) {
+		if f.Severity == report.SeverityCritical && !o.Gates.Accepted(f) && !slices.Contains(o.Gates.FailOn, f.Code) {
 			n++
 		}
 	}
@@ -124,8 +125,8 @@ func ungatedCritical(rep *report.Report, o Options) string {
 	if n == 1 {
 		noun = "finding"
 	}
-	return fmt.Sprintf("%d critical %s (crash, hang, protocol violation or leak) failed no gate: %s replaces the default gate; add fail-on %s to keep it",
-		n, noun, o.defaultReplacedBy, score.DefaultFailOnNames())
+	return fmt.Sprintf("%d critical %s (crash, hang, protocol violation or leak) failed no gate: %s replaces the default gate; add fail-on %s (or %s) to keep it",
+		n, noun, o.defaultReplacedBy, score.DefaultFailOnNames(), score.FailOnDefault)
 }
 
 // unmatchedExpected warns about each expected id (in id order) that is

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -351,6 +352,11 @@ func buildGates(g *score.Gates, replacedBy *string, s Settings, f *config.File, 
 			return fmt.Errorf("%s: %w", from, err)
 		}
 		g.FailOn = kinds
+		if len(kinds) > 0 && !s.NoDefaultGate && slices.ContainsFunc(score.DefaultFailOn(), func(k string) bool { return !slices.Contains(kinds, k) }) {
+			// Kinds that leave out part of the default gate replace it:
+			// the run says so when a critical finding then fails nothing.
+			*replacedBy = from
+		}
 	}
 	// A baseline alone means "fail only on new findings": the findings it
 	// already has never fail, and any new critical or error finding does.

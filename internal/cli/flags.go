@@ -163,6 +163,8 @@ Gates (each exits 1 when missed; without any, a run fails on crash,hang,protocol
   --fail-under N          overall score under N (a run that is not graded fails it)
   --fail-under-DIM N      DIM: robustness, validation, error-quality, liveness, performance, schema
   --fail-on KIND,...      any finding of KIND: FAIL-ON-KINDS; none: no finding gate at all
+                          (kinds replace the default gate: default,envelope adds to it;
+                          checks: every protocol check's code)
   --baseline FILE         a previous JSON report: only findings absent from it fail (any new
                           critical or error one, or new ones of the --fail-on kinds)
   --fail-on-new           the same as --baseline alone (needs --baseline)

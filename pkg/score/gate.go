@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/suggest"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -43,6 +44,25 @@ func DefaultFailOn() []string {
 
 // FailOnNone is the --fail-on value that turns the default gate off.
 const FailOnNone = "none"
+
+// Group kinds --fail-on takes besides the codes: "default" stands for
+// [DefaultFailOn] (so that "default,envelope" adds to it rather than
+// replacing it), "checks" for every code a protocol check fails with.
+const (
+	FailOnDefault = "default"
+	FailOnChecks  = "checks"
+)
+
+// checkCodes are the codes of the protocol checks ([report.Code.Check]).
+func checkCodes() []string {
+	var out []string
+	for _, c := range report.Codes() {
+		if c.Check {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
 
 // Gates are the CI gates of SPEC §10. The zero value gates nothing.
 type Gates struct {
@@ -97,12 +117,18 @@ func ParseFailOn(s string) ([]string, error) {
 			none = true
 			continue
 		}
-		k, err := parseKind(part)
-		if err != nil {
-			return nil, err
+		group := map[string][]string{FailOnDefault: DefaultFailOn(), FailOnChecks: checkCodes()}[strings.ToLower(part)]
+		if group == nil {
+			k, err := parseKind(part)
+			if err != nil {
+				return nil, err
+			}
+			group = []string{k}
 		}
-		if !slices.Contains(kinds, k) {
-			kinds = append(kinds, k)
+		for _, k := range group {
+			if !slices.Contains(kinds, k) {
+				kinds = append(kinds, k)
+			}
 		}
 	}
 	if none && len(kinds) > 0 {
@@ -120,7 +146,8 @@ func parseKind(s string) (string, error) {
 		}
 		valid = append(valid, c.FailOn)
 	}
-	return "", fmt.Errorf("%w %q (valid: %s, or %s)", ErrUnknownKind, s, strings.Join(valid, ", "), FailOnNone)
+	valid = append(valid, FailOnDefault, FailOnChecks)
+	return "", fmt.Errorf("%w %q%s (valid: %s, or %s)", ErrUnknownKind, s, suggest.Hint(k, valid), strings.Join(valid, ", "), FailOnNone)
 }
 
 // ParseDimension turns a dimension name as a user may write it
