@@ -26,6 +26,11 @@ import (
 // good as hung.
 const checkTimeout = 5 * time.Second
 
+// checkBudget bounds the requests of the protocol checks together: a
+// server that answers each just under the timeout, or must be restarted
+// after each, costs this much, not a timeout (or a start) per check.
+var checkBudget = 30 * time.Second
+
 // maxCheckHangs is how many checks may hang before the rest are skipped: a
 // server that hangs on malformed requests costs a few timeouts, not one
 // per check.
@@ -35,6 +40,9 @@ const maxCheckHangs = 2
 type protoRequest struct {
 	method string
 	params json.RawMessage // as sent; nil for none
+	// shown are the params as the report records them, when they may not
+	// be the ones sent (nil: params).
+	shown json.RawMessage
 	// headers replace mcp-fuzz's own HTTP headers for this request (an
 	// empty value removes one); over stdio there are none.
 	headers http.Header
@@ -99,6 +107,11 @@ func (cr *checkRun) run(ctx context.Context, checks []protoCheck) []report.Check
 			cr.r.progress(Event{Kind: EventCheck, Check: &out[i]})
 		}
 	}()
+	deadline := time.Now().Add(checkBudget)
+	// A restart may take its whole --startup-timeout: the budget bounds it
+	// too.
+	rctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
 	for _, pc := range checks {
 		c := report.Check{ID: pc.id, Group: groupOf(pc.id), Title: pc.title, Expected: pc.expected}
 		switch {
@@ -108,8 +121,10 @@ func (cr *checkRun) run(ctx context.Context, checks []protoCheck) []report.Check
 			c.Status, c.Detail = report.CheckSkip, pc.skip
 		case cr.hangs >= maxCheckHangs:
 			c.Status, c.Detail = report.CheckSkip, fmt.Sprintf("not run: the server did not answer %d checks before this one", cr.hangs)
-		case !cr.r.ensureSession(ctx):
-			c.Status, c.Detail = report.CheckSkip, "not run: "+cr.r.endedEarly
+		case time.Now().After(deadline):
+			c.Status, c.Detail = report.CheckSkip, fmt.Sprintf("not run: the protocol checks' time budget of %s was spent", checkBudget)
+		case !cr.r.ensureSession(rctx):
+			c.Status, c.Detail = report.CheckSkip, "not run: "+orText(cr.r.endedEarly, fmt.Sprintf("restarting the server did not finish within the protocol checks' time budget of %s", checkBudget))
 		default:
 			cr.check(ctx, pc, &c)
 		}
@@ -129,7 +144,11 @@ func groupOf(id string) string {
 func (cr *checkRun) check(ctx context.Context, pc protoCheck, c *report.Check) {
 	r := cr.r
 	s := r.s
-	c.Request = requestLine(pc.req.method, pc.req.params)
+	shown := pc.req.params
+	if pc.req.shown != nil {
+		shown = pc.req.shown
+	}
+	c.Request = requestLine(pc.req.method, shown)
 	for k, vs := range pc.req.headers {
 		v := ""
 		if len(vs) > 0 {
@@ -182,6 +201,10 @@ func judgeCheck(e expectation, o outcome, h httpAnswer, c *report.Check) {
 		} else {
 			c.Status, c.Detail = report.CheckPass, got
 		}
+	case o.closed && h.status != 0:
+		// Answered, but with no JSON-RPC response at all (a page, a 204,
+		// a redirect): no refusal a client can read, yet no crash.
+		fail(report.CodeWrongErrorCode, fmt.Sprintf("answered HTTP %d (%s) with no JSON-RPC response", h.status, orText(h.contentType, "no content type")))
 	case o.closed:
 		how := report.CrashExit
 		what := "the server exited"

@@ -1,8 +1,12 @@
 package engine
 
 import (
+	"encoding/base64"
+	"encoding/json"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -150,5 +154,96 @@ func TestEnvelopeChecksLegacy(t *testing.T) {
 	rep := runFixture(t, "legacy-only", nil)
 	if len(rep.Checks) != 0 {
 		t.Errorf("checks on a legacy server: %+v", rep.Checks)
+	}
+}
+
+// TestRequestStateNotRecorded: a requestState carrying a secret in base64
+// goes back to the server as it was handed out (the valid call succeeds),
+// and neither it nor its tampered form reaches the report.
+func TestRequestStateNotRecorded(t *testing.T) {
+	const token = "sk-live-SECRET1234567890abcdef"
+	rep := runFixture(t, "modern-only", func(c *Config) {
+		c.Command = append(c.Command, "--secret-state")
+		c.Env = []string{"UPSTREAM_TOKEN=" + token}
+	})
+	if c := validCase(t, rep, "confirm"); c.Verdict != report.OK {
+		t.Errorf("confirm/valid: %s %s: the state did not go back as it was handed out", c.Verdict, c.Detail)
+	}
+	c := checkByID(t, rep, "envelope/tampered-request-state")
+	if c.Status != report.CheckPass || !strings.Contains(string(c.Request), "REQUEST_STATE: the requestState of the call's input_required answer") {
+		t.Errorf("tampered-request-state: %s %s, request %s", c.Status, c.Detail, c.Request)
+	}
+	b, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := base64.StdEncoding.EncodeToString([]byte(`{"user":"bob","upstream_token":"` + token + `"}`))
+	for _, s := range []string{token, enc[:24], enc[len(enc)-24:]} {
+		if strings.Contains(string(b), s) {
+			t.Errorf("the report holds %q", s)
+		}
+	}
+}
+
+// TestJudgeCheck: every kind of answer to a check's request.
+func TestJudgeCheck(t *testing.T) {
+	any := expectation{}
+	vers := expectation{codes: []int64{codeUnsupportedProtocolVersion}, supported: true, legacy: []int64{-32004}}
+	rpcErr := func(code int64, data string) outcome {
+		return outcome{rpcErr: &rpc.Error{Code: code, Message: "m", Data: json.RawMessage(data)}}
+	}
+	for _, tc := range []struct {
+		name         string
+		e            expectation
+		o            outcome
+		h            httpAnswer
+		status, code string
+	}{
+		{"any error passes", any, rpcErr(-32602, ""), httpAnswer{}, report.CheckPass, ""},
+		{"named code", vers, rpcErr(-32022, `{"supported":["2026-07-28"]}`), httpAnswer{}, report.CheckPass, ""},
+		{"named code without data.supported", vers, rpcErr(-32022, ""), httpAnswer{}, report.CheckFail, report.CodeWrongErrorCode},
+		{"another code", vers, rpcErr(-32602, ""), httpAnswer{}, report.CheckFail, report.CodeWrongErrorCode},
+		{"pre-final code", vers, rpcErr(-32004, ""), httpAnswer{}, report.CheckFail, report.CodeLegacyErrorCode},
+		{"served", any, result(`{"tools":[]}`), httpAnswer{}, report.CheckFail, report.CodeEnvelopeIgnored},
+		{"served, own code", expectation{served: report.CodeRemovedMethodServed}, result(`{}`), httpAnswer{}, report.CheckFail, report.CodeRemovedMethodServed},
+		{"served and allowed", expectation{servedOK: func(json.RawMessage) bool { return true }}, result(`{}`), httpAnswer{}, report.CheckPass, ""},
+		{"oversize answer", any, outcome{oversize: &rpc.Oversize{Bytes: 9 << 20, Ended: true}}, httpAnswer{}, report.CheckFail, report.CodeEnvelopeIgnored},
+		{"oversize answer that never ends", any, outcome{oversize: &rpc.Oversize{Bytes: 9 << 20}}, httpAnswer{}, report.CheckFail, string(report.Hang)},
+		{"exit", any, outcome{closed: true, exitStatus: "exit code 3"}, httpAnswer{}, report.CheckFail, string(report.Crash)},
+		{"dropped connection", any, outcome{closed: true}, httpAnswer{}, report.CheckFail, string(report.Crash)},
+		{"no answer", any, outcome{hung: true}, httpAnswer{}, report.CheckFail, string(report.Hang)},
+		{"garbage", any, outcome{violations: []string{"non jsonrpc line"}}, httpAnswer{}, report.CheckFail, string(report.ProtocolViolation)},
+		{"HTTP 400 without JSON-RPC, any refusal", any, outcome{closed: true}, httpAnswer{400, "text/plain"}, report.CheckPass, ""},
+		{"HTTP 400 without JSON-RPC, a named code", vers, outcome{closed: true}, httpAnswer{400, "text/plain"}, report.CheckFail, report.CodeWrongErrorCode},
+		{"HTTP 200 page", any, outcome{closed: true}, httpAnswer{200, "text/html"}, report.CheckFail, report.CodeWrongErrorCode},
+		{"HTTP 204", any, outcome{closed: true}, httpAnswer{204, ""}, report.CheckFail, report.CodeWrongErrorCode},
+		{"HTTP 307 elsewhere", any, outcome{closed: true}, httpAnswer{307, ""}, report.CheckFail, report.CodeWrongErrorCode},
+		{"interrupted", any, outcome{cancelled: true}, httpAnswer{}, report.CheckSkip, ""},
+	} {
+		var c report.Check
+		judgeCheck(tc.e, tc.o, tc.h, &c)
+		if c.Status != tc.status || c.Code != tc.code {
+			t.Errorf("%s: %s %s (%s), want %s %s", tc.name, c.Status, c.Code, c.Detail, tc.status, tc.code)
+		}
+	}
+}
+
+// TestCheckBudget: a server that answers each malformed request just under
+// the timeout costs the checks' time budget, not a timeout per check.
+func TestCheckBudget(t *testing.T) {
+	defer func(b time.Duration) { checkBudget = b }(checkBudget)
+	checkBudget = 2 * time.Second
+	rep := runFixture(t, "modern-only", func(c *Config) { c.Command = append(c.Command, "--slow-on-bad-envelope") })
+	ran, spent := 0, 0
+	for _, c := range rep.Checks {
+		switch {
+		case c.Status == report.CheckSkip && strings.Contains(c.Detail, "time budget of 2s was spent"):
+			spent++
+		case c.Group == "envelope" && c.Status == report.CheckPass:
+			ran++
+		}
+	}
+	if ran == 0 || ran > 3 || spent == 0 {
+		t.Errorf("%d envelope checks answered, %d skipped for the budget: %+v", ran, spent, rep.Checks)
 	}
 }

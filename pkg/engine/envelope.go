@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
@@ -184,7 +185,11 @@ func requestStateCheck(t envelopeTarget) protoCheck {
 		c.skip = "the call's params are not an object"
 		return c
 	}
-	c.req = protoRequest{method: "tools/call", params: params}
+	// The report shows a placeholder: the state is the server's opaque
+	// text, and may carry what no report should (a token, base64'd).
+	members[1] = fmt.Sprintf("REQUEST_STATE: the requestState of the call's input_required answer (%d bytes), one byte changed; not recorded, it may carry the server's secrets", len(in.state))
+	shown, _ := withMembers(in.params, members...)
+	c.req = protoRequest{method: "tools/call", params: params, shown: shown}
 	return c
 }
 

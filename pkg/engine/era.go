@@ -422,10 +422,13 @@ func (s *session) modernCall(ctx context.Context, method string, params any) (js
 	if err != nil {
 		return s.callOnce(ctx, method, params)
 	}
-	raw, found, err := s.callOnce(ctx, method, p)
+	// The server's own requestState goes back to it as it was sent:
+	// redacted, a state that carries a secret would break every retry.
+	// Only the redacted answer leaves this function.
+	raw, found, wire, err := s.callOnceRaw(ctx, method, p)
 	s.observeAnswer(method, err)
 	for round := 0; err == nil && round < maxInputRounds; round++ {
-		fields := resultMembers(raw)
+		fields := resultMembers(wire)
 		s.observed.sawResult(method, fields)
 		done, requests, state, ierr := inputRequiredOf(fields)
 		if ierr != nil {
@@ -450,7 +453,7 @@ func (s *session) modernCall(ctx context.Context, method string, params any) (js
 			return raw, found, nil
 		}
 		var more []string
-		raw, more, err = s.callOnce(ctx, method, retry)
+		raw, more, wire, err = s.callOnceRaw(ctx, method, retry)
 		s.observeAnswer(method, err)
 		found = append(found, more...)
 	}

@@ -51,7 +51,14 @@ type httpChecker struct {
 	target  *url.URL     // --url
 	leak    *leak.Detector
 	timeout time.Duration // one GET's: min(checkTimeout, --timeout)
+	// budget ends when the metadata checks have spent [authBudget]: a
+	// server that answers each GET just under the timeout costs that, not
+	// a timeout per well-known path.
+	budget context.Context
 }
+
+// authBudget bounds the GETs of the authorization metadata checks.
+const authBudget = 15 * time.Second
 
 // httpChecks are the HTTP compliance checks of the audit of cn, in order,
 // appended after the envelope checks; none over stdio or the legacy
@@ -65,7 +72,10 @@ func httpChecks(ctx context.Context, cn *connector, version string) []report.Che
 	if ctx.Err() != nil {
 		return out
 	}
-	out = append(out, hc.authChecks(ctx)...)
+	actx, cancel := context.WithTimeout(ctx, authBudget)
+	hc.budget = actx
+	out = append(out, hc.authChecks(actx)...)
+	cancel()
 	if ctx.Err() != nil {
 		return out
 	}
@@ -156,6 +166,8 @@ func (hc *httpChecker) why(path string, err error) string {
 	what := err.Error()
 	var ue *url.Error
 	switch {
+	case hc.budget != nil && errors.Is(hc.budget.Err(), context.DeadlineExceeded):
+		what = fmt.Sprintf("not sent: the metadata checks' time budget of %s was spent", authBudget)
 	case errors.Is(err, context.DeadlineExceeded):
 		what = fmt.Sprintf("no answer within %s", hc.timeout)
 	case errors.Is(err, context.Canceled):

@@ -125,6 +125,11 @@ func (o *observed) sawInputRequests(method string, requests map[string]json.RawM
 	}
 	var bad []string
 	allowed := method == "tools/call" || method == "prompts/get" || method == "resources/read"
+	if !allowed && len(requests) == 0 {
+		// A requestState alone: still an input_required answer where
+		// the revision allows none.
+		bad = append(bad, "input_required on "+method)
+	}
 	for _, k := range slices.Sorted(maps.Keys(requests)) {
 		var req struct {
 			Method string `json:"method"`

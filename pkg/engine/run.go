@@ -137,6 +137,11 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 	if why := cn.handshakeRequired; why != "" {
 		rep.Checks = append(rep.Checks, noHandshakeCheck(why))
 	}
+	for i := range rep.Checks {
+		// What the checks observed names server text (method names of
+		// its messages, its metadata): redacted like the rest.
+		rep.Checks[i].Detail = detector.Redact(rep.Checks[i].Detail)
+	}
 	p.lateAnswers += checks.close()
 	if p.lateAnswers > 0 {
 		rep.Lint = append(rep.Lint, report.Lint{
@@ -158,6 +163,10 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 	flagPerformance(rep.Tools, float64(cfg.SlowMs), cfg.BloatChars)
 	rep.Summary = report.Summarize(rep.Tools)
 	rep.Interrupted = ctx.Err() != nil
+	if rep.Interrupted && rep.EndedEarly == "" {
+		// Stopped after the tools ran (during the protocol checks).
+		rep.EndedEarly = fmt.Sprintf("interrupted (%v) during the protocol checks, after every tool ran", context.Cause(ctx))
+	}
 	rep.Findings = findings(rep, shown)
 	rep.Normalize()
 	score.Apply(rep)

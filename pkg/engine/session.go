@@ -668,12 +668,20 @@ func (s *session) call(ctx context.Context, method string, params any) (json.Raw
 // callOnce is [session.call] without the modern era's envelope and
 // multi-round-trip handling: one request, one answer, redacted.
 func (s *session) callOnce(ctx context.Context, method string, params any) (json.RawMessage, []string, error) {
+	raw, found, _, err := s.callOnceRaw(ctx, method, params)
+	return raw, found, err
+}
+
+// callOnceRaw is [session.callOnce] that also returns a successful
+// answer's result as the server sent it, unredacted: for what mcp-fuzz
+// sends back to the server itself (a requestState), never for a report.
+func (s *session) callOnceRaw(ctx context.Context, method string, params any) (redacted json.RawMessage, found []string, raw json.RawMessage, err error) {
 	watch := &capWatch{}
 	if method == "tools/call" && s.era == EraModern && s.proc == nil {
 		// Over Streamable HTTP (the legacy SSE transport is never modern).
 		ctx = s.params.withParamHeaders(ctx, params)
 	}
-	raw, err := s.client.Call(context.WithValue(ctx, capWatchKey{}, watch), method, params)
+	raw, err = s.client.Call(context.WithValue(ctx, capWatchKey{}, watch), method, params)
 	var rpcErr *rpc.Error
 	var over *rpc.Oversize
 	if cc, ok := s.client.Conn().(*capConn); ok && ctx.Err() != nil && errors.Is(err, ctx.Err()) && watch.id.IsValid() {
@@ -687,14 +695,14 @@ func (s *session) callOnce(ctx context.Context, method string, params any) (json
 		o := *over
 		head, found := s.excerptFound(o.Head, oversizeHead)
 		o.Head = head
-		return nil, found, &o
+		return nil, found, nil, &o
 	case err == nil:
-		raw, found := s.leak.RedactJSON(raw)
-		return raw, found, nil
+		redacted, found := s.leak.RedactJSON(raw)
+		return redacted, found, raw, nil
 	case errors.As(err, &rpcErr):
 		msg, found := s.leak.RedactText(rpcErr.Message)
 		data, inData := s.leak.RedactJSON(rpcErr.Data)
-		return nil, append(found, inData...), &rpc.Error{Code: rpcErr.Code, Message: msg, Data: data}
+		return nil, append(found, inData...), nil, &rpc.Error{Code: rpcErr.Code, Message: msg, Data: data}
 	}
-	return nil, nil, err
+	return nil, nil, nil, err
 }

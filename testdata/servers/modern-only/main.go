@@ -11,7 +11,8 @@
 // With --lenient it is the same server that ignores the envelope and the
 // requestState: it serves any request it knows, whatever its _meta. With
 // --exit-on-bad-envelope it exits (code 3) on a request whose envelope it
-// would refuse, and with --hang-on-bad-envelope it never answers one.
+// would refuse, with --hang-on-bad-envelope it never answers one, and with
+// --slow-on-bad-envelope it refuses one after 1.5 s.
 //
 // With --legacy-habits it keeps what the revision removed or changed: it
 // serves ping and logging/setLevel, declares logging and resources, leaves
@@ -22,6 +23,7 @@
 package main
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -35,8 +37,17 @@ import (
 // Version is the only protocol version the server speaks.
 const Version = "2026-07-28"
 
-// State is the requestState of confirm's input_required answer.
-const State = "confirm-round-1"
+// State is the requestState of confirm's input_required answer: with
+// --secret-state, the base64 of a JSON object carrying $UPSTREAM_TOKEN, as
+// a server that keeps its upstream credentials in the state would.
+var State = state()
+
+func state() string {
+	if slices.Contains(os.Args[1:], "--secret-state") {
+		return base64.StdEncoding.EncodeToString([]byte(`{"user":"bob","upstream_token":"` + os.Getenv("UPSTREAM_TOKEN") + `"}`))
+	}
+	return "confirm-round-1"
+}
 
 type envelope struct {
 	Meta map[string]json.RawMessage `json:"_meta"`
@@ -103,6 +114,8 @@ func modern(h rawserver.Handler) rawserver.Handler {
 				os.Exit(3)
 			case slices.Contains(os.Args[1:], "--hang-on-bad-envelope"):
 				time.Sleep(time.Hour)
+			case slices.Contains(os.Args[1:], "--slow-on-bad-envelope"):
+				time.Sleep(1500 * time.Millisecond)
 			}
 			return nil, err
 		}
