@@ -123,7 +123,7 @@ Target:
                           why); legacy HTTP+SSE is always legacy
   --protocol-version V    the stateless version offered in server/discover (default
                           2026-07-28)
-  --startup-timeout T     spawn + initialize + discovery deadline (default 60s)
+  --startup-timeout T     spawn + server/discover or initialize + tools/list deadline (default 60s)
   --timeout T             per-call deadline (default 15s); T is seconds or a duration
   --slow-ms N             flag a valid call whose median (p50) is over N ms (default 5000),
                           or over 3x the server's median and 250 ms

@@ -280,12 +280,15 @@ func checkFindings(rep *report.Report, cfg Config) []report.Finding {
 			continue
 		}
 		code := report.DescribeCode(c.Code)
-		msg := code.Message
+		// The check's id names what was tested; the finding's id carries it
+		// too (for expected: and baselines).
+		msg := code.Message + " (" + c.ID
 		if c.Crash != nil && c.Crash.How != "" {
-			msg += " (" + c.Crash.How + ")"
+			msg += ", " + c.Crash.How
 		}
-		if len(c.Request) > 0 {
-			msg += ": " + c.Title + "; expected " + orText(c.Expected, "a refusal") + ", got: " + c.Detail
+		msg += ")"
+		if len(c.Request) > 0 || c.HTTP != "" {
+			msg += "; expected " + orText(c.Expected, "a refusal") + ", got: " + c.Detail
 		} else {
 			// Judged from the audit's answers: the detail says what they
 			// showed.

@@ -89,7 +89,7 @@ func complianceChecks(t complianceTarget) []protoCheck {
 		b, _ := json.Marshal(p)
 		return b
 	}
-	refused := "a JSON-RPC error (-32601)"
+	refused := "any JSON-RPC error (-32601 is apt)"
 	checks := []protoCheck{
 		{id: "compliance/ping-removed", title: "ping, removed by the revision, is not served", expected: refused,
 			req:    protoRequest{method: "ping", params: with(map[string]any{})},
@@ -215,7 +215,7 @@ func inputRequestsCheck(kinds []string, messages map[string]int) report.Check {
 		detail = "input requests the client did not declare, or outside tools/call, prompts/get and resources/read: " + strings.Join(bad, ", ")
 	}
 	return observedCheck("compliance/input-requests", "the server asks for input only as the client declared (elicitation), inside an input_required result",
-		"only declared input requests, by MRTR", report.CodeUndeclaredInputRequest, detail, "no undeclared input request")
+		"only declared input requests, inside input_required results", report.CodeUndeclaredInputRequest, detail, "no undeclared input request")
 }
 
 func deprecatedCheck(messages map[string]int, caps json.RawMessage) report.Check {

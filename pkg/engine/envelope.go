@@ -79,7 +79,7 @@ type sampleCall struct {
 // envelopeChecks are the envelope checks for t, in the order they run.
 func envelopeChecks(t envelopeTarget) []protoCheck {
 	v := t.version
-	anyRefusal := "a JSON-RPC error (-32602)"
+	anyRefusal := "any JSON-RPC error (-32602 is apt)"
 	checks := []protoCheck{
 		{id: "envelope/no-meta", title: "a request without _meta is refused", expected: anyRefusal,
 			req: protoRequest{method: "tools/list", params: listWith(nil)}},

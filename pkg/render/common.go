@@ -213,9 +213,13 @@ func argumentsText(c report.Case) string {
 }
 
 // checkLine says how the protocol checks went: "12 protocol checks: 7
-// passed, 4 failed, 1 skipped", or "" when none ran.
+// passed, 4 failed, 1 skipped"; for a server audited in the legacy era
+// without any, why none ran; "" for an older report.
 func checkLine(rep *report.Report) string {
 	if len(rep.Checks) == 0 {
+		if rep.Server.Era == "legacy" {
+			return "protocol checks: none, the server was audited in the 2025 era (" + orText(rep.Server.EraReason, "--era legacy") + "); --era modern requires the 2026-07-28 revision"
+		}
 		return ""
 	}
 	n := map[string]int{}

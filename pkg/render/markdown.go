@@ -258,7 +258,11 @@ func mdFinding(rep *report.Report, f report.Finding) string {
 	if note := placeholderNote(f.Reproducer.Shell); note != "" {
 		fmt.Fprintf(&b, "\n  %s.\n", escape.MarkdownInline(note, 0))
 	}
-	code("Generator (prints the tools/call line; pipe it to the server after initialize)", f.Reproducer.Generator, "sh", reproducerMax)
+	generatorLabel := "Generator (prints the tools/call line; pipe it to the server after initialize)"
+	if rep.Server.Era == "modern" {
+		generatorLabel = "Generator (prints the tools/call line, envelope included; pipe it to the server)"
+	}
+	code(generatorLabel, f.Reproducer.Generator, "sh", reproducerMax)
 	if c, ok := findCase(rep, f.Tool, f.CaseID); ok && c.Crash != nil && c.Crash.Stderr != "" {
 		code("Stderr tail", c.Crash.Stderr, "text", stderrMax)
 	}
@@ -317,7 +321,10 @@ func mdChecks(rep *report.Report) string {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "### Protocol checks\n\n%s (%s era); a failed check is a finding.\n\n| Check | Status | Expected | What came back |\n|---|---|---|---|\n",
+	if len(rep.Checks) == 0 {
+		return "### Protocol checks\n\n" + escape.MarkdownInline(line, textMax) + ".\n\n"
+	}
+	fmt.Fprintf(&b, "### Protocol checks\n\n%s (%s era); a failed check is a finding, which changes the grade only when the server crashed or hung.\n\n| Check | Status | Expected | What came back |\n|---|---|---|---|\n",
 		escape.MarkdownInline(line, textMax), escape.MarkdownInline(orDash(rep.Server.Era), 20))
 	for _, c := range rep.Checks {
 		status := c.Status

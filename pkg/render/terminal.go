@@ -146,7 +146,11 @@ func terminalSummary(b *strings.Builder, rep *report.Report, p ansi) {
 	}
 
 	if line := checkLine(rep); line != "" {
-		fmt.Fprintf(b, "\n  %s (%s era; failed ones are findings)\n", st(ansiBold, escape.Terminal(line, textMax)), escape.Terminal(orDash(rep.Server.Era), 20))
+		note := " (" + escape.Terminal(orDash(rep.Server.Era), 20) + " era; failed ones are findings, which change the grade only when the server crashed or hung)"
+		if len(rep.Checks) == 0 {
+			note = ""
+		}
+		fmt.Fprintf(b, "\n  %s%s\n", st(ansiBold, escape.Terminal(line, textMax)), note)
 		for _, c := range rep.Checks {
 			if c.Status == report.CheckSkip {
 				fmt.Fprintf(b, "    skipped %s: %s\n", escape.Terminal(c.ID, nameMax), escape.Terminal(c.Detail, textMax))
