@@ -39,6 +39,7 @@ func TestScripts(t *testing.T) {
 	fixture.Build(t, "clean")
 	fixture.Build(t, "legacy-only")
 	fixture.Build(t, "era-split")
+	fixture.Build(t, "hostile-era-tools")
 	fixture.Build(t, "modern-only")
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",

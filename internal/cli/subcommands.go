@@ -168,21 +168,16 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 	if err != nil {
 		return a.usageError(err)
 	}
-	caseID := args[1]
 	st, code, done := a.parse(args[2:])
 	if done {
 		return code
 	}
-	var tool string
-	var old report.Case
-	for _, t := range rep.Tools {
-		for _, c := range t.Cases {
-			if c.ID == caseID {
-				tool, old = t.Name, c
-			}
-		}
+	caseID, era := replayTarget(args[1])
+	if st.Era == "" {
+		st.Era = era
 	}
-	if tool == "" {
+	tool, old, ok := replayCase(rep, caseID, st.Era)
+	if !ok {
 		return a.usageError(fmt.Errorf("%s has no case %q", args[0], caseID))
 	}
 	if len(st.Command) == 0 && st.URL == "" {
@@ -240,6 +235,61 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 		fmt.Fprintln(a.Stdout, "verdict changed")
 	}
 	return ExitOK
+}
+
+// replayTarget is the case id that replay's CASE-ID argument names, and
+// the era it names: a finding id is taken for its case's
+// ("echo/null/q#crash" is case echo/null/q), and that of a failure an
+// --era both run saw only in the other era for its era too
+// ("echo/null/q#crash@legacy": legacy). The era is "" when it names none.
+func replayTarget(id string) (caseID, era string) {
+	i := strings.LastIndex(id, "#")
+	if i < 0 {
+		return id, ""
+	}
+	code, e, _ := strings.Cut(id[i+1:], "@")
+	if _, ok := report.LookupCode(code); !ok {
+		// A case id of its own with a "#" in it ("t/oversize/x#string").
+		return id, ""
+	}
+	if e == engine.EraModern || e == engine.EraLegacy {
+		era = e
+	}
+	return id[:i], era
+}
+
+// replayCase finds case id in rep: among its own tools' cases, or, for
+// the other era of an --era both report, among the failures seen only in
+// that era (a tool that era alone lists, or arguments of its own), which
+// win when era names that era.
+func replayCase(rep *report.Report, id, era string) (tool string, c report.Case, ok bool) {
+	if cmp := rep.EraComparison; cmp != nil {
+		for _, f := range cmp.Failures {
+			if f.Case.ID == id && (era == cmp.Era || !ownCase(rep, id)) {
+				return f.Tool, f.Case, true
+			}
+		}
+	}
+	for _, t := range rep.Tools {
+		for _, c := range t.Cases {
+			if c.ID == id {
+				return t.Name, c, true
+			}
+		}
+	}
+	return "", report.Case{}, false
+}
+
+// ownCase reports whether rep's own audit ran a case of id.
+func ownCase(rep *report.Report, id string) bool {
+	for _, t := range rep.Tools {
+		for _, c := range t.Cases {
+			if c.ID == id {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // learnedArgs returns the learned valid arguments of tool in rep (see

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -31,9 +32,12 @@ type eraAudit struct {
 // --era modern and --era legacy would (same seed, same options), and
 // compares the verdicts (SPEC §3).
 //
-// The report is the modern audit's, with the legacy one's result and the
-// differences in [report.Report.EraComparison] and one era_difference
-// finding per difference. A server that speaks one era only is audited in
+// The report is the modern audit's, with the legacy one's result, the
+// differences and the failures seen only in the legacy era in
+// [report.Report.EraComparison], one era_difference finding per
+// difference, and one finding of its own code (crash, hang, ...) per
+// failure seen only in the legacy era, so that the gates fail on it as on
+// one of the modern audit. A server that speaks one era only is audited in
 // that one, and the comparison's note says why the other was not: that is
 // no failure. Only a server reached in neither era is an error (wrapping
 // [ErrConnect]); a configuration error or an interruption of the first
@@ -102,7 +106,8 @@ func connectWhy(err error) string {
 }
 
 // finishBoth makes the report of an --era both run from the audit that
-// has one (primary) and the other: the comparison, its findings, then the
+// has one (primary) and the other: the comparison, its findings (the
+// differences, and the failures seen only in the other era), then the
 // score again, since a failure seen only in the other era caps the grade
 // too (see package score). An interruption of the other audit, or before
 // it, makes the whole report a partial one. It returns nil when primary
@@ -131,6 +136,7 @@ func finishBoth(primary, other eraAudit, started time.Time) *report.Report {
 	}
 	rep.EraComparison = cmp
 	rep.Findings = append(rep.Findings, eraFindings(primary, other, cmp.Differences)...)
+	rep.Findings = append(rep.Findings, otherEraFindings(other, cmp.Failures)...)
 	sort.SliceStable(rep.Findings, func(i, j int) bool {
 		return rep.Findings[i].Severity.Rank() < rep.Findings[j].Severity.Rank()
 	})
@@ -139,8 +145,9 @@ func finishBoth(primary, other eraAudit, started time.Time) *report.Report {
 	return rep
 }
 
-// fillComparison records the other audit's result in cmp and the cases
-// whose verdicts differ.
+// fillComparison records the other audit's result in cmp, the cases
+// whose verdicts differ, the tools listed in one era only, and the
+// failures of the other era the primary audit does not have.
 func fillComparison(cmp *report.EraComparison, primary, other eraAudit) {
 	o := other.rep
 	cmp.ProtocolVersion = o.Server.ProtocolVersion
@@ -150,6 +157,8 @@ func fillComparison(cmp *report.EraComparison, primary, other eraAudit) {
 		modern, legacy = o, primary.rep
 	}
 	cmp.Compared, cmp.Differences = compareEras(modern, legacy)
+	cmp.ToolsOnlyInOtherEra, cmp.ToolsMissingInOtherEra = toolsOnlyIn(o, primary.rep), toolsOnlyIn(primary.rep, o)
+	cmp.Failures = otherEraFailures(primary.rep, o)
 	if o.Interrupted {
 		cmp.Note = fmt.Sprintf("the %s era's audit was interrupted: only the cases it ran were compared", other.era)
 	}
@@ -185,6 +194,66 @@ func compareEras(modern, legacy *report.Report) (compared int, diffs []report.Er
 		}
 	}
 	return compared, diffs
+}
+
+// toolsOnlyIn names the tools a lists and b does not, in a's order.
+func toolsOnlyIn(a, b *report.Report) []string {
+	listed := map[string]bool{}
+	for _, t := range b.Tools {
+		listed[t.Name] = true
+	}
+	var out []string
+	for _, t := range a.Tools {
+		if !listed[t.Name] {
+			out = append(out, t.Name)
+		}
+	}
+	return out
+}
+
+// failureCodes are the finding codes of the failures of case c: its
+// verdict's when a crash, hang or protocol violation, and leak.
+func failureCodes(c report.Case) []string {
+	var codes []string
+	if c.Verdict.Failure() {
+		codes = append(codes, string(c.Verdict))
+	}
+	if c.HasFlag(report.FlagLeak) {
+		codes = append(codes, report.FlagLeak)
+	}
+	return codes
+}
+
+// otherEraFailures lists the failing cases of other, the other era's
+// report, with the failures primary does not have on the same tool's
+// case of the same id: every case of a tool only other lists, and the
+// cases of shared tools that failed otherwise or not at all in primary's
+// era (whatever their arguments: a failure of the same kind on the same
+// case is one finding, primary's). In other's order.
+func otherEraFailures(primary, other *report.Report) []report.EraFailure {
+	seen := map[string]map[string][]string{}
+	for _, t := range primary.Tools {
+		byID := map[string][]string{}
+		for _, c := range t.Cases {
+			byID[c.ID] = failureCodes(c)
+		}
+		seen[t.Name] = byID
+	}
+	var out []report.EraFailure
+	for _, t := range other.Tools {
+		for _, c := range t.Cases {
+			var codes []string
+			for _, code := range failureCodes(c) {
+				if !slices.Contains(seen[t.Name][c.ID], code) {
+					codes = append(codes, code)
+				}
+			}
+			if len(codes) > 0 {
+				out = append(out, report.EraFailure{Tool: t.Name, Codes: codes, Case: c})
+			}
+		}
+	}
+	return out
 }
 
 // sameArguments reports whether a and b sent the same arguments: the same
@@ -223,6 +292,30 @@ func eraFindings(primary, other eraAudit, diffs []report.EraDifference) []report
 			Message:    cutUTF8(msg, maxFindingMessage),
 			Reproducer: eraReproducer(primary, other, d),
 		})
+	}
+	return out
+}
+
+// otherEraFindings makes one finding per failure seen only in the other
+// era, of the failure's own code and severity, its id naming the era
+// ([report.EraFailureID]), its message saying so, and its reproducer
+// speaking that era: the gates and a reader see a crash of the legacy era
+// as one, not only as a difference between the eras.
+func otherEraFindings(other eraAudit, failures []report.EraFailure) []report.Finding {
+	cfg := other.shown
+	cfg.replayEra = other.era
+	var out []report.Finding
+	for _, f := range failures {
+		for _, name := range f.Codes {
+			code, ok := report.LookupCode(name)
+			if !ok {
+				continue
+			}
+			code.Message = fmt.Sprintf("in the %s era only: %s", other.era, code.Message)
+			fd := newFinding(other.rep, cfg, f.Tool, f.Case, code)
+			fd.ID = report.EraFailureID(f.Case.ID, code.Name, other.era)
+			out = append(out, fd)
+		}
 	}
 	return out
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
 func eraBoth(c *Config) { c.Era = EraBoth }
@@ -109,8 +110,11 @@ func TestEraBothCleanServerDiffersInNothing(t *testing.T) {
 	if len(cmp.Differences) != 0 || cmp.Differences == nil {
 		t.Errorf("differences %+v; want an empty list", cmp.Differences)
 	}
+	if len(cmp.Failures) != 0 || len(cmp.ToolsOnlyInOtherEra) != 0 || len(cmp.ToolsMissingInOtherEra) != 0 {
+		t.Errorf("failures %+v, tools only in the legacy era %q, missing there %q; want none", cmp.Failures, cmp.ToolsOnlyInOtherEra, cmp.ToolsMissingInOtherEra)
+	}
 	for _, f := range rep.Findings {
-		if f.Code == report.CodeEraDifference {
+		if f.Code == report.CodeEraDifference || strings.Contains(f.ID, "@") {
 			t.Errorf("finding %s", f.ID)
 		}
 	}
@@ -154,6 +158,100 @@ func TestEraBothReachingNeither(t *testing.T) {
 	}
 	if strings.Count(err.Error(), ErrConnect.Error()) != 1 {
 		t.Errorf("err %v repeats %q", err, ErrConnect)
+	}
+}
+
+// TestEraBothFailsOnFailuresOfTheLegacyEra: hostile-era-tools is polite
+// in the modern era and, in the legacy one, lists a second tool and exits
+// on the bad inputs of both. Each crash is a crash finding of the legacy
+// era (critical, so the default gate fails), with a reproducer that
+// speaks that era; a crash on a shared case is an era_difference finding
+// too; and the comparison names the tool only the legacy era lists.
+func TestEraBothFailsOnFailuresOfTheLegacyEra(t *testing.T) {
+	rep := runFixture(t, "hostile-era-tools", eraBoth)
+	cmp := rep.EraComparison
+	if cmp == nil || cmp.Era != EraLegacy || rep.Server.Era != EraModern {
+		t.Fatalf("audited in %q, comparison %+v; want modern, then legacy", rep.Server.Era, cmp)
+	}
+	if got := strings.Join(cmp.ToolsOnlyInOtherEra, ","); got != "legacy_echo" || len(cmp.ToolsMissingInOtherEra) != 0 {
+		t.Errorf("tools only in the legacy era %q, missing there %q; want legacy_echo, none", got, cmp.ToolsMissingInOtherEra)
+	}
+	if n := verdictCounts(rep)[report.Crash]; n != 0 {
+		t.Errorf("%d crashes in the modern audit, want 0", n)
+	}
+	for _, id := range []string{"legacy_echo/wrong_type/q#crash@legacy", "echo/wrong_type/q#crash@legacy"} {
+		f := findingByID(t, rep, id)
+		if f.Code != string(report.Crash) || f.Severity != report.SeverityCritical || f.CaseID != strings.TrimSuffix(id, "#crash@legacy") ||
+			!strings.HasPrefix(f.Message, "in the legacy era only: the server crashed (exit)") {
+			t.Errorf("finding %+v", f)
+		}
+		// The legacy era's reproducer: the handshake, then the call
+		// without the stateless envelope.
+		if !strings.Contains(f.Reproducer.Shell, `"method":"initialize"`) || strings.Contains(f.Reproducer.JSONRPC, "io.modelcontextprotocol/protocolVersion") {
+			t.Errorf("reproducer of %s does not speak the legacy era: %+v", id, f.Reproducer)
+		}
+	}
+	findingByID(t, rep, "echo/wrong_type/q#era_difference")
+	var crashes int
+	for _, f := range rep.Findings {
+		if f.Code == string(report.Crash) {
+			crashes++
+		}
+	}
+	if want := cmp.Summary.Crash; crashes != want || want == 0 {
+		t.Errorf("%d crash findings for the legacy audit's %d crashes", crashes, want)
+	}
+	if got := strings.Join(rep.Critical, "\n"); !strings.Contains(got, "legacy_echo (legacy era)") || !strings.Contains(got, "echo (legacy era)") {
+		t.Errorf("critical %q; want both tools of the legacy era", got)
+	}
+	if res := score.Check(rep, score.Gates{FailOn: score.DefaultFailOn(), Default: true}); res.Passed {
+		t.Errorf("the default gate passed a server that crashes in the legacy era")
+	}
+	if res := score.Check(rep, score.Gates{FailOn: []string{string(report.Crash)}}); res.Passed || !strings.Contains(strings.Join(res.Failures, "\n"), "legacy_echo/wrong_type/q#crash@legacy") {
+		t.Errorf("--fail-on crash: %+v", res)
+	}
+}
+
+// TestOtherEraFailures: a failure of the other era is listed unless the
+// report's own audit failed the same case the same way; a tool or a case
+// only the other era has counts, and so does each kind of failure a case
+// has there only.
+func TestOtherEraFailures(t *testing.T) {
+	crash := func(id string) report.Case {
+		c := caseOf(id, report.Crash, `{}`)
+		c.Crash = &report.CrashInfo{How: report.CrashExit}
+		return c
+	}
+	leak := func(c report.Case) report.Case { c.Flags = []string{report.FlagLeak}; return c }
+	primary := &report.Report{Tools: []report.Tool{{Name: "t", Cases: []report.Case{
+		crash("t/both/q"),
+		leak(caseOf("t/leaky/q", report.Handled, `{}`)),
+		caseOf("t/hangs/q", report.Handled, `{}`),
+		caseOf("t/args/q", report.Handled, `{"q":1}`),
+		caseOf("t/clean/q", report.Handled, `{}`),
+	}}}}
+	other := &report.Report{Tools: []report.Tool{
+		{Name: "t", Cases: []report.Case{
+			crash("t/both/q"),
+			leak(crash("t/leaky/q")),
+			caseOf("t/hangs/q", report.Hang, `{}`),
+			crash("t/args/q"),
+			caseOf("t/clean/q", report.Accepted, `{}`),
+			caseOf("t/skipped/q", report.NotRun, `{}`),
+			caseOf("t/only_other/q", report.ProtocolViolation, `{}`),
+		}},
+		{Name: "old", Cases: []report.Case{crash("old/null/q"), caseOf("old/valid", report.OK, `{}`)}},
+	}}
+	var got []string
+	for _, f := range otherEraFailures(primary, other) {
+		got = append(got, f.Tool+" "+f.Case.ID+" "+strings.Join(f.Codes, "+"))
+	}
+	want := []string{"t t/leaky/q crash", "t t/hangs/q hang", "t t/args/q crash", "t t/only_other/q protocol_violation", "old old/null/q crash"}
+	if !slices.Equal(got, want) {
+		t.Errorf("failures\n%q\nwant\n%q", got, want)
+	}
+	if only, missing := toolsOnlyIn(other, primary), toolsOnlyIn(primary, other); !slices.Equal(only, []string{"old"}) || len(missing) != 0 {
+		t.Errorf("tools only in the other era %q, only in the report's %q", only, missing)
 	}
 }
 

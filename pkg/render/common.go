@@ -145,14 +145,24 @@ func gradeOf(graded bool, points *int, grade *string) string {
 	return fmt.Sprintf("%s %d", *grade, *points)
 }
 
-// findCase returns the case of a finding, if the report holds it.
-func findCase(rep *report.Report, tool, id string) (report.Case, bool) {
+// findCase returns the case of finding f, if the report holds it: for a
+// failure seen only in the other era of an --era both report (an id
+// ending "@legacy"), that era's case.
+func findCase(rep *report.Report, f report.Finding) (report.Case, bool) {
+	if cmp := rep.EraComparison; cmp != nil && strings.HasSuffix(f.ID, "@"+cmp.Era) {
+		for _, ef := range cmp.Failures {
+			if ef.Tool == f.Tool && ef.Case.ID == f.CaseID {
+				return ef.Case, true
+			}
+		}
+		return report.Case{}, false
+	}
 	for _, t := range rep.Tools {
-		if t.Name != tool {
+		if t.Name != f.Tool {
 			continue
 		}
 		for _, c := range t.Cases {
-			if c.ID == id {
+			if c.ID == f.CaseID {
 				return c, true
 			}
 		}

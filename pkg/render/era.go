@@ -59,3 +59,25 @@ func differText(n, compared int) string {
 	}
 	return fmt.Sprintf("%d %s (%s compared)", n, verb, plural(compared, "case", "cases"))
 }
+
+// eraNotes are the lines an --era both report's eras note says: why the
+// eras were not compared, or what limits the comparison, then the tools
+// listed in one era only, "tools only the legacy era lists: x, y", whose
+// cases no comparison covers (their failures are findings all the same).
+// The tool names are the server's words: escape the lines for the format.
+func eraNotes(cmp *report.EraComparison) []string {
+	if cmp == nil {
+		return nil
+	}
+	var out []string
+	if cmp.Note != "" {
+		out = append(out, cmp.Note)
+	}
+	if len(cmp.ToolsOnlyInOtherEra) > 0 {
+		out = append(out, fmt.Sprintf("tools only the %s era lists: %s", cmp.Era, strings.Join(cmp.ToolsOnlyInOtherEra, ", ")))
+	}
+	if len(cmp.ToolsMissingInOtherEra) > 0 {
+		out = append(out, fmt.Sprintf("tools the %s era does not list: %s", cmp.Era, strings.Join(cmp.ToolsMissingInOtherEra, ", ")))
+	}
+	return out
+}

@@ -49,9 +49,10 @@ func TestEraReasonInTerminal(t *testing.T) {
 
 // erasReport is the report of an --era both run: the modern audit of one
 // tool, and a legacy audit in which the server crashed on an input the
-// modern era rejected (an era_difference finding, a cap and a callout) and
-// accepted another one, with hostile text in the legacy protocol version
-// and detail.
+// modern era rejected (an era_difference finding and a crash finding of
+// the legacy era, a cap and a callout), accepted another one, and hung on
+// a tool only the legacy era lists (a hang finding), with hostile text in
+// the legacy protocol version, detail and tool name.
 func erasReport() *report.Report {
 	code := int64(-32602)
 	args := json.RawMessage(`{"q":1}`)
@@ -79,6 +80,12 @@ func erasReport() *report.Report {
 		Findings: []report.Finding{
 			finding("search/wrong_type/q", "modern: rejected (-32602); legacy: crash (exit)"),
 			finding("search/null/q", "modern: handled; legacy: accepted"),
+			{ID: "search/wrong_type/q#crash@legacy", Severity: report.SeverityCritical, Code: string(report.Crash), Tool: "search", CaseID: "search/wrong_type/q",
+				Message:    "in the legacy era only: the server crashed (exit): server process exited: " + hostile,
+				Reproducer: report.Reproducer{JSONRPC: `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"q":1}}}`, Shell: "{ printf '%s\\n' … ; sleep 2; } | node server.js"}},
+			{ID: "legacy_search/null/q#hang@legacy", Severity: report.SeverityCritical, Code: string(report.Hang), Tool: "legacy_search" + hostile, CaseID: "legacy_search/null/q",
+				Message:    "in the legacy era only: the server hung: no answer within 10s",
+				Reproducer: report.Reproducer{Shell: "mcp-fuzz replay REPORT.json 'legacy_search/null/q' --era legacy -- node server.js"}},
 		},
 		EraComparison: &report.EraComparison{
 			Era: "legacy", ProtocolVersion: "2025-11-25" + hostile, Graded: true, Score: ptr(55), Grade: ptr("D"), Compared: 3,
@@ -89,6 +96,13 @@ func erasReport() *report.Report {
 				{Tool: "search", CaseID: "search/null/q", Kind: "null",
 					Modern: report.EraOutcome{Verdict: report.Handled},
 					Legacy: report.EraOutcome{Verdict: report.Accepted, Detail: "success on input the schema forbids"}},
+			},
+			ToolsOnlyInOtherEra: []string{"legacy_search" + hostile},
+			Failures: []report.EraFailure{
+				{Tool: "search", Codes: []string{string(report.Crash)}, Case: report.Case{ID: "search/wrong_type/q", Kind: "wrong_type", Pointer: "/q", Forbidden: true,
+					Verdict: report.Crash, Crash: &report.CrashInfo{How: report.CrashExit, Stderr: "panic: q is not a string"}, Arguments: args, Detail: "server process exited: " + hostile}},
+				{Tool: "legacy_search" + hostile, Codes: []string{string(report.Hang)}, Case: report.Case{ID: "legacy_search/null/q", Kind: "null", Pointer: "/q", Forbidden: true,
+					Verdict: report.Hang, Arguments: json.RawMessage(`{"q":null}`), Detail: "no answer within 10s"}},
 			},
 		},
 	}
@@ -106,6 +120,12 @@ func TestEraLine(t *testing.T) {
 	if got := eraLine(rep, escape.Terminal); !strings.HasPrefix(got, "modern 2026-07-28: D 98 · legacy 2025-11-25evil") ||
 		!strings.HasSuffix(got, ": D 55 · 2 verdicts differ (3 cases compared)") || strings.Contains(got, "\x1b") {
 		t.Errorf("eraLine = %q", got)
+	}
+	if term := Terminal(rep, false); !strings.Contains(term, "eras note: tools only the legacy era lists: legacy_searchevil|name") || strings.Contains(term, "\x1b") {
+		t.Errorf("terminal lacks the tools only the legacy era lists, or lets an escape through:\n%s", term)
+	}
+	if md := Markdown(rep); !strings.Contains(md, "> Eras: tools only the legacy era lists: legacy\\_search") {
+		t.Errorf("markdown lacks the tools only the legacy era lists:\n%s", md)
 	}
 	one := &report.Report{Graded: true, Score: ptr(90), Grade: ptr("A"), Server: report.Server{Era: "legacy", ProtocolVersion: "2025-06-18"},
 		EraComparison: &report.EraComparison{Era: "modern", Note: "not audited in the modern era, so no verdicts were compared: " + hostile}}

@@ -105,8 +105,15 @@ func mdHead(rep *report.Report) string {
 	if line := eraLine(rep, escape.MarkdownInline); line != "" {
 		fmt.Fprintf(&b, "**Eras:** %s\n\n", line)
 	}
-	if cmp := rep.EraComparison; cmp != nil && cmp.Note != "" {
-		fmt.Fprintf(&b, "> [!NOTE]\n> Eras: %s\n\n", escape.MarkdownInline(cmp.Note, textMax))
+	if notes := eraNotes(rep.EraComparison); len(notes) > 0 {
+		b.WriteString("> [!NOTE]\n")
+		for i, n := range notes {
+			if i > 0 {
+				b.WriteString(">\n")
+			}
+			fmt.Fprintf(&b, "> Eras: %s\n", escape.MarkdownInline(n, textMax))
+		}
+		b.WriteString("\n")
 	}
 	if rep.EndedEarly != "" {
 		fmt.Fprintf(&b, "> [!WARNING]\n> The run ended early: %s\n\n", escape.MarkdownInline(rep.EndedEarly, textMax))
@@ -263,7 +270,7 @@ func mdFinding(rep *report.Report, f report.Finding) string {
 		generatorLabel = "Generator (prints the tools/call line, envelope included; pipe it to the server)"
 	}
 	code(generatorLabel, f.Reproducer.Generator, "sh", reproducerMax)
-	if c, ok := findCase(rep, f.Tool, f.CaseID); ok && c.Crash != nil && c.Crash.Stderr != "" {
+	if c, ok := findCase(rep, f); ok && c.Crash != nil && c.Crash.Stderr != "" {
 		code("Stderr tail", c.Crash.Stderr, "text", stderrMax)
 	}
 	b.WriteString("\n")

@@ -71,8 +71,8 @@ func terminalSummary(b *strings.Builder, rep *report.Report, p ansi) {
 	if line := eraLine(rep, escape.Terminal); line != "" {
 		fmt.Fprintf(b, "  %s %s\n", st(ansiBold, "eras:"), line)
 	}
-	if cmp := rep.EraComparison; cmp != nil && cmp.Note != "" {
-		fmt.Fprintf(b, "  %s %s\n", st(ansiYellow+ansiBold, "eras note:"), escape.Terminal(cmp.Note, textMax))
+	for _, n := range eraNotes(rep.EraComparison) {
+		fmt.Fprintf(b, "  %s %s\n", st(ansiYellow+ansiBold, "eras note:"), escape.Terminal(n, textMax))
 	}
 	if rep.EndedEarly != "" {
 		fmt.Fprintf(b, "  %s %s\n", st(ansiYellow+ansiBold, "ended early:"), escape.Terminal(rep.EndedEarly, textMax))

@@ -24,6 +24,21 @@ type EraComparison struct {
 	// Differences are the compared cases whose verdict, or leak flag,
 	// differs between the eras; each is also an era_difference finding.
 	Differences []EraDifference `json:"differences"`
+	// ToolsOnlyInOtherEra are the tools the other era lists and the
+	// report's own does not, in the other era's order; their cases are in
+	// no comparison, but their failures are in Failures.
+	ToolsOnlyInOtherEra []string `json:"toolsOnlyInOtherEra"`
+	// ToolsMissingInOtherEra are the report's own tools the other era does
+	// not list, in the report's order.
+	ToolsMissingInOtherEra []string `json:"toolsMissingInOtherEra"`
+	// Failures are the failing cases of the other era's audit that the
+	// report's own audit does not fail the same way: a crash, hang or
+	// protocol violation, or a leak, seen only there, whether its tool is
+	// listed in both eras or only in the other. Each failure is also a
+	// finding of its own code, with an id ending in "@" and the era
+	// ("search/null/q#crash@legacy"), and counts for the caps and the
+	// critical callout as one of the report's own audit does.
+	Failures []EraFailure `json:"failures"`
 	// Note says why the eras were not compared (the server speaks only
 	// one, or the second audit was interrupted), or what limits the
 	// comparison; empty when there is nothing to say.
@@ -38,6 +53,25 @@ type EraDifference struct {
 	// Modern and Legacy are what the case got in each era.
 	Modern EraOutcome `json:"modern"`
 	Legacy EraOutcome `json:"legacy"`
+}
+
+// EraFailure is a case of the other era's audit that failed there in a
+// way the report's own audit did not see.
+type EraFailure struct {
+	Tool string `json:"tool"`
+	// Codes are the finding codes of the failures seen only in the other
+	// era: crash, hang or protocol_violation (the case's verdict), and
+	// leak.
+	Codes []string `json:"codes"`
+	// Case is the case as the other era's audit ran and judged it: what
+	// `mcp-fuzz replay REPORT CASE-ID --era ERA` sends again.
+	Case Case `json:"case"`
+}
+
+// EraFailureID is the id of the finding of failure code on case caseID
+// seen only in era: "search/null/q#crash@legacy".
+func EraFailureID(caseID, code, era string) string {
+	return caseID + "#" + code + "@" + era
 }
 
 // EraOutcome is a case's judgement in one era, from that era's report:
@@ -80,6 +114,29 @@ func (e *EraComparison) normalize() {
 	e.Note = capText(e.Note, MaxStoredText)
 	if e.Differences == nil {
 		e.Differences = []EraDifference{}
+	}
+	if e.ToolsOnlyInOtherEra == nil {
+		e.ToolsOnlyInOtherEra = []string{}
+	}
+	if e.ToolsMissingInOtherEra == nil {
+		e.ToolsMissingInOtherEra = []string{}
+	}
+	for i, n := range e.ToolsOnlyInOtherEra {
+		e.ToolsOnlyInOtherEra[i] = capText(n, MaxStoredToolName)
+	}
+	for i, n := range e.ToolsMissingInOtherEra {
+		e.ToolsMissingInOtherEra[i] = capText(n, MaxStoredToolName)
+	}
+	if e.Failures == nil {
+		e.Failures = []EraFailure{}
+	}
+	for i := range e.Failures {
+		f := &e.Failures[i]
+		f.Tool = capText(f.Tool, MaxStoredToolName)
+		if f.Case.Flags == nil {
+			f.Case.Flags = []string{}
+		}
+		f.Case.LearnedFrom = capText(f.Case.LearnedFrom, MaxStoredToolName+16)
 	}
 	for i := range e.Differences {
 		d := &e.Differences[i]

@@ -179,7 +179,8 @@ func (t *tally) countChecks(rep *report.Report) {
 }
 
 // countOtherEra counts, like a case's, the failures an --era both run saw
-// only in the other era (see [report.EraComparison]): a crash, hang,
+// only in the other era (see [report.EraComparison.Failures]), on a tool
+// of both eras or on one only the other era lists: a crash, hang,
 // protocol violation or leak there caps the grade and raises the critical
 // callout as one in the report's own era does, the place named "TOOL
 // (legacy era)". Not for the dimensions, which measure the report's own
@@ -190,24 +191,32 @@ func (t *tally) countOtherEra(rep *report.Report) {
 		return
 	}
 	t.otherEra = cmp.Era
-	for _, d := range cmp.Differences {
-		o := d.Outcome(cmp.Era)
-		place := d.Tool + " (" + cmp.Era + " era)"
-		switch {
-		case o.Verdict == report.Crash && o.Crash == report.CrashInternalError:
-			t.otherEraCaps[capInternal]++
-		case o.Verdict.Failure():
-			t.otherEraCaps[capSession]++
-		}
-		if o.Verdict.Failure() {
-			t.fail(string(o.Verdict), place)
-		}
-		if o.Verdict == report.Crash {
-			t.crashHow[o.Crash]++
-		}
-		if o.Leak {
-			t.fail(report.FlagLeak, place)
-			t.otherEraCaps[capLeak]++
+	for _, f := range cmp.Failures {
+		place := f.Tool + " (" + cmp.Era + " era)"
+		for _, code := range f.Codes {
+			switch {
+			case code == report.FlagLeak:
+				t.fail(report.FlagLeak, place)
+				t.otherEraCaps[capLeak]++
+				continue
+			case !report.Verdict(code).Failure():
+				continue
+			}
+			t.fail(code, place)
+			if report.Verdict(code) != report.Crash {
+				t.otherEraCaps[capSession]++
+				continue
+			}
+			how := ""
+			if f.Case.Crash != nil {
+				how = f.Case.Crash.How
+			}
+			t.crashHow[how]++
+			if how == report.CrashInternalError {
+				t.otherEraCaps[capInternal]++
+			} else {
+				t.otherEraCaps[capSession]++
+			}
 		}
 	}
 }

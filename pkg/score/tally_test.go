@@ -47,36 +47,50 @@ func TestServerViolationsCount(t *testing.T) {
 }
 
 // A failure an --era both run saw only in the other era (a crash, a hang,
-// a protocol violation, a leak) caps the grade and raises the callout as
-// one in the report's own era does, named "TOOL (legacy era)"; not the
-// dimensions, which measure the report's own audit. A difference that is
-// no failure there (a silent accept) changes nothing.
+// a protocol violation, a leak), on a shared tool or on one only that era
+// lists, caps the grade and raises the callout as one in the report's own
+// era does, named "TOOL (legacy era)"; not the dimensions, which measure
+// the report's own audit. A difference that is no failure there (a silent
+// accept) is no failure to count.
 func TestOtherEraFailuresCount(t *testing.T) {
 	rep := server(tool("a", one(valid(ok)), times(9, bad(handled))))
-	rep.EraComparison = &report.EraComparison{Era: "legacy", Differences: []report.EraDifference{
-		{Tool: "a", CaseID: "a/wrong_type/1", Modern: report.EraOutcome{Verdict: handled}, Legacy: report.EraOutcome{Verdict: report.Crash, Crash: report.CrashExit}},
-		{Tool: "a", CaseID: "a/wrong_type/2", Modern: report.EraOutcome{Verdict: handled}, Legacy: report.EraOutcome{Verdict: handled, Leak: true}},
-		{Tool: "a", CaseID: "a/wrong_type/3", Modern: report.EraOutcome{Verdict: handled}, Legacy: report.EraOutcome{Verdict: report.Accepted}},
-	}}
+	legacyCrash := report.Case{ID: "a/wrong_type/1", Verdict: report.Crash, Crash: &report.CrashInfo{How: report.CrashExit}}
+	legacyLeak := report.Case{ID: "a/wrong_type/2", Verdict: handled, Flags: []string{report.FlagLeak}}
+	onlyLegacy := report.Case{ID: "old/null/x", Verdict: report.Hang}
+	rep.EraComparison = &report.EraComparison{Era: "legacy",
+		Differences: []report.EraDifference{
+			{Tool: "a", CaseID: "a/wrong_type/1", Modern: report.EraOutcome{Verdict: handled}, Legacy: report.EraOutcome{Verdict: report.Crash, Crash: report.CrashExit}},
+			{Tool: "a", CaseID: "a/wrong_type/2", Modern: report.EraOutcome{Verdict: handled}, Legacy: report.EraOutcome{Verdict: handled, Leak: true}},
+			{Tool: "a", CaseID: "a/wrong_type/3", Modern: report.EraOutcome{Verdict: handled}, Legacy: report.EraOutcome{Verdict: report.Accepted}},
+		},
+		ToolsOnlyInOtherEra: []string{"old"},
+		Failures: []report.EraFailure{
+			{Tool: "a", Codes: []string{string(report.Crash)}, Case: legacyCrash},
+			{Tool: "a", Codes: []string{report.FlagLeak}, Case: legacyLeak},
+			{Tool: "old", Codes: []string{string(report.Hang)}, Case: onlyLegacy},
+		},
+	}
 	Apply(rep)
 	got := strings.Join(rep.Critical, "\n")
-	if !strings.Contains(got, "1 crash (a (legacy era))") || !strings.Contains(got, "1 leak of a secret or stack trace (a (legacy era))") {
-		t.Errorf("critical = %q", got)
+	for _, want := range []string{"1 crash (a (legacy era))", "1 leak of a secret or stack trace (a (legacy era))", "1 hang (old (legacy era))"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("critical = %q, want %q", got, want)
+		}
 	}
 	var reasons []string
 	for _, c := range rep.Caps {
 		reasons = append(reasons, c.Grade+": "+c.Reason)
 	}
-	if r := strings.Join(reasons, "\n"); !strings.Contains(r, "D: 1 process exit (1 in the legacy era): ") || !strings.Contains(r, "C: 1 answer leaks a secret or a stack trace (1 in the legacy era)") {
-		t.Errorf("caps = %q, want the legacy crash and leak", r)
+	if r := strings.Join(reasons, "\n"); !strings.Contains(r, "(2 in the legacy era)") || !strings.Contains(r, "C: 1 answer leaks a secret or a stack trace (1 in the legacy era)") {
+		t.Errorf("caps = %q, want the legacy crash, hang and leak", r)
 	}
 	if s := rep.Dimensions[Robustness].Score; s == nil || *s != 100 {
 		t.Errorf("robustness = %s, want 100: the other era is no case of this audit", scoreOf(rep.Dimensions[Robustness]))
 	}
 
-	rep.EraComparison.Differences = rep.EraComparison.Differences[2:]
+	rep.EraComparison.Failures = nil
 	Apply(rep)
 	if len(rep.Critical) != 0 || len(rep.Caps) != 0 {
-		t.Errorf("a silent accept in the other era: critical %q, caps %+v; want none", rep.Critical, rep.Caps)
+		t.Errorf("differences without failures of the other era: critical %q, caps %+v; want none", rep.Critical, rep.Caps)
 	}
 }
