@@ -99,7 +99,8 @@ Usage:
   mcp-fuzz merge A.json B.json... [-o X]  combine reports of several targets (.md or .json)
   mcp-fuzz replay FILE.json CASE-ID [flags] [-- COMMAND...]
                                           re-run one case (against the recorded target
-                                          unless one is given) and print old vs new verdict
+                                          unless one is given) and print old vs new verdict;
+                                          a finding id works too (ID@legacy: in that era)
   mcp-fuzz version                        print the version
 
 Target:
