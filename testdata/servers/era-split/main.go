@@ -20,14 +20,7 @@ import (
 const Version = "2026-07-28"
 
 // modern reports whether req carries the stateless envelope.
-func modern(req *rawserver.Request) bool {
-	var p struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
-	}
-	_ = json.Unmarshal(req.Params, &p)
-	var v string
-	return json.Unmarshal(p.Meta["io.modelcontextprotocol/protocolVersion"], &v) == nil && v == Version
-}
+func modern(req *rawserver.Request) bool { return rawserver.HasEnvelope(req, Version) }
 
 // call answers tools/call: checked in the modern era, not in the legacy one.
 func call(_ *rawserver.Server, req *rawserver.Request) (any, error) {
@@ -57,16 +50,7 @@ func main() {
 		Name:    "era-split",
 		Version: "1.0.0",
 		Methods: map[string]rawserver.Handler{
-			"server/discover": func(_ *rawserver.Server, req *rawserver.Request) (any, error) {
-				if !modern(req) {
-					return nil, &rawserver.Error{Code: -32022, Message: "unsupported protocol version", Data: map[string]any{"supported": []string{Version}}}
-				}
-				return map[string]any{
-					"supportedVersions": []string{Version},
-					"capabilities":      map[string]any{"tools": map[string]any{}},
-					"_meta":             map[string]any{"io.modelcontextprotocol/serverInfo": map[string]any{"name": "era-split", "version": "1.0.0"}},
-				}, nil
-			},
+			"server/discover": rawserver.Discover(Version),
 			"tools/list": func(*rawserver.Server, *rawserver.Request) (any, error) {
 				return map[string]any{"tools": []any{echo}}, nil
 			},

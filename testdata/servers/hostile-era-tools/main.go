@@ -21,14 +21,7 @@ import (
 const Version = "2026-07-28"
 
 // modern reports whether req carries the stateless envelope.
-func modern(req *rawserver.Request) bool {
-	var p struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
-	}
-	_ = json.Unmarshal(req.Params, &p)
-	var v string
-	return json.Unmarshal(p.Meta["io.modelcontextprotocol/protocolVersion"], &v) == nil && v == Version
-}
+func modern(req *rawserver.Request) bool { return rawserver.HasEnvelope(req, Version) }
 
 // call answers tools/call: politely in the modern era; in the legacy one,
 // a bad q ends the process.
@@ -58,16 +51,7 @@ func main() {
 		Name:    "hostile-era-tools",
 		Version: "1.0.0",
 		Methods: map[string]rawserver.Handler{
-			"server/discover": func(_ *rawserver.Server, req *rawserver.Request) (any, error) {
-				if !modern(req) {
-					return nil, &rawserver.Error{Code: -32022, Message: "unsupported protocol version", Data: map[string]any{"supported": []string{Version}}}
-				}
-				return map[string]any{
-					"supportedVersions": []string{Version},
-					"capabilities":      map[string]any{"tools": map[string]any{}},
-					"_meta":             map[string]any{"io.modelcontextprotocol/serverInfo": map[string]any{"name": "hostile-era-tools", "version": "1.0.0"}},
-				}, nil
-			},
+			"server/discover": rawserver.Discover(Version),
 			"tools/list": func(_ *rawserver.Server, req *rawserver.Request) (any, error) {
 				tools := []any{rawserver.PoliteTool("echo")}
 				if !modern(req) {

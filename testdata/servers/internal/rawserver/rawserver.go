@@ -258,3 +258,31 @@ func OneString() map[string]any {
 func UnknownTool(name string) error {
 	return &Error{Code: -32602, Message: fmt.Sprintf("unknown tool %q", name)}
 }
+
+// HasEnvelope reports whether req carries the stateless _meta envelope of
+// the 2026-07-28 era naming version: how a fixture of both eras tells
+// which one a request speaks.
+func HasEnvelope(req *Request, version string) bool {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	_ = json.Unmarshal(req.Params, &p)
+	var v string
+	return json.Unmarshal(p.Meta["io.modelcontextprotocol/protocolVersion"], &v) == nil && v == version
+}
+
+// Discover is the server/discover handler of a fixture of both eras whose
+// stateless version is version: its DiscoverResult (tools only) for an
+// enveloped request, -32022 naming version for any other.
+func Discover(version string) Handler {
+	return func(s *Server, req *Request) (any, error) {
+		if !HasEnvelope(req, version) {
+			return nil, &Error{Code: -32022, Message: "unsupported protocol version", Data: map[string]any{"supported": []string{version}}}
+		}
+		return map[string]any{
+			"supportedVersions": []string{version},
+			"capabilities":      map[string]any{"tools": map[string]any{}},
+			"_meta":             map[string]any{"io.modelcontextprotocol/serverInfo": map[string]any{"name": s.Name, "version": s.Version}},
+		}, nil
+	}
+}
