@@ -88,6 +88,7 @@ func TestInputsBecomeTheAuditsOptions(t *testing.T) {
 		"comment-key":         "k",
 		"github-token":        "t",
 		"sequential":          "true",
+		"concurrency":         "4",
 	}
 	s, err := readInputs(func(n string) string { return in[n] }, ws)
 	if err != nil {
@@ -109,6 +110,7 @@ func TestInputsBecomeTheAuditsOptions(t *testing.T) {
 	check("Env", cfg.Env, []string{"A=1", "B=two words"})
 	check("PassEnv", cfg.PassEnv, []string{"HOME", "USER", "LANG"})
 	check("IncludeDestructive", cfg.IncludeDestructive, true)
+	check("Sequential", cfg.Sequential, true)
 	check("Tools", cfg.Tools, []string{"get_*", "list_*"})
 	check("SkipTools", cfg.SkipTools, []string{"delete_*"})
 	check("Cases", cfg.Cases, -1)

@@ -46,8 +46,10 @@ type Settings struct {
 	Parallel       *int
 
 	IncludeDestructive *bool
-	Tools              []string
-	SkipTools          []string
+	// Sequential runs the lifecycle checks (needs IncludeDestructive).
+	Sequential *bool
+	Tools      []string
+	SkipTools  []string
 
 	Seed    *int64
 	Cases   *int // 0: no limit
@@ -89,6 +91,7 @@ var fieldKeys = map[string]string{
 	"Env": "env", "PassEnv": "pass-env", "Cwd": "cwd", "Secrets": "secret",
 	"Profile": "profile", "Era": "era", "ProtocolVersion": "protocol-version", "Timeout": "timeout", "StartupTimeout": "startup-timeout",
 	"MaxResponse": "max-response", "Parallel": "parallel", "SlowMs": "slow-ms", "BloatChars": "bloat-chars", "Repeat": "repeat",
+	"IncludeDestructive": "include-destructive", "Sequential": "sequential",
 	"Examples": "per-tool", "ToolTimeouts": "per-tool", "AlsoCall": "per-tool",
 }
 
@@ -146,20 +149,22 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 	// spell names an option whose value the engine refused: as the file's
 	// key when only the file set it.
 	fromFile := map[string]bool{
-		"profile":          s.Profile == "" && file.Profile != "",
-		"era":              s.Era == "" && file.Era != "",
-		"protocol-version": s.ProtocolVersion == "" && file.ProtocolVersion != "",
-		"slow-ms":          s.SlowMs == nil && file.SlowMs != nil,
-		"bloat-chars":      s.BloatChars == nil && file.BloatChars != nil,
-		"repeat":           s.Repeat == nil && file.Repeat != nil,
-		"secret":           len(s.Secrets) == 0 && len(file.Secrets) > 0,
-		"tools":            len(s.Tools) == 0 && len(file.Tools) > 0,
-		"skip-tools":       len(s.SkipTools) == 0 && len(file.SkipTools) > 0,
-		"env":              len(s.Env) == 0 && len(file.Env) > 0,
-		"pass-env":         len(s.PassEnv) == 0 && len(file.PassEnv) > 0,
-		"cwd":              s.Cwd == "" && file.Cwd != "",
-		"timeout":          s.Timeout == nil && file.Timeout.Duration != 0,
-		"per-tool":         true, // only the file has it
+		"profile":             s.Profile == "" && file.Profile != "",
+		"era":                 s.Era == "" && file.Era != "",
+		"protocol-version":    s.ProtocolVersion == "" && file.ProtocolVersion != "",
+		"slow-ms":             s.SlowMs == nil && file.SlowMs != nil,
+		"bloat-chars":         s.BloatChars == nil && file.BloatChars != nil,
+		"repeat":              s.Repeat == nil && file.Repeat != nil,
+		"sequential":          s.Sequential == nil && file.Sequential != nil,
+		"include-destructive": s.IncludeDestructive == nil && file.IncludeDestructive != nil,
+		"secret":              len(s.Secrets) == 0 && len(file.Secrets) > 0,
+		"tools":               len(s.Tools) == 0 && len(file.Tools) > 0,
+		"skip-tools":          len(s.SkipTools) == 0 && len(file.SkipTools) > 0,
+		"env":                 len(s.Env) == 0 && len(file.Env) > 0,
+		"pass-env":            len(s.PassEnv) == 0 && len(file.PassEnv) > 0,
+		"cwd":                 s.Cwd == "" && file.Cwd != "",
+		"timeout":             s.Timeout == nil && file.Timeout.Duration != 0,
+		"per-tool":            true, // only the file has it
 	}
 	spell := func(key string) string {
 		switch {
@@ -188,6 +193,7 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 	c.Era = pick(s.Era, file.Era, engine.EraAuto)
 	c.ProtocolVersion = pick(s.ProtocolVersion, file.ProtocolVersion)
 	c.IncludeDestructive = *first(s.IncludeDestructive, file.IncludeDestructive, ptr(false))
+	c.Sequential = *first(s.Sequential, file.Sequential, ptr(false))
 	c.Tools = s.Tools
 	if len(c.Tools) > 0 {
 		c.ToolsFrom = names("tools") + " " + strings.Join(c.Tools, ",")

@@ -145,6 +145,15 @@ Selection:
   --include-destructive   call every tool, not only those annotated readOnlyHint: true
   --tools GLOB,...        call only matching tools (a match is called even if not read-only)
   --skip-tools GLOB,...   never call matching tools
+  --sequential            lifecycle checks (needs --include-destructive): group tools by the
+                          resource their names say (create/add/insert/new, get/read/fetch/
+                          retrieve/describe/show/open, delete/remove/destroy), then for each
+                          resource with one tool of each and an id argument: create, read,
+                          delete, read again; a successful read after the delete is a
+                          stale_read finding (error). A create tool taking another
+                          resource's id (project_id) also gets parent, child, delete
+                          parent, read child: a readable child is orphan_readable (info).
+                          Aim it only at a server whose writes are disposable
 
 Generation:
   --seed N                case generation seed (default 1)
@@ -165,7 +174,7 @@ Gates (each exits 1 when missed; without any, a run fails on crash,hang,protocol
   --fail-under-DIM N      DIM: robustness, validation, error-quality, liveness, performance, schema
   --fail-on KIND,...      any finding of KIND: FAIL-ON-KINDS; none: no finding gate at all
                           (kinds replace the default gate: default,envelope adds to it;
-                          checks: every protocol check's code)
+                          checks: every protocol and lifecycle check's code)
   --baseline FILE         a previous JSON report: only findings absent from it fail (any new
                           critical or error one, or new ones of the --fail-on kinds)
   --fail-on-new           the same as --baseline alone (needs --baseline)
@@ -204,6 +213,7 @@ func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 	slowMs := fs.Int("slow-ms", engine.DefaultSlowMs, "")
 	bloatChars := fs.Int("bloat-chars", engine.DefaultBloatChars, "")
 	destructive := fs.Bool("include-destructive", false, "")
+	sequential := fs.Bool("sequential", false, "")
 	fs.Var(&tools, "tools", "")
 	fs.Var(&skip, "skip-tools", "")
 	seed := fs.Int64("seed", engine.DefaultSeed, "")
@@ -256,6 +266,8 @@ func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 			st.BloatChars = bloatChars
 		case "include-destructive":
 			st.IncludeDestructive = destructive
+		case "sequential":
+			st.Sequential = sequential
 		case "seed":
 			st.Seed = seed
 		case "cases":

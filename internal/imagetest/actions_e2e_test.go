@@ -300,6 +300,8 @@ func TestActionExitCodes(t *testing.T) {
 		{"bad fail-on", map[string]string{"INPUT_FAIL-ON": "crash,explosion"}, 2, "explosion"},
 		{"no target", map[string]string{"INPUT_COMMAND": ""}, 2, "no target"},
 		{"cannot start", map[string]string{"INPUT_COMMAND": "/nonexistent/server --stdio"}, 3, "could not start or connect"},
+		{"sequential alone", map[string]string{"INPUT_SEQUENTIAL": "true"}, 2, "input sequential creates and deletes resources through the server's tools: it needs input include-destructive"},
+		{"bad sequential", map[string]string{"INPUT_SEQUENTIAL": "sometimes"}, 2, "input sequential"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env := actionsEnv(t, ws, "http://127.0.0.1:1/")
@@ -319,6 +321,37 @@ func TestActionExitCodes(t *testing.T) {
 			}
 			checkMasks(t, res.stdout, res.stderr, summary)
 		})
+	}
+}
+
+// TestActionSequential runs the lifecycle checks from the Action's
+// sequential input: a stale read fails the step when fail-on names it, and
+// the input is no longer warned about as not supported.
+func TestActionSequential(t *testing.T) {
+	bin := buildBinaries(t)
+	ws := t.TempDir()
+	env := actionsEnv(t, ws, "http://127.0.0.1:1/")
+	delete(env, "INPUT_TOOLS")
+	env["INPUT_COMMAND"] = fixture.Build(t, "lifecycle-stale")
+	env["INPUT_INCLUDE-DESTRUCTIVE"] = "true"
+	env["INPUT_SEQUENTIAL"] = "true"
+	env["INPUT_FAIL-ON"] = "stale_read"
+	env["INPUT_COMMENT"] = "off"
+	res := entrypoint(t, bin, ws, env)
+	if res.code != 1 {
+		t.Fatalf("exit %d, want 1 (the stale read)\nstdout:\n%s\nstderr:\n%s", res.code, res.stdout, res.stderr)
+	}
+	if strings.Contains(res.stdout, "sequential is not supported yet") {
+		t.Errorf("input sequential is still warned about:\n%s", res.stdout)
+	}
+	rep := read(t, filepath.Join(ws, "reports", "mcp-fuzz.json"))
+	for _, want := range []string{`"lifecycle/note#stale_read"`, `"sequential":true`} {
+		if !strings.Contains(rep, want) {
+			t.Errorf("the JSON report lacks %s", want)
+		}
+	}
+	if summary := read(t, env["GITHUB_STEP_SUMMARY"]); !strings.Contains(summary, "stale_read") {
+		t.Errorf("summary does not name stale_read:\n%s", summary)
 	}
 }
 

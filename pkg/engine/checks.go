@@ -280,6 +280,10 @@ func checkFindings(rep *report.Report, cfg Config) []report.Finding {
 			continue
 		}
 		code := report.DescribeCode(c.Code)
+		if c.Group == report.CheckGroupLifecycle {
+			out = append(out, lifecycleFinding(rep, cfg, c, code))
+			continue
+		}
 		// The check's id names what was tested; the finding's id carries it
 		// too (for expected: and baselines).
 		msg := code.Message + " (" + c.ID

@@ -55,8 +55,13 @@ type Config struct {
 	ProtocolVersion string
 
 	IncludeDestructive bool
-	Tools              []string // globs; a match is called even if not read-only
-	SkipTools          []string // globs
+	// Sequential runs the lifecycle checks (SPEC §7.3) after the tools:
+	// for each resource with one create, one read and one delete tool,
+	// create, read, delete and read again. It calls tools that change the
+	// server's state, so it needs IncludeDestructive.
+	Sequential bool
+	Tools      []string // globs; a match is called even if not read-only
+	SkipTools  []string // globs
 	// ToolsFrom is the skip reason's text after "not matched by" for a tool
 	// Tools does not match, naming where Tools came from as its users wrote
 	// it ("input tools a,b"). Empty: "--tools " and the patterns.
@@ -276,6 +281,9 @@ func (c Config) Validate() error {
 		if _, err := path.Match(g, ""); err != nil {
 			return bad("{SkipTools} pattern %q: %v", g, err)
 		}
+	}
+	if c.Sequential && !c.IncludeDestructive {
+		return bad("{Sequential} creates and deletes resources through the server's tools: it needs {IncludeDestructive} (aim it only at a server whose writes are disposable)")
 	}
 	if c.Profile != "" && c.Profile != "default" && c.Profile != "aggressive" {
 		return bad("{Profile} %q: want default or aggressive", c.Profile)

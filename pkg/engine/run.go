@@ -121,6 +121,13 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 	for _, l := range p.lint {
 		rep.Lint = append(rep.Lint, l...)
 	}
+	// The lifecycle checks go on with the first worker's session, after
+	// every tool ran, before the protocol checks: a server's state is its
+	// session's (or its process's) over stdio.
+	var lifecycleChecks []report.Check
+	if cfg.Sequential && ctx.Err() == nil {
+		rep.Lifecycle, lifecycleChecks = runLifecycle(ctx, p.live, rep, tools)
+	}
 	checks := newCheckRun(p.live)
 	if s.era == EraModern && ctx.Err() == nil {
 		probes := envelopeChecks(envelopeTarget{
@@ -137,6 +144,7 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 	if why := cn.handshakeRequired; why != "" {
 		rep.Checks = append(rep.Checks, noHandshakeCheck(why))
 	}
+	rep.Checks = append(rep.Checks, lifecycleChecks...)
 	for i := range rep.Checks {
 		// What the checks observed names server text (method names of
 		// its messages, its metadata): redacted like the rest.
@@ -295,6 +303,10 @@ type runner struct {
 	// learning. It is the server's raw text: learning drops any value that
 	// carries a secret before using it (see usableValue).
 	lastText string
+	// lastAnswer is the result of the last call that succeeded or
+	// answered isError (nil otherwise): the lifecycle checks read the id
+	// of what a create tool made from its text and structured content.
+	lastAnswer *callResult
 	// learn is what the runner learns valid calls from; nil: no learning.
 	learn *learning
 	// owner is the case the calls of runCase are made for, set by runTool
@@ -636,6 +648,7 @@ func (r *runner) callCase(ctx context.Context, t tool, c casegen.Case, rc *repor
 	// What learning reads (see [runner.remember]): only valid calls',
 	// its own listing calls included.
 	r.lastText = ""
+	r.lastAnswer = j.result
 	switch {
 	case c.Kind != casegen.Valid:
 	case j.result != nil:
@@ -886,6 +899,7 @@ func (c Config) settings() report.Settings {
 		TimeoutMs:          c.Timeout.Milliseconds(),
 		StartupTimeoutMs:   c.StartupTimeout.Milliseconds(),
 		IncludeDestructive: c.IncludeDestructive,
+		Sequential:         c.Sequential,
 		Tools:              c.Tools,
 		SkipTools:          c.SkipTools,
 		Profile:            c.Profile,

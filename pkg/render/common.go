@@ -222,20 +222,61 @@ func argumentsText(c report.Case) string {
 	return string(c.Arguments)
 }
 
+// protocolChecks are the protocol checks of rep: its checks but the
+// lifecycle ones (see [lifecycleChecks]).
+func protocolChecks(rep *report.Report) []report.Check {
+	var out []report.Check
+	for _, c := range rep.Checks {
+		if c.Group != report.CheckGroupLifecycle {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// lifecycleChecks are the lifecycle checks of rep (--sequential).
+func lifecycleChecks(rep *report.Report) []report.Check {
+	var out []report.Check
+	for _, c := range rep.Checks {
+		if c.Group == report.CheckGroupLifecycle {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// statusCounts says "2 passed, 1 failed, 0 skipped" of checks.
+func statusCounts(checks []report.Check) string {
+	n := map[string]int{}
+	for _, c := range checks {
+		n[c.Status]++
+	}
+	return fmt.Sprintf("%d passed, %d failed, %d skipped", n[report.CheckPass], n[report.CheckFail], n[report.CheckSkip])
+}
+
+// lifecycleLine says what the lifecycle checks found ("" when they did not
+// run): the groups detected, and how their checks went.
+func lifecycleLine(rep *report.Report) string {
+	if rep.Lifecycle == nil {
+		return ""
+	}
+	line := "lifecycle checks (--sequential): " + rep.Lifecycle.Summary
+	if cs := lifecycleChecks(rep); len(cs) > 0 {
+		line += " — " + statusCounts(cs)
+	}
+	return line
+}
+
 // checkLine says how the protocol checks went: "12 protocol checks: 7
 // passed, 4 failed, 1 skipped"; for a server audited in the legacy era
 // without any, why none ran; "" for an older report.
 func checkLine(rep *report.Report) string {
-	if len(rep.Checks) == 0 {
+	checks := protocolChecks(rep)
+	if len(checks) == 0 {
 		if rep.Server.Era == "legacy" {
 			return "protocol checks: none, the server was audited in the 2025 era (" + orText(rep.Server.EraReason, "--era legacy") + "); --era modern requires the 2026-07-28 revision"
 		}
 		return ""
 	}
-	n := map[string]int{}
-	for _, c := range rep.Checks {
-		n[c.Status]++
-	}
-	return fmt.Sprintf("%s: %d passed, %d failed, %d skipped", plural(len(rep.Checks), "protocol check", "protocol checks"),
-		n[report.CheckPass], n[report.CheckFail], n[report.CheckSkip])
+	return plural(len(checks), "protocol check", "protocol checks") + ": " + statusCounts(checks)
 }

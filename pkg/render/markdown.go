@@ -33,7 +33,7 @@ func Markdown(rep *report.Report) string { return MarkdownLimit(rep, MaxMarkdown
 func MarkdownLimit(rep *report.Report, maxBytes int) string {
 	head := mdHead(rep)
 	fixes := mdFixes(rep)
-	tail := mdChecks(rep) + mdLint(rep) + mdLearned(rep) + mdUntested(rep)
+	tail := mdChecks(rep) + mdLifecycle(rep) + mdLint(rep) + mdLearned(rep) + mdUntested(rep)
 	cases := mdCases(rep)
 	const findingsHeading = "### Findings\n\n"
 
@@ -328,18 +328,43 @@ func mdChecks(rep *report.Report) string {
 		return ""
 	}
 	var b strings.Builder
-	if len(rep.Checks) == 0 {
+	checks := protocolChecks(rep)
+	if len(checks) == 0 {
 		return "### Protocol checks\n\n" + escape.MarkdownInline(line, textMax) + ".\n\n"
 	}
 	fmt.Fprintf(&b, "### Protocol checks\n\n%s (%s era); a failed check is a finding, which changes the grade only when the server crashed or hung.\n\n| Check | Status | Expected | What came back |\n|---|---|---|---|\n",
 		escape.MarkdownInline(line, textMax), escape.MarkdownInline(orDash(rep.Server.Era), 20))
-	for _, c := range rep.Checks {
+	for _, c := range checks {
 		status := c.Status
 		if c.Code != "" {
 			status += " (" + c.Code + ")"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", escape.MarkdownInline(c.ID, nameMax), escape.MarkdownInline(status, 60),
 			escape.MarkdownInline(orDash(c.Expected), textMax), escape.MarkdownInline(orDash(c.Detail), textMax))
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// mdLifecycle renders the lifecycle checks (--sequential): the groups
+// detected, then one row per check.
+func mdLifecycle(rep *report.Report) string {
+	if rep.Lifecycle == nil {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "### Lifecycle checks\n\n%s.\n\n", escape.MarkdownInline("--sequential: "+rep.Lifecycle.Summary, textMax))
+	checks := lifecycleChecks(rep)
+	if len(checks) == 0 {
+		return b.String()
+	}
+	b.WriteString("A successful read after the delete is a `stale_read` finding; a child readable after its parent's delete is an observation (`orphan_readable`, info). A create or read that failed skips the check, saying why.\n\n| Check | Status | What happened |\n|---|---|---|\n")
+	for _, c := range checks {
+		status := c.Status
+		if c.Code != "" {
+			status += " (" + c.Code + ")"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", escape.MarkdownInline(c.ID, nameMax), escape.MarkdownInline(status, 60), escape.MarkdownInline(orDash(c.Detail), textMax))
 	}
 	b.WriteString("\n")
 	return b.String()

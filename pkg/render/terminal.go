@@ -147,14 +147,28 @@ func terminalSummary(b *strings.Builder, rep *report.Report, p ansi) {
 
 	if line := checkLine(rep); line != "" {
 		note := " (" + escape.Terminal(orDash(rep.Server.Era), 20) + " era; failed ones are findings, which change the grade only when the server crashed or hung)"
-		if len(rep.Checks) == 0 {
+		if len(protocolChecks(rep)) == 0 {
 			note = ""
 		}
 		fmt.Fprintf(b, "\n  %s%s\n", st(ansiBold, escape.Terminal(line, textMax)), note)
-		for _, c := range rep.Checks {
+		for _, c := range protocolChecks(rep) {
 			if c.Status == report.CheckSkip {
 				fmt.Fprintf(b, "    skipped %s: %s\n", escape.Terminal(c.ID, nameMax), escape.Terminal(c.Detail, textMax))
 			}
+		}
+	}
+	if line := lifecycleLine(rep); line != "" {
+		// Few: each is listed, failed ones are findings above.
+		fmt.Fprintf(b, "\n  %s\n", st(ansiBold, escape.Terminal(line, textMax)))
+		for _, c := range lifecycleChecks(rep) {
+			status := c.Status
+			if c.Status == report.CheckSkip {
+				status = "skipped"
+			}
+			if c.Code != "" {
+				status += " (" + c.Code + ")"
+			}
+			fmt.Fprintf(b, "    %s %s: %s\n", escape.Terminal(status, 40), escape.Terminal(c.ID, nameMax), escape.Terminal(c.Detail, textMax))
 		}
 	}
 

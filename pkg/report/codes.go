@@ -40,7 +40,7 @@ type Code struct {
 	Name string
 	// Flag is true when the code is a case flag rather than a verdict.
 	Flag bool
-	// Check is true when the code is a protocol check's (see [Check]),
+	// Check is true when the code is a protocol or lifecycle check's (see [Check]),
 	// of no case.
 	Check bool
 	// Era is true for the code of a case judged differently in the two
@@ -93,6 +93,10 @@ var codes = []Code{
 		Title:   "Validation differs by protocol era",
 		Message: "the server judged the same input differently in the two protocol eras",
 		Fix:     "Run the same validation and error handling for tools/call in both eras (the server/discover and the initialize code paths): one of them lacks a check or lets an error escape."},
+	{Name: CodeStaleRead, Check: true, Severity: SeverityError, FailOn: CodeStaleRead,
+		Title:   "Deleted resource still readable",
+		Message: "a resource was still readable after its delete tool succeeded",
+		Fix:     "Make the delete tool remove what it says it deleted (or answer isError when it cannot), and make the read tool answer isError for an id that no longer exists: a model that deleted something must not find it again."},
 	{Name: CodeHandshakeRequired, Check: true, Severity: SeverityError, FailOn: "handshake",
 		Title:   "Stateless era claimed, handshake required",
 		Message: "the server claims the stateless era in server/discover but refuses requests without initialize",
@@ -157,6 +161,10 @@ var codes = []Code{
 		Title:   "No valid input generated",
 		Message: "mcp-fuzz could not generate arguments that satisfy the schema",
 		Fix:     "Simplify the inputSchema or give example arguments in .mcp-fuzz.yml so the tool can be exercised."},
+	{Name: CodeOrphanReadable, Check: true, Severity: SeverityInfo, FailOn: CodeOrphanReadable,
+		Title:   "Child readable after its parent was deleted",
+		Message: "a child resource was still readable after its parent was deleted (an observation, not a defect: some servers keep children on purpose)",
+		Fix:     "If children cannot outlive their parent in your model, delete them with it (or refuse to delete a parent that has children); if they can, say so in the delete tool's description."},
 	{Name: CodeEnvelopeLenient, Check: true, Severity: SeverityInfo, FailOn: "envelope_lenient",
 		Title:   "Malformed optional envelope field served",
 		Message: "a request with a malformed optional field was served as if it were valid",
@@ -183,6 +191,14 @@ const (
 	CodeUndeclaredInputRequest = "undeclared_input_request"
 	CodeAuthMetadata           = "auth_metadata"
 	CodeDeprecatedFeature      = "deprecated_feature"
+)
+
+// The codes of the lifecycle checks (--sequential, SPEC §7.3): a resource
+// read successfully after its delete, and a child read successfully after
+// its parent's delete (an observation).
+const (
+	CodeStaleRead      = "stale_read"
+	CodeOrphanReadable = "orphan_readable"
 )
 
 // Codes returns every finding code, worst first.

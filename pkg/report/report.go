@@ -48,6 +48,10 @@ type Report struct {
 	// server's protocol layer rather than a tool, in the order they ran.
 	// A failed one is a finding (protocol/ID#code).
 	Checks []Check `json:"checks,omitempty"`
+	// Lifecycle says what the lifecycle checks (--sequential, SPEC §7.3)
+	// found to check: nil when they were not asked for. Their results are
+	// checks of the group "lifecycle" in Checks.
+	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
 	// EndedEarly is set when the run stopped before all cases ran, saying why.
 	EndedEarly string `json:"endedEarly,omitempty"`
 	// Interrupted is set when the run was stopped from outside (SIGINT,
@@ -82,7 +86,8 @@ const (
 type Check struct {
 	// ID is stable across runs: "envelope/unsupported-version".
 	ID string `json:"id"`
-	// Group is "envelope" or "compliance".
+	// Group is "envelope", "compliance" (the protocol checks) or
+	// "lifecycle" ([CheckGroupLifecycle]).
 	Group string `json:"group"`
 	// Title says what a conforming server does.
 	Title  string `json:"title"`
@@ -105,9 +110,28 @@ type Check struct {
 	// HTTP is the request line of a check that sent a plain HTTP request
 	// rather than a JSON-RPC one, its target relative to the origin of
 	// --url: "GET /.well-known/oauth-protected-resource".
-	HTTP       string   `json:"http,omitempty"`
-	Headers    []string `json:"headers,omitempty"`
-	DurationMs float64  `json:"durationMs,omitempty"`
+	HTTP string `json:"http,omitempty"`
+	// Calls are the tools/call requests of a lifecycle check, in the
+	// order sent (each a whole JSON-RPC line, with the id the server
+	// returned in place).
+	Calls      []json.RawMessage `json:"calls,omitempty"`
+	Headers    []string          `json:"headers,omitempty"`
+	DurationMs float64           `json:"durationMs,omitempty"`
+}
+
+// CheckGroupLifecycle is the group of the lifecycle checks
+// (--sequential): ids "lifecycle/NOUN" for a resource's create, read,
+// delete, read, and "lifecycle/PARENT/CHILD" for a child read after its
+// parent's delete.
+const CheckGroupLifecycle = "lifecycle"
+
+// Lifecycle is what the lifecycle checks found to check.
+type Lifecycle struct {
+	// Groups is how many resources had exactly one create, one read and
+	// one delete tool with an id argument: the ones checked.
+	Groups int `json:"groups"`
+	// Summary says it in a sentence: "0 groups detected: ...".
+	Summary string `json:"summary"`
 }
 
 // MaxServerViolations bounds the server violations a report keeps.
@@ -115,15 +139,17 @@ const MaxServerViolations = 8
 
 // Settings records the options the run used (secrets redacted).
 type Settings struct {
-	Cases              int      `json:"cases"`
-	SlowMs             int      `json:"slowMs"`
-	BloatChars         int      `json:"bloatChars"`
-	TimeoutMs          int64    `json:"timeoutMs"`
-	StartupTimeoutMs   int64    `json:"startupTimeoutMs"`
-	IncludeDestructive bool     `json:"includeDestructive"`
-	Tools              []string `json:"tools,omitempty"`
-	SkipTools          []string `json:"skipTools,omitempty"`
-	Profile            string   `json:"profile"`
+	Cases              int   `json:"cases"`
+	SlowMs             int   `json:"slowMs"`
+	BloatChars         int   `json:"bloatChars"`
+	TimeoutMs          int64 `json:"timeoutMs"`
+	StartupTimeoutMs   int64 `json:"startupTimeoutMs"`
+	IncludeDestructive bool  `json:"includeDestructive"`
+	// Sequential is set when the lifecycle checks ran (--sequential).
+	Sequential bool     `json:"sequential,omitempty"`
+	Tools      []string `json:"tools,omitempty"`
+	SkipTools  []string `json:"skipTools,omitempty"`
+	Profile    string   `json:"profile"`
 	// Era is the protocol era asked for: auto, modern, legacy or both (the
 	// one spoken is [Server.Era]).
 	Era string `json:"era,omitempty"`
@@ -362,6 +388,9 @@ func (r *Report) Normalize() {
 	}
 	for i := range r.Checks {
 		r.Checks[i].Detail = capText(r.Checks[i].Detail, MaxStoredText)
+	}
+	if r.Lifecycle != nil {
+		r.Lifecycle.Summary = capText(r.Lifecycle.Summary, MaxStoredText)
 	}
 	if r.Findings == nil {
 		r.Findings = []Finding{}

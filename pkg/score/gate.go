@@ -47,13 +47,15 @@ const FailOnNone = "none"
 
 // Group kinds --fail-on takes besides the codes: "default" stands for
 // [DefaultFailOn] (so that "default,envelope" adds to it rather than
-// replacing it), "checks" for every code a protocol check fails with.
+// replacing it), "checks" for every code a protocol or lifecycle check
+// fails with.
 const (
 	FailOnDefault = "default"
 	FailOnChecks  = "checks"
 )
 
-// checkCodes are the codes of the protocol checks ([report.Code.Check]).
+// checkCodes are the codes of the protocol and lifecycle checks
+// ([report.Code.Check]).
 func checkCodes() []string {
 	var out []string
 	for _, c := range report.Codes() {

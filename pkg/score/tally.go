@@ -157,6 +157,11 @@ func count(rep *report.Report) tally {
 // tools.
 const checksPlace = "the protocol checks"
 
+// lifecyclePlace names the lifecycle checks (--sequential) there: a
+// create, read or delete call of theirs that crashed or hung caps the
+// grade like any call's.
+const lifecyclePlace = "the lifecycle checks"
+
 // countChecks counts the protocol checks that broke the server (a crash, a
 // hang, a protocol violation) like a case's for the caps and the critical
 // callout. Not for the dimensions: no tool's input caused them, and a
@@ -167,7 +172,11 @@ func (t *tally) countChecks(rep *report.Report) {
 		if c.Status != report.CheckFail || !report.Verdict(c.Code).Failure() {
 			continue
 		}
-		t.fail(c.Code, checksPlace)
+		place := checksPlace
+		if c.Group == report.CheckGroupLifecycle {
+			place = lifecyclePlace
+		}
+		t.fail(c.Code, place)
 		if report.Verdict(c.Code) == report.Crash {
 			how := ""
 			if c.Crash != nil {

@@ -1,0 +1,299 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// The lifecycle checks (--sequential, SPEC §7.3) group a server's tools by
+// the resource their names speak of, and, for each resource with one
+// create, one read and one delete tool, create one, read it, delete it and
+// read it again. This file is the plan (pure: names and schemas in, groups
+// out); lifecycle.go runs it.
+
+// verb is what a tool does to its resource.
+type verb int
+
+const (
+	verbCreate verb = iota
+	verbRead
+	verbDelete
+)
+
+func (v verb) String() string { return [...]string{"create", "read", "delete"}[v] }
+
+// verbWords are the words of a tool name that say its verb.
+var verbWords = map[string]verb{
+	"create": verbCreate, "add": verbCreate, "insert": verbCreate, "new": verbCreate,
+	"get": verbRead, "read": verbRead, "fetch": verbRead, "retrieve": verbRead,
+	"describe": verbRead, "show": verbRead, "open": verbRead,
+	"delete": verbDelete, "remove": verbDelete, "destroy": verbDelete,
+}
+
+// nameWords splits a tool name into lower-case words at _, -, ., spaces
+// and camelCase humps: "createEntities" and "create-entities" are both
+// create, entities.
+func nameWords(name string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(name)
+	for i, c := range rs {
+		switch {
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			flush()
+			continue
+		case unicode.IsUpper(c) && len(cur) > 0 && (unicode.IsLower(cur[len(cur)-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])):
+			flush()
+		}
+		cur = append(cur, c)
+	}
+	flush()
+	return words
+}
+
+// singular is w without a plural ending: entities → entity, boxes → box,
+// notes → note; words in -ss, -us and -is stay.
+func singular(w string) string {
+	switch {
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case len(w) > 4 && (strings.HasSuffix(w, "sses") || strings.HasSuffix(w, "xes") || strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes")):
+		return w[:len(w)-2]
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// toolVerb reads a tool name as a verb and the resource noun it acts on:
+// create_note, createNotes and notes-create are all (create, "note");
+// get_note_by_id is (read, "note"). ok is false when no word is a verb or
+// no word names a resource.
+func toolVerb(name string) (v verb, noun string, ok bool) {
+	words := nameWords(name)
+	at := slices.IndexFunc(words, func(w string) bool { _, ok := verbWords[w]; return ok })
+	if at < 0 {
+		return 0, "", false
+	}
+	v = verbWords[words[at]]
+	rest := words[at+1:]
+	if len(rest) == 0 {
+		rest = words[:at] // note_create
+	}
+	if i := slices.Index(rest, "by"); i >= 0 {
+		rest = rest[:i] // get_note_by_id
+	}
+	if len(rest) == 0 {
+		return 0, "", false
+	}
+	rest = slices.Clone(rest)
+	rest[len(rest)-1] = singular(rest[len(rest)-1])
+	return v, strings.Join(rest, "_"), true
+}
+
+// normKey is a property name compared loosely: lower case, without _, -
+// and spaces ("entity_id", "entityId" and "entity-id" are one).
+func normKey(k string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r == ' ' || r == '.' {
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, k)
+}
+
+// idArg is the argument of a read or delete tool that names the resource.
+type idArg struct {
+	name  string
+	array bool // a list of ids (entityNames: ["x"])
+	// number: the id is a number in the schema, so a numeric id goes as
+	// one.
+	number bool
+}
+
+// properties are the top-level properties of a tool's input schema, by
+// name: their JSON type ("string", "array", "integer", ...; "" unknown).
+func properties(schema json.RawMessage) map[string]string {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal(schema, &s) != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for k, raw := range s.Properties {
+		var p struct {
+			Type any `json:"type"`
+		}
+		_ = json.Unmarshal(raw, &p)
+		t, _ := p.Type.(string)
+		if ts, ok := p.Type.([]any); ok && len(ts) > 0 {
+			t, _ = ts[0].(string)
+		}
+		out[k] = t
+	}
+	return out
+}
+
+// findIDArg finds the argument of a read or delete tool of noun that takes
+// its id: by preference id, NOUN_id (NounId), then their lists, then name,
+// NOUN_name and their lists. ok is false when there is none.
+func findIDArg(schema json.RawMessage, noun string) (idArg, bool) {
+	props := properties(schema)
+	n := normKey(noun)
+	byNorm := map[string]string{}
+	for _, k := range slices.Sorted(maps.Keys(props)) {
+		if _, seen := byNorm[normKey(k)]; !seen {
+			byNorm[normKey(k)] = k
+		}
+	}
+	for _, want := range []string{n + "id", "id", n + "ids", "ids", n + "name", "name", n + "names", "names"} {
+		if k, ok := byNorm[want]; ok {
+			t := props[k]
+			return idArg{name: k, array: t == "array", number: t == "integer" || t == "number"}, true
+		}
+	}
+	return idArg{}, false
+}
+
+// lcGroup is one resource whose lifecycle can be checked.
+type lcGroup struct {
+	noun                 string
+	create, read, delete tool
+	readArg, deleteArg   idArg
+	// parent is the group of the resource this one's create tool takes
+	// the id of (parentArg: "project_id" on create_task), nil when none.
+	parent    *lcGroup
+	parentArg string
+}
+
+// lcPlan is what the lifecycle checks will do.
+type lcPlan struct {
+	groups []*lcGroup
+	// skipped are the checks of resources that cannot be checked, with
+	// why (two create tools, no read tool, no id argument, ...).
+	skipped []report.Check
+	summary string
+}
+
+// planLifecycle groups tools by resource. skip says why a tool is not
+// called ("" when it is): a group with such a tool is skipped.
+func planLifecycle(tools []tool, skip func(tool) string) lcPlan {
+	type verbs [3][]tool
+	byNoun := map[string]*verbs{}
+	for _, t := range tools {
+		v, noun, ok := toolVerb(t.Name)
+		if !ok {
+			continue
+		}
+		if byNoun[noun] == nil {
+			byNoun[noun] = &verbs{}
+		}
+		byNoun[noun][v] = append(byNoun[noun][v], t)
+	}
+	var p lcPlan
+	nouns := slices.Sorted(maps.Keys(byNoun))
+	names := func(ts []tool) string {
+		var s []string
+		for _, t := range ts {
+			s = append(s, t.Name)
+		}
+		return strings.Join(s, ", ")
+	}
+	candidates := 0
+	for _, noun := range nouns {
+		vs := byNoun[noun]
+		if len(vs[verbCreate]) == 0 && len(vs[verbDelete]) == 0 {
+			continue // only read tools: no lifecycle to speak of
+		}
+		candidates++
+		skipWhy := func(why string) {
+			p.skipped = append(p.skipped, report.Check{
+				ID: report.CheckGroupLifecycle + "/" + noun, Group: report.CheckGroupLifecycle,
+				Title:  "a " + noun + " is no longer readable once deleted",
+				Status: report.CheckSkip, Detail: why,
+			})
+		}
+		var why []string
+		for _, v := range []verb{verbCreate, verbRead, verbDelete} {
+			switch ts := vs[v]; {
+			case len(ts) == 0:
+				var have []string
+				for _, w := range []verb{verbCreate, verbRead, verbDelete} {
+					if len(vs[w]) > 0 {
+						have = append(have, names(vs[w]))
+					}
+				}
+				why = append(why, fmt.Sprintf("no %s tool for %s (found %s)", v, noun, strings.Join(have, ", ")))
+			case len(ts) > 1:
+				why = append(why, fmt.Sprintf("ambiguous: %d %s tools for %s (%s)", len(ts), v, noun, names(ts)))
+			}
+		}
+		if len(why) > 0 {
+			skipWhy(strings.Join(why, "; "))
+			continue
+		}
+		g := &lcGroup{noun: noun, create: vs[verbCreate][0], read: vs[verbRead][0], delete: vs[verbDelete][0]}
+		for _, t := range []tool{g.create, g.read, g.delete} {
+			if r := skip(t); r != "" {
+				why = append(why, t.Name+" is not called: "+r)
+			}
+		}
+		var ok bool
+		if g.readArg, ok = findIDArg(g.read.InputSchema, noun); !ok {
+			why = append(why, fmt.Sprintf("no id argument found on %s (id, %s_id, name, ...)", g.read.Name, noun))
+		}
+		if g.deleteArg, ok = findIDArg(g.delete.InputSchema, noun); !ok {
+			why = append(why, fmt.Sprintf("no id argument found on %s (id, %s_id, name, ...)", g.delete.Name, noun))
+		}
+		if len(why) > 0 {
+			skipWhy(strings.Join(why, "; "))
+			continue
+		}
+		p.groups = append(p.groups, g)
+	}
+	// A create tool that takes the id of another group's resource
+	// (create_task's project_id) makes that group its parent.
+	for _, g := range p.groups {
+		props := properties(g.create.InputSchema)
+		for _, k := range slices.Sorted(maps.Keys(props)) {
+			for _, o := range p.groups {
+				if o != g && (normKey(k) == normKey(o.noun)+"id") && g.parent == nil {
+					g.parent, g.parentArg = o, k
+				}
+			}
+		}
+	}
+	var listed []string
+	for _, g := range p.groups {
+		s := fmt.Sprintf("%s (%s, %s, %s", g.noun, g.create.Name, g.read.Name, g.delete.Name)
+		if g.parent != nil {
+			s += "; child of " + g.parent.noun + " by " + g.parentArg
+		}
+		listed = append(listed, s+")")
+	}
+	switch {
+	case len(p.groups) > 0:
+		p.summary = fmt.Sprintf("%s detected: %s", plural(len(p.groups), "group", "groups"), strings.Join(listed, "; "))
+		if len(p.skipped) > 0 {
+			p.summary += fmt.Sprintf("; %d skipped (see the lifecycle checks)", len(p.skipped))
+		}
+	case candidates > 0:
+		p.summary = fmt.Sprintf("0 groups detected: %s a create or delete tool, but none has exactly one create, one read and one delete tool with an id argument (see the skipped lifecycle checks)", plural(candidates, "resource has", "resources have"))
+	default:
+		p.summary = "0 groups detected: no tool name says create/add/insert/new or delete/remove/destroy a resource, so there is no lifecycle to check"
+	}
+	return p
+}

@@ -1,0 +1,323 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
+)
+
+func TestToolVerb(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		verb verb
+		noun string
+		ok   bool
+	}{
+		{"create_entity", verbCreate, "entity", true},
+		{"createEntities", verbCreate, "entity", true},
+		{"delete-item", verbDelete, "item", true},
+		{"add_observations", verbCreate, "observation", true},
+		{"open_nodes", verbRead, "node", true},
+		{"read_graph", verbRead, "graph", true},
+		{"get_note_by_id", verbRead, "note", true},
+		{"note_create", verbCreate, "note", true},
+		{"removeBoxes", verbDelete, "box", true},
+		{"getUserProfile", verbRead, "user_profile", true},
+		{"get_status", verbRead, "status", true},
+		{"search_nodes", 0, "", false},
+		{"create", 0, "", false},
+		{"list_notes", 0, "", false},
+	} {
+		v, noun, ok := toolVerb(tc.name)
+		if ok != tc.ok || (ok && (v != tc.verb || noun != tc.noun)) {
+			t.Errorf("toolVerb(%q) = %v, %q, %v; want %v, %q, %v", tc.name, v, noun, ok, tc.verb, tc.noun, tc.ok)
+		}
+	}
+}
+
+func TestFindIDArg(t *testing.T) {
+	for _, tc := range []struct {
+		schema, noun string
+		want         idArg
+		ok           bool
+	}{
+		{`{"properties":{"note_id":{"type":"string"},"verbose":{"type":"boolean"}}}`, "note", idArg{name: "note_id"}, true},
+		{`{"properties":{"entityId":{"type":"integer"}}}`, "entity", idArg{name: "entityId", number: true}, true},
+		{`{"properties":{"id":{"type":"string"},"name":{"type":"string"}}}`, "item", idArg{name: "id"}, true},
+		{`{"properties":{"entityNames":{"type":"array","items":{"type":"string"}}}}`, "entity", idArg{name: "entityNames", array: true}, true},
+		{`{"properties":{"query":{"type":"string"}}}`, "node", idArg{}, false},
+		{`not json`, "x", idArg{}, false},
+	} {
+		got, ok := findIDArg(json.RawMessage(tc.schema), tc.noun)
+		if ok != tc.ok || got != tc.want {
+			t.Errorf("findIDArg(%s, %s) = %+v, %v; want %+v, %v", tc.schema, tc.noun, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestFindID(t *testing.T) {
+	for _, tc := range []struct {
+		text, structured string
+		args             map[string]any
+		want             string
+	}{
+		{`{"id":"note-1","title":"x"}`, "", nil, "note-1"},
+		{`{"task_id":"t-9","id":"other","project_id":"p"}`, "", nil, "t-9"},
+		{`{"note":{"id":7}}`, "", nil, "7"},
+		{`[{"name":"alice","entityType":"person"}]`, "", nil, "alice"},
+		{"text", `{"noteId":"s-1"}`, nil, "s-1"},
+		{"Created project 6f1c2e0a-0000-4000-8000-000000000004.", "", nil, "6f1c2e0a-0000-4000-8000-000000000004"},
+		{"Saved 'groceries'.", "", map[string]any{"title": "groceries"}, "groceries"},
+		{"done", "", map[string]any{"title": "groceries"}, ""},
+	} {
+		id, _ := findID(tc.text, json.RawMessage(tc.structured), "note", tc.args)
+		got := ""
+		if id != nil {
+			got = fmt.Sprint(id)
+		}
+		if tc.text == `{"task_id":"t-9","id":"other","project_id":"p"}` {
+			id, _ = findID(tc.text, nil, "task", nil)
+			got = fmt.Sprint(id)
+		}
+		if got != tc.want {
+			t.Errorf("findID(%q, %q) = %q, want %q", tc.text, tc.structured, got, tc.want)
+		}
+	}
+}
+
+func TestIDValue(t *testing.T) {
+	for _, tc := range []struct {
+		id   any
+		arg  idArg
+		want string
+	}{
+		{"n-1", idArg{}, `"n-1"`},
+		{"n-1", idArg{array: true}, `["n-1"]`},
+		{json.Number("7"), idArg{}, `"7"`},
+		{json.Number("7"), idArg{number: true}, `7`},
+		{"7", idArg{number: true}, `7`},
+	} {
+		b, _ := json.Marshal(idValue(tc.id, tc.arg))
+		if string(b) != tc.want {
+			t.Errorf("idValue(%v, %+v) = %s, want %s", tc.id, tc.arg, b, tc.want)
+		}
+	}
+}
+
+// toolsNamed are tools with the given names and an input schema of one
+// string property each names.
+func toolsNamed(specs map[string]string) []tool {
+	var out []tool
+	for _, n := range slices.Sorted(mapsKeys(specs)) {
+		out = append(out, tool{Name: n, InputSchema: json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{%q:{"type":"string"}}}`, specs[n]))})
+	}
+	return out
+}
+
+func mapsKeys(m map[string]string) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func TestPlanLifecycle(t *testing.T) {
+	none := func(tool) string { return "" }
+	p := planLifecycle(toolsNamed(map[string]string{
+		"create_note": "title", "get_note": "note_id", "delete_note": "note_id",
+		"create_tag": "label", "add_tag": "label", "get_tag": "tag_id", "delete_tag": "tag_id",
+		"createWidget": "name", "showWidget": "query", "removeWidget": "widgetId",
+		"create_entities": "entities", "delete_entities": "entityNames", "open_nodes": "names",
+		"get_weather": "city",
+	}), none)
+	if len(p.groups) != 1 || p.groups[0].noun != "note" || p.groups[0].readArg.name != "note_id" {
+		t.Fatalf("groups = %+v, want note alone", p.groups)
+	}
+	why := map[string]string{}
+	for _, c := range p.skipped {
+		why[c.ID] = c.Detail
+	}
+	for id, want := range map[string]string{
+		"lifecycle/tag":    "ambiguous: 2 create tools for tag (add_tag, create_tag)",
+		"lifecycle/widget": "no id argument found on showWidget",
+		"lifecycle/entity": "no read tool for entity (found create_entities, delete_entities)",
+	} {
+		if !strings.Contains(why[id], want) {
+			t.Errorf("%s: skipped %q, want it to say %q", id, why[id], want)
+		}
+	}
+	if _, ok := why["lifecycle/weather"]; ok {
+		t.Errorf("a read-only resource is a lifecycle candidate: %v", why)
+	}
+	if !strings.HasPrefix(p.summary, "1 group detected: note (create_note, get_note, delete_note)") {
+		t.Errorf("summary = %q", p.summary)
+	}
+
+	// A skipped tool skips its group; nothing at all says 0 groups.
+	p = planLifecycle(toolsNamed(map[string]string{"create_note": "title", "get_note": "note_id", "delete_note": "note_id"}),
+		func(t tool) string {
+			if t.Name == "delete_note" {
+				return "skipped by --skip-tools delete_*"
+			}
+			return ""
+		})
+	if len(p.groups) != 0 || len(p.skipped) != 1 || !strings.Contains(p.skipped[0].Detail, "delete_note is not called: skipped by --skip-tools") {
+		t.Errorf("plan with a skipped tool = %+v", p)
+	}
+	if !strings.HasPrefix(p.summary, "0 groups detected") {
+		t.Errorf("summary = %q", p.summary)
+	}
+	p = planLifecycle(toolsNamed(map[string]string{"echo": "q", "get_time": "zone"}), none)
+	if p.summary != "0 groups detected: no tool name says create/add/insert/new or delete/remove/destroy a resource, so there is no lifecycle to check" {
+		t.Errorf("summary = %q", p.summary)
+	}
+}
+
+// checksByID are the lifecycle checks of rep by id.
+func lifecycleChecks(rep *report.Report) map[string]report.Check {
+	out := map[string]report.Check{}
+	for _, c := range rep.Checks {
+		if c.Group == report.CheckGroupLifecycle {
+			out[c.ID] = c
+		}
+	}
+	return out
+}
+
+func TestLifecycleStaleRead(t *testing.T) {
+	rep := runFixture(t, "lifecycle-stale", func(c *Config) { c.IncludeDestructive, c.Sequential = true, true })
+	if rep.Lifecycle == nil || rep.Lifecycle.Groups != 3 {
+		t.Fatalf("lifecycle = %+v, want 3 groups (note, project, task)", rep.Lifecycle)
+	}
+	checks := lifecycleChecks(rep)
+	for id, want := range map[string]struct{ status, code string }{
+		"lifecycle/note":         {report.CheckFail, report.CodeStaleRead},
+		"lifecycle/project":      {report.CheckPass, ""},
+		"lifecycle/task":         {report.CheckPass, ""},
+		"lifecycle/project/task": {report.CheckFail, report.CodeOrphanReadable},
+		"lifecycle/tag":          {report.CheckSkip, ""},
+	} {
+		c, ok := checks[id]
+		if !ok || c.Status != want.status || c.Code != want.code {
+			t.Errorf("%s = %+v (found %v), want %s %s", id, c, ok, want.status, want.code)
+		}
+	}
+	if c := checks["lifecycle/note"]; !strings.Contains(c.Detail, `create_note made id "note-`) || len(c.Calls) != 4 {
+		t.Errorf("lifecycle/note detail %q, %d calls; want the id and 4 calls", c.Detail, len(c.Calls))
+	}
+	if c := checks["lifecycle/project"]; !strings.Contains(c.Detail, "a UUID in the answer") {
+		t.Errorf("lifecycle/project detail %q: want the id from a UUID", c.Detail)
+	}
+	f := findLifecycleFinding(rep, "lifecycle/note#stale_read")
+	if f == nil || f.Severity != report.SeverityError || !strings.Contains(f.Reproducer.Shell, "delete_note") {
+		t.Fatalf("stale_read finding = %+v; findings %v", f, rep.Findings)
+	}
+	if o := findLifecycleFinding(rep, "lifecycle/project/task#orphan_readable"); o == nil || o.Severity != report.SeverityInfo {
+		t.Errorf("orphan finding = %+v", o)
+	}
+	// stale_read gates like any error finding when asked for; it is not a
+	// crash and does not cap the grade.
+	res := score.Check(rep, score.Gates{FailOn: []string{report.CodeStaleRead}})
+	if res.Passed {
+		t.Errorf("--fail-on stale_read passed: %+v", res)
+	}
+	for _, c := range rep.Caps {
+		if strings.Contains(c.Reason, "lifecycle") {
+			t.Errorf("a stale read capped the grade: %+v", c)
+		}
+	}
+}
+
+func findLifecycleFinding(rep *report.Report, id string) *report.Finding {
+	for i := range rep.Findings {
+		if rep.Findings[i].ID == id {
+			return &rep.Findings[i]
+		}
+	}
+	return nil
+}
+
+func TestLifecycleClean(t *testing.T) {
+	rep := runFixture(t, "lifecycle-clean", func(c *Config) { c.IncludeDestructive, c.Sequential = true, true })
+	for id, c := range lifecycleChecks(rep) {
+		want := report.CheckPass
+		if id == "lifecycle/tag" {
+			want = report.CheckSkip
+		}
+		if c.Status != want {
+			t.Errorf("%s = %s (%s), want %s", id, c.Status, c.Detail, want)
+		}
+	}
+	for _, f := range rep.Findings {
+		if strings.HasPrefix(f.ID, "lifecycle/") {
+			t.Errorf("clean twin has finding %+v", f)
+		}
+	}
+}
+
+// Without --sequential nothing of it runs; it needs --include-destructive.
+func TestLifecycleNeedsDestructive(t *testing.T) {
+	rep := runFixture(t, "lifecycle-stale", func(c *Config) { c.IncludeDestructive = true })
+	if rep.Lifecycle != nil || len(lifecycleChecks(rep)) != 0 {
+		t.Errorf("lifecycle ran without Sequential: %+v", rep.Lifecycle)
+	}
+	err := Config{Command: []string{"x"}, Sequential: true}.Validate()
+	if err == nil || !strings.Contains(err.Error(), "Sequential") || !strings.Contains(err.Error(), "IncludeDestructive") {
+		t.Errorf("Validate = %v, want Sequential needs IncludeDestructive", err)
+	}
+}
+
+// A server with no resource to create says so plainly.
+func TestLifecycleNoGroups(t *testing.T) {
+	rep := runFixture(t, "clean", func(c *Config) { c.IncludeDestructive, c.Sequential = true, true })
+	if rep.Lifecycle == nil || rep.Lifecycle.Groups != 0 || !strings.HasPrefix(rep.Lifecycle.Summary, "0 groups detected") {
+		t.Errorf("lifecycle = %+v, want 0 groups detected", rep.Lifecycle)
+	}
+}
+
+// A create that answers an error skips the check with why (not a defect);
+// a read that crashes fails it with the verdict's code, which caps the
+// grade like any crash.
+func TestLifecycleFailedSteps(t *testing.T) {
+	stale := fixtureCommand(t, "lifecycle-stale")
+	rep := runFixture(t, "lifecycle-stale", func(c *Config) {
+		c.IncludeDestructive, c.Sequential = true, true
+		c.Command = append(stale, "--refuse-create")
+	})
+	c := lifecycleChecks(rep)["lifecycle/note"]
+	if c.Status != report.CheckSkip || !strings.Contains(c.Detail, "not run to the end: creating a note with create_note: errored (isError: the notebook is read-only today)") {
+		t.Errorf("refused create: %+v", c)
+	}
+	if f := findLifecycleFinding(rep, "lifecycle/note#stale_read"); f != nil {
+		t.Errorf("a refused create made a finding: %+v", f)
+	}
+
+	rep = runFixture(t, "lifecycle-stale", func(c *Config) {
+		c.IncludeDestructive, c.Sequential = true, true
+		c.Command = append(stale, "--crash-after-delete")
+	})
+	c = lifecycleChecks(rep)["lifecycle/note"]
+	if c.Status != report.CheckFail || c.Code != string(report.Crash) || c.Crash == nil || c.Crash.How != report.CrashExit {
+		t.Fatalf("crash on the read after delete: %+v", c)
+	}
+	if f := findLifecycleFinding(rep, "lifecycle/note#crash"); f == nil || f.Severity != report.SeverityCritical {
+		t.Errorf("crash finding = %+v", f)
+	}
+	if len(rep.Caps) == 0 || rep.Caps[0].Grade != "D" || !strings.Contains(strings.Join(rep.Critical, "\n"), "the lifecycle checks") {
+		t.Errorf("the crash did not cap the grade at D and raise the critical callout naming the lifecycle checks: %+v %q", rep.Caps, rep.Critical)
+	}
+}
+
+func fixtureCommand(t *testing.T, name string) []string {
+	t.Helper()
+	return []string{fixture.Build(t, name)}
+}
