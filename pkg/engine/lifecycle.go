@@ -104,6 +104,9 @@ func (lc *lifecycle) finish(k *lcCheck, err *stepError) report.Check {
 	for _, call := range lc.calls {
 		c.Calls = append(c.Calls, json.RawMessage(lc.r.leak.Redact(string(call))))
 	}
+	if c.Request != nil {
+		c.Request = json.RawMessage(lc.r.leak.Redact(string(c.Request)))
+	}
 	return c
 }
 

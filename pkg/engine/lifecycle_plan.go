@@ -212,6 +212,15 @@ func planLifecycle(tools []tool, skip func(tool) string) lcPlan {
 		}
 		return strings.Join(s, ", ")
 	}
+	// Read tools of resources nothing creates or deletes (open_nodes next
+	// to create_entities): named when a resource lacks a read tool, since
+	// the user may know they read it.
+	var otherReads []string
+	for _, noun := range nouns {
+		if vs := byNoun[noun]; len(vs[verbCreate]) == 0 && len(vs[verbDelete]) == 0 {
+			otherReads = append(otherReads, names(vs[verbRead]))
+		}
+	}
 	candidates := 0
 	for _, noun := range nouns {
 		vs := byNoun[noun]
@@ -242,6 +251,9 @@ func planLifecycle(tools []tool, skip func(tool) string) lcPlan {
 			}
 		}
 		if len(why) > 0 {
+			if len(vs[verbRead]) == 0 && len(otherReads) > 0 {
+				why = append(why, "read tools of other resources, not paired by name: "+strings.Join(otherReads, ", "))
+			}
 			skipWhy(strings.Join(why, "; "))
 			continue
 		}
