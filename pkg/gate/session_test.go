@@ -29,7 +29,7 @@ func TestLiveSession(t *testing.T) {
 		return nil, out{N: in.N}, nil
 	})
 	mcp.AddTool(server, &mcp.Tool{Name: "ask"}, func(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"r": &mcp.ListRootsParams{}}}, nil, nil
+		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"r": &mcp.ElicitParams{Message: "proceed?"}}}, nil, nil
 	})
 	st, ct := mcp.NewInMemoryTransports()
 	if _, err := server.Connect(ctx, st, nil); err != nil {
