@@ -30,7 +30,7 @@ var Outputs = []string{
 
 // notYet are inputs SPEC §12 reserves for later features: accepted, and
 // warned about when set.
-var notYet = []string{"concurrency", "sequential", "protocol"}
+var notYet = []string{"concurrency", "sequential"}
 
 // Comment modes.
 const (
@@ -116,6 +116,13 @@ func readInputs(get func(string) string, workspace string) (settings, error) {
 			return s, fmt.Errorf("input include-destructive %q: want true or false", v)
 		}
 		a.IncludeDestructive = &b
+	}
+	if v := get("protocol"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return s, fmt.Errorf("input protocol %q: want true or false", v)
+		}
+		a.Protocol = &b
 	}
 	a.Tools = list(get("tools"))
 	a.SkipTools = list(get("skip-tools"))

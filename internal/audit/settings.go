@@ -46,6 +46,7 @@ type Settings struct {
 	Parallel       *int
 
 	IncludeDestructive *bool
+	Protocol           *bool // --protocol: the protocol probes
 	Tools              []string
 	SkipTools          []string
 
@@ -188,6 +189,7 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 	c.Era = pick(s.Era, file.Era, engine.EraAuto)
 	c.ProtocolVersion = pick(s.ProtocolVersion, file.ProtocolVersion)
 	c.IncludeDestructive = *first(s.IncludeDestructive, file.IncludeDestructive, ptr(false))
+	c.Protocol = *first(s.Protocol, file.Protocol, ptr(false))
 	c.Tools = s.Tools
 	if len(c.Tools) > 0 {
 		c.ToolsFrom = names("tools") + " " + strings.Join(c.Tools, ",")

@@ -143,6 +143,9 @@ Target:
 
 Selection:
   --include-destructive   call every tool, not only those annotated readOnlyHint: true
+  --protocol              also send the protocol probes: an unknown method and tool, a garbage
+                          cursor, params that are not an object, a request without id (and
+                          ping and a second initialize in the 2025 era)
   --tools GLOB,...        call only matching tools (a match is called even if not read-only)
   --skip-tools GLOB,...   never call matching tools
 
@@ -204,6 +207,7 @@ func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 	slowMs := fs.Int("slow-ms", engine.DefaultSlowMs, "")
 	bloatChars := fs.Int("bloat-chars", engine.DefaultBloatChars, "")
 	destructive := fs.Bool("include-destructive", false, "")
+	protocol := fs.Bool("protocol", false, "")
 	fs.Var(&tools, "tools", "")
 	fs.Var(&skip, "skip-tools", "")
 	seed := fs.Int64("seed", engine.DefaultSeed, "")
@@ -256,6 +260,8 @@ func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 			st.BloatChars = bloatChars
 		case "include-destructive":
 			st.IncludeDestructive = destructive
+		case "protocol":
+			st.Protocol = protocol
 		case "seed":
 			st.Seed = seed
 		case "cases":

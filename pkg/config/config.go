@@ -30,6 +30,7 @@ type File struct {
 	Era                string            `yaml:"era"`
 	ProtocolVersion    string            `yaml:"protocol-version"`
 	IncludeDestructive *bool             `yaml:"include-destructive"`
+	Protocol           *bool             `yaml:"protocol"`
 	Tools              List              `yaml:"tools"`
 	SkipTools          List              `yaml:"skip-tools"`
 	SlowMs             *int              `yaml:"slow-ms"`

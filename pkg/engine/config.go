@@ -45,6 +45,11 @@ type Config struct {
 	Cases   int    // per-tool case budget (default 40; negative means unlimited)
 	Profile string // "default" or "aggressive"
 
+	// Protocol sends the protocol probes (--protocol, SPEC §7.5): an
+	// unknown method and tool, a garbage cursor, params that are not an
+	// object, a request without id; ping and a second initialize in the
+	// 2025 era.
+	Protocol bool
 	// Era is the protocol era to speak: EraAuto (default: server/discover
 	// first, initialize when the server does not speak the stateless era),
 	// EraModern, EraLegacy or EraBoth (an audit in each era, compared).

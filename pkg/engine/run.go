@@ -122,6 +122,8 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 		rep.Lint = append(rep.Lint, l...)
 	}
 	checks := newCheckRun(p.live)
+	pt := probeTarget{era: s.era, version: s.init.ProtocolVersion, protocol: cfg.Protocol, listed: s.listed,
+		resources: declares(s.init.Capabilities, "resources"), prompts: declares(s.init.Capabilities, "prompts")}
 	if s.era == EraModern && ctx.Err() == nil {
 		probes := envelopeChecks(envelopeTarget{
 			version:       s.init.ProtocolVersion,
@@ -130,9 +132,15 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 			paramCall:     repeatableCall(rep.Tools, tools, s, true),
 			inputRequired: safeSample(cn.observed.sample(), tools),
 		})
-		probes = append(probes, complianceChecks(complianceTarget{version: s.init.ProtocolVersion, resources: declares(s.init.Capabilities, "resources")})...)
+		probes = append(probes, complianceChecks(complianceTarget{version: s.init.ProtocolVersion})...)
+		probes = append(probes, resourceChecks(pt)...)
+		probes = append(probes, probeChecks(pt)...)
 		rep.Checks = append(checks.run(ctx, probes), observedChecks(cn.observed, s.init.Capabilities)...)
 		rep.Checks = append(rep.Checks, httpChecks(ctx, cn, s.init.ProtocolVersion)...)
+	} else if ctx.Err() == nil {
+		// The 2025 era: the resources and prompts checks, and the probes
+		// with --protocol.
+		rep.Checks = checks.run(ctx, append(resourceChecks(pt), probeChecks(pt)...))
 	}
 	if why := cn.handshakeRequired; why != "" {
 		rep.Checks = append(rep.Checks, noHandshakeCheck(why))
@@ -890,6 +898,7 @@ func (c Config) settings() report.Settings {
 		SkipTools:          c.SkipTools,
 		Profile:            c.Profile,
 		Era:                c.Era,
+		Protocol:           c.Protocol,
 		MaxResponseBytes:   c.MaxResponse,
 		MaxHangs:           max(c.MaxHangs, 0),
 		Parallel:           c.Parallel,

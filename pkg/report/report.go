@@ -127,6 +127,8 @@ type Settings struct {
 	// Era is the protocol era asked for: auto, modern, legacy or both (the
 	// one spoken is [Server.Era]).
 	Era string `json:"era,omitempty"`
+	// Protocol is set when the protocol probes were sent (--protocol).
+	Protocol bool `json:"protocol,omitempty"`
 	// MaxResponseBytes is the response cap (--max-response).
 	MaxResponseBytes int `json:"maxResponseBytes"`
 	// MaxHangs is the hang cutoff per tool (--max-hangs); 0: never.
