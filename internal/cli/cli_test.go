@@ -41,6 +41,7 @@ func TestScripts(t *testing.T) {
 	fixture.Build(t, "era-split")
 	fixture.Build(t, "hostile-era-tools")
 	fixture.Build(t, "modern-only")
+	fixture.Build(t, "malformed-tools")
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {

@@ -29,6 +29,7 @@ type File struct {
 	Profile            string            `yaml:"profile"`
 	Era                string            `yaml:"era"`
 	ProtocolVersion    string            `yaml:"protocol-version"`
+	NoCalls            *bool             `yaml:"no-calls"`
 	IncludeDestructive *bool             `yaml:"include-destructive"`
 	Tools              List              `yaml:"tools"`
 	SkipTools          List              `yaml:"skip-tools"`
