@@ -1,12 +1,24 @@
 package engine
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/demo"
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
@@ -109,5 +121,57 @@ func TestNoCallsConflicts(t *testing.T) {
 	ok := Config{Command: []string{"server"}, NoCalls: true, Era: EraModern, Repeat: 3}
 	if err := ok.Validate(); err != nil {
 		t.Errorf("Validate = %v, want nil", err)
+	}
+}
+
+// TestNoCallsOverHTTP audits a Streamable HTTP server with NoCalls: every
+// HTTP request it receives is recorded, and none is a tools/call or a
+// protocol check's (a GET of a well-known path, a request with a broken
+// envelope).
+func TestNoCallsOverHTTP(t *testing.T) {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server {
+		s := mcp.NewServer(&mcp.Implementation{Name: "http-static", Version: "1.0.0"}, nil)
+		demo.AddLookupUser(s)
+		return s
+	}, &mcp.StreamableHTTPOptions{Stateless: true})
+	var mu sync.Mutex
+	var seen []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var msg struct {
+			Method string `json:"method"`
+		}
+		_ = json.Unmarshal(body, &msg)
+		mu.Lock()
+		seen = append(seen, r.Method+" "+r.URL.Path+" "+msg.Method)
+		mu.Unlock()
+		if r.URL.Path != "/mcp" {
+			http.NotFound(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	rep, err := Run(ctx, Config{URL: srv.URL + "/mcp", NoCalls: true, StartupTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Server.Era != EraModern || !rep.Static || len(rep.Checks) != 0 || !rep.Graded {
+		t.Fatalf("era %q static %v checks %d graded %v: want a graded static audit of the modern era without checks", rep.Server.Era, rep.Static, len(rep.Checks), rep.Graded)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Contains(seen, "POST /mcp tools/list") {
+		t.Errorf("no tools/list reached the server: %q", seen)
+	}
+	for _, s := range seen {
+		switch s {
+		case "POST /mcp server/discover", "POST /mcp tools/list", "POST /mcp resources/list", "POST /mcp resources/templates/list", "POST /mcp prompts/list":
+		default:
+			t.Errorf("the server got %q: a static audit sends nothing after discovery (all: %q)", s, seen)
+		}
 	}
 }
