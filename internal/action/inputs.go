@@ -17,7 +17,7 @@ import (
 // action.yml and .github/actions/local/action.yml declare exactly these.
 var Inputs = []string{
 	"command", "url", "headers", "env", "pass-env", "working-directory",
-	"include-destructive", "tools", "skip-tools", "cases", "seed", "timeout",
+	"no-calls", "include-destructive", "tools", "skip-tools", "cases", "seed", "timeout",
 	"startup-timeout", "repeat", "era", "protocol-version", "concurrency", "sequential", "protocol", "config", "secrets",
 	"fail-under", "fail-on", "baseline", "comment", "comment-key",
 	"github-token", "sarif", "report",
@@ -25,7 +25,7 @@ var Inputs = []string{
 
 // Outputs are the outputs of action.yml, in its order.
 var Outputs = []string{
-	"score", "grade", "passed", "crashes", "findings", "report-path", "sarif-path", "badge-url",
+	"score", "grade", "passed", "crashes", "findings", "report-path", "sarif-path", "badge-url", "static",
 }
 
 // notYet are inputs SPEC §12 reserves for later features: accepted, and
@@ -110,6 +110,13 @@ func readInputs(get func(string) string, workspace string) (settings, error) {
 	a.Env = lines(get("env"))
 	a.PassEnv = list(get("pass-env"))
 	a.Secrets = list(get("secrets"))
+	if v := get("no-calls"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return s, fmt.Errorf("input no-calls %q: want true or false", v)
+		}
+		a.NoCalls = &b
+	}
 	if v := get("include-destructive"); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {

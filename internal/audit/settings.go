@@ -45,6 +45,8 @@ type Settings struct {
 	Repeat         *int   // runs of a valid call harmless to repeat
 	Parallel       *int
 
+	// NoCalls makes the audit static: see [engine.Config.NoCalls].
+	NoCalls            *bool
 	IncludeDestructive *bool
 	Protocol           *bool // --protocol: the protocol probes
 	Tools              []string
@@ -88,8 +90,9 @@ func FlagNames(key string) string {
 var fieldKeys = map[string]string{
 	"Command": "command", "URL": "url", "Headers": "header", "Bearer": "bearer", "Tools": "tools", "SkipTools": "skip-tools",
 	"Env": "env", "PassEnv": "pass-env", "Cwd": "cwd", "Secrets": "secret",
-	"Profile": "profile", "Era": "era", "ProtocolVersion": "protocol-version", "Timeout": "timeout", "StartupTimeout": "startup-timeout",
+	"Profile": "profile", "Protocol": "protocol", "Era": "era", "ProtocolVersion": "protocol-version", "Timeout": "timeout", "StartupTimeout": "startup-timeout",
 	"MaxResponse": "max-response", "Parallel": "parallel", "SlowMs": "slow-ms", "BloatChars": "bloat-chars", "Repeat": "repeat",
+	"NoCalls": "no-calls", "IncludeDestructive": "include-destructive",
 	"Examples": "per-tool", "ToolTimeouts": "per-tool", "AlsoCall": "per-tool",
 }
 
@@ -262,6 +265,12 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 	}
 	c.Env = append(c.Env, s.Env...) // the front end's last: it wins
 	applyPerTool(c, file, fileName)
+	c.NoCalls = *first(s.NoCalls, file.NoCalls, ptr(false))
+	if c.NoCalls {
+		if err := staticOnly(c, s, file, names, spell); err != nil {
+			return o, err
+		}
+	}
 
 	if err := buildGates(&o.Gates, &o.defaultReplacedBy, s, file, names); err != nil {
 		return o, err
@@ -276,6 +285,46 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 		return o, errors.New(Describe(err, spell))
 	}
 	return o, nil
+}
+
+// staticOnly checks the options of a static audit (c.NoCalls; see
+// [engine.Config.NoCalls]) against those that choose, repeat or compare
+// calls, which it cannot honour. Such an option given by the front end,
+// or set in the file along with no-calls, is an error (exit 2). Set in the
+// file under a no-calls of the front end, it is the file's default for
+// the runs that do call, and yields: c calls nothing either way. --era
+// both is an error from anywhere, since it also decides what is listed.
+func staticOnly(c *engine.Config, s Settings, f *config.File, names, spell Names) error {
+	fromFront := s.NoCalls != nil
+	noCalls := names("no-calls")
+	if !fromFront {
+		noCalls = "config no-calls"
+	}
+	if c.Era == engine.EraBoth {
+		return fmt.Errorf("%s with %s both: the era comparison compares the verdicts of calls, and a static audit makes none (give %s modern, legacy or auto)", noCalls, spell("era"), spell("era"))
+	}
+	on := func(p *bool) bool { return p != nil && *p }
+	for _, o := range []struct {
+		key           string
+		given, inFile bool
+		why           string
+	}{
+		{"repeat", s.Repeat != nil, f.Repeat != nil, "it times repeated valid calls, and a static audit makes none"},
+		{"include-destructive", on(s.IncludeDestructive), on(f.IncludeDestructive), "a static audit calls no tool, destructive or not"},
+		{"tools", len(s.Tools) > 0, len(f.Tools) > 0, "it chooses the tools to call, and a static audit calls none (it lints every listed tool)"},
+		{"skip-tools", len(s.SkipTools) > 0, len(f.SkipTools) > 0, "it chooses the tools not to call, and a static audit calls none (it lints every listed tool)"},
+	} {
+		switch {
+		case o.given:
+			return fmt.Errorf("%s with %s: %s", noCalls, names(o.key), o.why)
+		case o.inFile && !fromFront:
+			return fmt.Errorf("%s with config %s: %s", noCalls, o.key, o.why)
+		}
+	}
+	// What is left to yield: the file's defaults, and its per-tool skip
+	// and include.
+	c.IncludeDestructive, c.Tools, c.ToolsFrom, c.SkipTools, c.SkipToolsFrom, c.AlsoCall = false, nil, "", nil, nil, nil
+	return nil
 }
 
 // applyPerTool takes the per-tool examples, skips, includes and timeouts

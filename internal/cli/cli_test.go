@@ -42,6 +42,7 @@ func TestScripts(t *testing.T) {
 	fixture.Build(t, "hostile-era-tools")
 	fixture.Build(t, "modern-only")
 	fixture.Build(t, "prompts-resources")
+	fixture.Build(t, "malformed-tools")
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {

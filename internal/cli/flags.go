@@ -142,6 +142,11 @@ Target:
                           disk would race)
 
 Selection:
+  --no-calls              static audit: start (or connect to) the server, list and lint its
+                          tools, resources and prompts, and call nothing (no tools/call, no
+                          protocol check); graded on Schema alone and labelled "static audit";
+                          not with --era both, --repeat, --include-destructive, --tools or
+                          --skip-tools
   --include-destructive   call every tool, not only those annotated readOnlyHint: true
   --protocol              also send the protocol probes: an unknown method and tool, a garbage
                           cursor, params that are not an object, a request without id (and
@@ -163,8 +168,9 @@ Output:
                           .jsonl full trace, .svg badge
 
 Gates (each exits 1 when missed; without any, a run fails on crash,hang,protocol,leak
-       and when no tool was tested):
-  --fail-under N          overall score under N (a run that is not graded fails it)
+       and when no tool was tested, except under --no-calls):
+  --fail-under N          overall score under N (a run that is not graded fails it; under
+                          --no-calls, the Schema score)
   --fail-under-DIM N      DIM: robustness, validation, error-quality, liveness, performance, schema
   --fail-on KIND,...      any finding of KIND: FAIL-ON-KINDS; none: no finding gate at all
                           (kinds replace the default gate: default,envelope adds to it;
@@ -206,6 +212,7 @@ func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 	fs.Var(secondsFlag{&timeout}, "timeout", "")
 	slowMs := fs.Int("slow-ms", engine.DefaultSlowMs, "")
 	bloatChars := fs.Int("bloat-chars", engine.DefaultBloatChars, "")
+	noCalls := fs.Bool("no-calls", false, "")
 	destructive := fs.Bool("include-destructive", false, "")
 	protocol := fs.Bool("protocol", false, "")
 	fs.Var(&tools, "tools", "")
@@ -258,6 +265,8 @@ func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 			st.SlowMs = slowMs
 		case "bloat-chars":
 			st.BloatChars = bloatChars
+		case "no-calls":
+			st.NoCalls = noCalls
 		case "include-destructive":
 			st.IncludeDestructive = destructive
 		case "protocol":

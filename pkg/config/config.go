@@ -29,6 +29,7 @@ type File struct {
 	Profile            string            `yaml:"profile"`
 	Era                string            `yaml:"era"`
 	ProtocolVersion    string            `yaml:"protocol-version"`
+	NoCalls            *bool             `yaml:"no-calls"`
 	IncludeDestructive *bool             `yaml:"include-destructive"`
 	Protocol           *bool             `yaml:"protocol"`
 	Tools              List              `yaml:"tools"`

@@ -59,6 +59,14 @@ type Config struct {
 	// (default [ModernProtocolVersion]).
 	ProtocolVersion string
 
+	// NoCalls makes the audit static (--no-calls): the target is started,
+	// negotiated and listed, its metadata linted, and nothing else is
+	// sent: no tools/call, no protocol check. Every tool is reported
+	// with [NoCallsReason] and the report is graded on Schema alone
+	// (see [report.Report.Static]). It cannot be combined with the
+	// options that choose or repeat calls: see [Config.Validate].
+	NoCalls bool
+
 	IncludeDestructive bool
 	Tools              []string // globs; a match is called even if not read-only
 	SkipTools          []string // globs
@@ -308,6 +316,22 @@ func (c Config) Validate() error {
 	}
 	if c.Repeat < 0 || c.Repeat > MaxRepeat {
 		return bad("{Repeat} %d: want 1 to %d", c.Repeat, MaxRepeat)
+	}
+	if c.NoCalls {
+		// Each of these chooses or compares calls; a static audit makes
+		// none, so a run with both would not do what either asks.
+		switch {
+		case c.Era == EraBoth:
+			return bad("{NoCalls} with {Era} both: the era comparison compares the verdicts of calls, and a static audit makes none (give {Era} modern, legacy or auto)")
+		case c.IncludeDestructive:
+			return bad("{NoCalls} with {IncludeDestructive}: a static audit calls no tool, destructive or not")
+		case len(c.Tools) > 0:
+			return bad("{NoCalls} with {Tools}: {Tools} chooses the tools to call, and a static audit calls none (every listed tool is linted)")
+		case len(c.SkipTools) > 0:
+			return bad("{NoCalls} with {SkipTools}: {SkipTools} chooses the tools not to call, and a static audit calls none (every listed tool is linted)")
+		case c.Protocol:
+			return bad("{NoCalls} with {Protocol}: the protocol probes are requests, and a static audit sends none")
+		}
 	}
 	if c.SlowMs < 0 {
 		return bad("{SlowMs} %d: must be positive", c.SlowMs)

@@ -224,8 +224,11 @@ func argumentsText(c report.Case) string {
 
 // checkLine says how the protocol checks went: "12 protocol checks: 7
 // passed, 4 failed, 1 skipped"; for a server audited in the legacy era
-// without any, why none ran; "" for an older report.
+// without any, or in a static audit, why none ran; "" for an older report.
 func checkLine(rep *report.Report) string {
+	if rep.Static && len(rep.Checks) == 0 {
+		return "protocol checks: none, a static audit (--no-calls) sends no request after discovery"
+	}
 	if len(rep.Checks) == 0 {
 		if rep.Server.Era == "legacy" {
 			return "protocol checks: none, the server was audited in the 2025 era (" + orText(rep.Server.EraReason, "--era legacy") + "); --era modern requires the 2026-07-28 revision"

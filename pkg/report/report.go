@@ -53,10 +53,20 @@ type Report struct {
 	// Interrupted is set when the run was stopped from outside (SIGINT,
 	// SIGTERM, a cancelled context): such a partial report is not graded.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Static is set for a static audit (--no-calls): the target was
+	// started and listed, its metadata linted, and no tools/call or
+	// protocol check was sent. Such a report is graded on the Schema
+	// dimension alone; the others are not measured, and no cap that
+	// needs a call applies. Renderers label it with [StaticLabel].
+	Static bool `json:"static,omitempty"`
 	// EraComparison is set by an `--era both` run: the audit in the other
 	// era and the verdicts that differ.
 	EraComparison *EraComparison `json:"eraComparison,omitempty"`
 }
+
+// StaticLabel labels a static report (see [Report.Static]) in every
+// format, next to its grade.
+const StaticLabel = "static audit (--no-calls): Schema only"
 
 // ServerViolation is a protocol violation outside any tool call.
 type ServerViolation struct {
@@ -138,6 +148,8 @@ type Settings struct {
 	// Repeat is how many times a valid call harmless to repeat is timed
 	// (--repeat).
 	Repeat int `json:"repeat,omitempty"`
+	// NoCalls is set for a static audit (--no-calls): see [Report.Static].
+	NoCalls bool `json:"noCalls,omitempty"`
 	// ExampleTools names the tools whose valid call came from a config
 	// example: replaying their compacted cases needs the same --config.
 	ExampleTools []string `json:"exampleTools,omitempty"`
