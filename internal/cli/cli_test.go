@@ -41,6 +41,9 @@ func TestScripts(t *testing.T) {
 	fixture.Build(t, "era-split")
 	fixture.Build(t, "hostile-era-tools")
 	fixture.Build(t, "modern-only")
+	fixture.Build(t, "concurrency-race")
+	fixture.Build(t, "concurrency-safe")
+	fixture.Build(t, "concurrency-swapped-ids")
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {

@@ -137,12 +137,18 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 	if why := cn.handshakeRequired; why != "" {
 		rep.Checks = append(rep.Checks, noHandshakeCheck(why))
 	}
+	p.lateAnswers += checks.close()
+	if cfg.Concurrency >= 2 && ctx.Err() == nil {
+		// On sessions of their own, once the audit's are closed.
+		cc, late := concurrencyChecks(ctx, cfg, cn, rep.Tools, tools)
+		rep.Checks = append(rep.Checks, cc...)
+		p.lateAnswers += late
+	}
 	for i := range rep.Checks {
 		// What the checks observed names server text (method names of
 		// its messages, its metadata): redacted like the rest.
 		rep.Checks[i].Detail = detector.Redact(rep.Checks[i].Detail)
 	}
-	p.lateAnswers += checks.close()
 	if p.lateAnswers > 0 {
 		rep.Lint = append(rep.Lint, report.Lint{
 			Code:     "late_answers",
@@ -894,6 +900,7 @@ func (c Config) settings() report.Settings {
 		MaxHangs:           max(c.MaxHangs, 0),
 		Parallel:           c.Parallel,
 		Repeat:             c.Repeat,
+		Concurrency:        c.Concurrency,
 		ExampleTools:       slices.Sorted(maps.Keys(c.Examples)),
 	}
 }
