@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -171,5 +172,30 @@ func TestWrongKind(t *testing.T) {
 		if got := wrongKind(tc.method, []byte(tc.raw)) != ""; got != tc.wrong {
 			t.Errorf("wrongKind(%s, %s) = %v, want %v", tc.method, tc.raw, got, tc.wrong)
 		}
+	}
+}
+
+// Over Streamable HTTP (127.0.0.1) the sessions are connections, and a
+// well-behaved server passes every concurrency check.
+func TestConcurrencyHTTP(t *testing.T) {
+	srv := httpServer(t, false)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	rep, err := Run(ctx, Config{URL: srv.URL, Headers: []string{"X-Tenant: t1"}, Bearer: "s3cret-bearer", Timeout: 5 * time.Second, StartupTimeout: 10 * time.Second, Cases: 2, Concurrency: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range rep.Checks {
+		if c.Group != "concurrency" {
+			continue
+		}
+		n++
+		if c.Status != report.CheckPass {
+			t.Errorf("%s = %+v, want a pass", c.ID, c)
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d concurrency checks, want 3 (lookup_user, same-session, cancel): %+v", n, rep.Checks)
 	}
 }
