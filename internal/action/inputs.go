@@ -30,7 +30,7 @@ var Outputs = []string{
 
 // notYet are inputs SPEC §12 reserves for later features: accepted, and
 // warned about when set.
-var notYet = []string{"concurrency", "sequential"}
+var notYet = []string{"sequential"}
 
 // Comment modes.
 const (
@@ -138,6 +138,9 @@ func readInputs(get func(string) string, workspace string) (settings, error) {
 		return s, err
 	}
 	if a.Repeat, err = intInput(get, "repeat"); err != nil {
+		return s, err
+	}
+	if a.Concurrency, err = intInput(get, "concurrency"); err != nil {
 		return s, err
 	}
 	a.Era = get("era")

@@ -43,6 +43,7 @@ type Settings struct {
 	MaxResponse    string // a size as typed, "4MiB"; see [ParseSize]
 	MaxHangs       *int   // 0: never cut a tool short
 	Repeat         *int   // runs of a valid call harmless to repeat
+	Concurrency    *int   // sessions of the concurrency checks; 0: none
 	Parallel       *int
 
 	// NoCalls makes the audit static: see [engine.Config.NoCalls].
@@ -92,7 +93,7 @@ var fieldKeys = map[string]string{
 	"Env": "env", "PassEnv": "pass-env", "Cwd": "cwd", "Secrets": "secret",
 	"Profile": "profile", "Protocol": "protocol", "Era": "era", "ProtocolVersion": "protocol-version", "Timeout": "timeout", "StartupTimeout": "startup-timeout",
 	"MaxResponse": "max-response", "Parallel": "parallel", "SlowMs": "slow-ms", "BloatChars": "bloat-chars", "Repeat": "repeat",
-	"NoCalls": "no-calls", "IncludeDestructive": "include-destructive",
+	"NoCalls": "no-calls", "IncludeDestructive": "include-destructive", "Concurrency": "concurrency",
 	"Examples": "per-tool", "ToolTimeouts": "per-tool", "AlsoCall": "per-tool",
 }
 
@@ -156,6 +157,7 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 		"slow-ms":          s.SlowMs == nil && file.SlowMs != nil,
 		"bloat-chars":      s.BloatChars == nil && file.BloatChars != nil,
 		"repeat":           s.Repeat == nil && file.Repeat != nil,
+		"concurrency":      s.Concurrency == nil && file.Concurrency != nil,
 		"secret":           len(s.Secrets) == 0 && len(file.Secrets) > 0,
 		"tools":            len(s.Tools) == 0 && len(file.Tools) > 0,
 		"skip-tools":       len(s.SkipTools) == 0 && len(file.SkipTools) > 0,
@@ -187,6 +189,7 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 	c.BloatChars = *first(s.BloatChars, file.BloatChars, ptr(engine.DefaultBloatChars))
 	c.Parallel = *first(s.Parallel, file.Parallel, ptr(1))
 	c.Repeat = *first(s.Repeat, file.Repeat, ptr(engine.DefaultRepeat))
+	c.Concurrency = *first(s.Concurrency, file.Concurrency, ptr(0))
 	c.Seed = *first(s.Seed, file.Seed, ptr(int64(engine.DefaultSeed)))
 	c.Profile = pick(s.Profile, file.Profile, "default")
 	c.Era = pick(s.Era, file.Era, engine.EraAuto)
@@ -231,6 +234,9 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 	}
 	if c.Parallel < 1 || c.Parallel > engine.MaxParallel {
 		return o, fmt.Errorf("%s: want 1 to %d", source("parallel", s.Parallel != nil, c.Parallel), engine.MaxParallel)
+	}
+	if c.Concurrency < 0 || c.Concurrency == 1 || c.Concurrency > engine.MaxConcurrency {
+		return o, fmt.Errorf("%s: want 2 to %d, or 0 for none", source("concurrency", s.Concurrency != nil, c.Concurrency), engine.MaxConcurrency)
 	}
 	if c.Repeat < 1 || c.Repeat > engine.MaxRepeat {
 		return o, fmt.Errorf("%s: want 1 to %d", source("repeat", s.Repeat != nil, c.Repeat), engine.MaxRepeat)

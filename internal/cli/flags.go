@@ -131,6 +131,12 @@ Target:
   --repeat N              time the valid call N times (1 to 20, default 3) and judge slowness
                           by the median; only tools annotated readOnlyHint or idempotentHint
                           are called again, others once
+  --concurrency N         after the audit, N sessions (2 to 16; N server processes over
+                          stdio) make each confirmed tool's valid call at once (only tools
+                          annotated readOnlyHint or destructiveHint false), and N requests
+                          go in flight together on one session, one then cancelled:
+                          failures together are concurrency_failure findings, mixed-up
+                          ids protocol_violation (default 0: none; 60s budget in all)
   --bloat-chars N         flag a valid answer over N characters (default 20000), or 3x the median
   --max-response SIZE     largest answer read, 64KiB to 1GiB (default 4MiB; units KiB, MiB,
                           GiB): the rest of a larger one is counted and discarded, the case
@@ -224,6 +230,7 @@ func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 	fs.StringVar(&st.MaxResponse, "max-response", "", "")
 	hangs := fs.Int("max-hangs", engine.DefaultMaxHangs, "")
 	repeat := fs.Int("repeat", engine.DefaultRepeat, "")
+	concurrency := fs.Int("concurrency", 0, "")
 	jsonOut := fs.Bool("json", false, "")
 	fs.StringVar(&st.Format, "format", "text", "")
 	failUnder := fs.Int("fail-under", -1, "")
@@ -281,6 +288,8 @@ func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 			st.MaxHangs = hangs
 		case "repeat":
 			st.Repeat = repeat
+		case "concurrency":
+			st.Concurrency = concurrency
 		case "fail-under":
 			st.FailUnder = failUnder
 		}

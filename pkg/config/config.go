@@ -39,6 +39,7 @@ type File struct {
 	Parallel           *int              `yaml:"parallel"`
 	MaxHangs           *int              `yaml:"max-hangs"`
 	Repeat             *int              `yaml:"repeat"`
+	Concurrency        *int              `yaml:"concurrency"`
 	MaxResponse        string            `yaml:"max-response"` // a size: 4MiB, 512KiB, 65536
 	FailUnder          *int              `yaml:"fail-under"`
 	FailUnderDim       map[string]int    `yaml:"fail-under-dimensions"`

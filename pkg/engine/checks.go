@@ -360,13 +360,17 @@ func checkFindings(rep *report.Report, cfg Config) []report.Finding {
 		if len(msg) > maxFindingMessage {
 			msg = cutUTF8(msg, maxFindingMessage) + "… (see the check's detail)"
 		}
-		out = append(out, report.Finding{
+		f := report.Finding{
 			ID:         "protocol/" + c.ID + "#" + c.Code,
 			Severity:   code.Severity,
 			Code:       c.Code,
 			Message:    msg,
 			Reproducer: reproduceCheck(rep, cfg, c),
-		})
+		}
+		if c.Group == concurrencyGroup {
+			f.ID, f.Tool, f.Reproducer = c.ID+"#"+c.Code, c.Tool, reproduceConcurrent(rep, cfg, c)
+		}
+		out = append(out, f)
 	}
 	return out
 }
@@ -478,4 +482,28 @@ func checkHeaders(req protoRequest, negotiated string, params map[string][]mcphe
 		h[http.CanonicalHeaderKey(k)] = vs
 	}
 	return h
+}
+
+// reproduceConcurrent is the reproducer of a concurrency check: for a
+// tool's, its valid case's shell one-liner run as many times at once as
+// the check did; for a check of one session, its request line alone (the
+// failure needs requests in flight together, which a shell line does not
+// time reliably).
+func reproduceConcurrent(rep *report.Report, cfg Config, c report.Check) report.Reproducer {
+	line := report.Reproducer{JSONRPC: string(escape.JSON(c.Request))}
+	i := slices.IndexFunc(rep.Tools, func(t report.Tool) bool { return t.Name == c.Tool })
+	if c.Tool == "" || i < 0 {
+		return line
+	}
+	j := slices.IndexFunc(rep.Tools[i].Cases, func(rc report.Case) bool { return rc.Kind == report.KindValid })
+	if j < 0 {
+		return line
+	}
+	vc := rep.Tools[i].Cases[j]
+	vc.Timing = nil // one call per process
+	r := reproduce(rep, cfg, c.Tool, vc)
+	if r.Shell != "" && r.JSONRPC != "" {
+		r.Shell = fmt.Sprintf("for i in $(seq %d); do ( %s ) & done; wait", max(rep.Config.Concurrency, 2), r.Shell)
+	}
+	return r
 }

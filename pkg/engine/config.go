@@ -40,6 +40,11 @@ type Config struct {
 	// [MaxRepeat]); the slow rules compare the median. Other tools are
 	// called once.
 	Repeat int
+	// Concurrency, when 2 or more (up to [MaxConcurrency]), runs the
+	// concurrency checks after the audit (SPEC §7.2): that many sessions
+	// call each confirmed tool safe to call again at once, and that many
+	// requests are in flight together on one session. 0: none.
+	Concurrency int
 
 	Seed    int64  // case generation seed (default 1)
 	Cases   int    // per-tool case budget (default 40; negative means unlimited)
@@ -140,6 +145,9 @@ const (
 	// MinMaxResponse is the smallest --max-response: below it ordinary
 	// answers would not fit.
 	MinMaxResponse = 64 << 10
+	// MaxConcurrency bounds --concurrency: each session may be a server
+	// process, all started at once.
+	MaxConcurrency = 16
 	// MaxParallel bounds --parallel: each session may be a server process.
 	MaxParallel = 64
 )
@@ -314,6 +322,9 @@ func (c Config) Validate() error {
 	if c.Parallel < 0 || c.Parallel > MaxParallel {
 		return bad("{Parallel} %d: want 1 to %d", c.Parallel, MaxParallel)
 	}
+	if c.Concurrency < 0 || c.Concurrency == 1 || c.Concurrency > MaxConcurrency {
+		return bad("{Concurrency} %d: want 2 to %d, or 0 for none", c.Concurrency, MaxConcurrency)
+	}
 	if c.Repeat < 0 || c.Repeat > MaxRepeat {
 		return bad("{Repeat} %d: want 1 to %d", c.Repeat, MaxRepeat)
 	}
@@ -331,6 +342,8 @@ func (c Config) Validate() error {
 			return bad("{NoCalls} with {SkipTools}: {SkipTools} chooses the tools not to call, and a static audit calls none (every listed tool is linted)")
 		case c.Protocol:
 			return bad("{NoCalls} with {Protocol}: the protocol probes are requests, and a static audit sends none")
+		case c.Concurrency > 0:
+			return bad("{NoCalls} with {Concurrency}: the concurrency checks call tools, and a static audit calls none")
 		}
 	}
 	if c.SlowMs < 0 {

@@ -158,6 +158,12 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 		// request of its own.
 		rep.Checks = append(rep.Checks, noHandshakeCheck(why))
 	}
+	if cfg.Concurrency >= 2 && !cfg.NoCalls && ctx.Err() == nil {
+		// On sessions of their own, once the audit's are closed.
+		cc, late := concurrencyChecks(ctx, cfg, cn, rep.Tools, tools)
+		rep.Checks = append(rep.Checks, cc...)
+		lateAnswers += late
+	}
 	for i := range rep.Checks {
 		// What the checks observed names server text (method names of
 		// its messages, its metadata): redacted like the rest.
@@ -934,6 +940,7 @@ func (c Config) settings() report.Settings {
 		Parallel:           c.Parallel,
 		Repeat:             c.Repeat,
 		NoCalls:            c.NoCalls,
+		Concurrency:        c.Concurrency,
 		ExampleTools:       slices.Sorted(maps.Keys(c.Examples)),
 	}
 }

@@ -224,21 +224,31 @@ func argumentsText(c report.Case) string {
 
 // checkLine says how the protocol checks went: "12 protocol checks: 7
 // passed, 4 failed, 1 skipped"; for a server audited in the legacy era
-// without any, or in a static audit, why none ran; "" for an older report.
+// without any, or in a static audit, why none ran; then how the
+// concurrency checks went, when there were any; "" for an older report.
 func checkLine(rep *report.Report) string {
 	if rep.Static && len(rep.Checks) == 0 {
 		return "protocol checks: none, a static audit (--no-calls) sends no request after discovery"
 	}
-	if len(rep.Checks) == 0 {
-		if rep.Server.Era == "legacy" {
-			return "protocol checks: none, the server was audited in the 2025 era (" + orText(rep.Server.EraReason, "--era legacy") + "); --era modern requires the 2026-07-28 revision"
+	var parts []string
+	for _, g := range []struct {
+		concurrency bool
+		one, many   string
+	}{{false, "protocol check", "protocol checks"}, {true, "concurrency check", "concurrency checks"}} {
+		n, all := map[string]int{}, 0
+		for _, c := range rep.Checks {
+			if (c.Group == "concurrency") == g.concurrency {
+				n[c.Status]++
+				all++
+			}
 		}
-		return ""
+		switch {
+		case all > 0:
+			parts = append(parts, fmt.Sprintf("%s: %d passed, %d failed, %d skipped", plural(all, g.one, g.many),
+				n[report.CheckPass], n[report.CheckFail], n[report.CheckSkip]))
+		case !g.concurrency && rep.Server.Era == "legacy":
+			parts = append(parts, "protocol checks: none, the server was audited in the 2025 era ("+orText(rep.Server.EraReason, "--era legacy")+"); --era modern requires the 2026-07-28 revision")
+		}
 	}
-	n := map[string]int{}
-	for _, c := range rep.Checks {
-		n[c.Status]++
-	}
-	return fmt.Sprintf("%s: %d passed, %d failed, %d skipped", plural(len(rep.Checks), "protocol check", "protocol checks"),
-		n[report.CheckPass], n[report.CheckFail], n[report.CheckSkip])
+	return strings.Join(parts, "; ")
 }

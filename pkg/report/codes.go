@@ -89,6 +89,10 @@ var codes = []Code{
 		Title:   "Result breaks outputSchema",
 		Message: "the result does not match the declared outputSchema",
 		Fix:     "Make structuredContent match the declared outputSchema, or fix the schema."},
+	{Name: CodeConcurrencyFailure, Check: true, Severity: SeverityError, FailOn: "concurrency",
+		Title:   "Fails under concurrent calls",
+		Message: "the same valid call failed when made at once from several sessions",
+		Fix:     "Guard state shared between calls, sessions or processes (files, caches, connections) with locks or per-call copies, and answer a call that must wait with isError rather than failing it: clients call tools concurrently."},
 	{Name: CodeEraDifference, Era: true, Severity: SeverityError, FailOn: CodeEraDifference,
 		Title:   "Validation differs by protocol era",
 		Message: "the server judged the same input differently in the two protocol eras",
@@ -193,6 +197,10 @@ const (
 	CodeDeprecatedFeature      = "deprecated_feature"
 	CodeBadRequestServed       = "bad_request_served"
 	CodeProtocolDeviation      = "protocol_deviation"
+	// CodeConcurrencyFailure is the code of a concurrency check
+	// (--concurrency) whose calls failed together although the call
+	// succeeded alone.
+	CodeConcurrencyFailure = "concurrency_failure"
 )
 
 // Codes returns every finding code, worst first.

@@ -92,8 +92,11 @@ const (
 type Check struct {
 	// ID is stable across runs: "envelope/unsupported-version".
 	ID string `json:"id"`
-	// Group is "envelope" or "compliance".
+	// Group is "envelope", "compliance", "http" or "concurrency".
 	Group string `json:"group"`
+	// Tool names the tool a check called, for a check of one tool (the
+	// concurrency checks' concurrency/TOOL).
+	Tool string `json:"tool,omitempty"`
 	// Title says what a conforming server does.
 	Title  string `json:"title"`
 	Status string `json:"status"`
@@ -150,6 +153,9 @@ type Settings struct {
 	Repeat int `json:"repeat,omitempty"`
 	// NoCalls is set for a static audit (--no-calls): see [Report.Static].
 	NoCalls bool `json:"noCalls,omitempty"`
+	// Concurrency is how many sessions the concurrency checks used
+	// (--concurrency); 0 when they did not run.
+	Concurrency int `json:"concurrency,omitempty"`
 	// ExampleTools names the tools whose valid call came from a config
 	// example: replaying their compacted cases needs the same --config.
 	ExampleTools []string `json:"exampleTools,omitempty"`

@@ -183,7 +183,11 @@ func (t *tally) countChecks(rep *report.Report) {
 		if c.Status != report.CheckFail || !report.Verdict(c.Code).Failure() {
 			continue
 		}
-		t.fail(c.Code, checksPlace)
+		place := checksPlace
+		if c.Group == "concurrency" {
+			place = "the concurrency checks"
+		}
+		t.fail(c.Code, place)
 		if report.Verdict(c.Code) == report.Crash {
 			how := ""
 			if c.Crash != nil {
