@@ -147,6 +147,7 @@ func (r *runner) run(ctx context.Context) int {
 		"report-path": reportPath,
 		"sarif-path":  sarifPath,
 		"badge-url":   render.BadgeURL(rep),
+		"static":      strconv.FormatBool(rep.Static),
 	})
 	if interrupted {
 		return out.Code

@@ -17,7 +17,7 @@ import (
 // action.yml and .github/actions/local/action.yml declare exactly these.
 var Inputs = []string{
 	"command", "url", "headers", "env", "pass-env", "working-directory",
-	"include-destructive", "tools", "skip-tools", "cases", "seed", "timeout",
+	"no-calls", "include-destructive", "tools", "skip-tools", "cases", "seed", "timeout",
 	"startup-timeout", "repeat", "era", "protocol-version", "concurrency", "sequential", "protocol", "config", "secrets",
 	"fail-under", "fail-on", "baseline", "comment", "comment-key",
 	"github-token", "sarif", "report",
@@ -25,12 +25,8 @@ var Inputs = []string{
 
 // Outputs are the outputs of action.yml, in its order.
 var Outputs = []string{
-	"score", "grade", "passed", "crashes", "findings", "report-path", "sarif-path", "badge-url",
+	"score", "grade", "passed", "crashes", "findings", "report-path", "sarif-path", "badge-url", "static",
 }
-
-// notYet are inputs SPEC §12 reserves for later features: accepted, and
-// warned about when set.
-var notYet = []string{"concurrency", "protocol"}
 
 // Comment modes.
 const (
@@ -110,6 +106,13 @@ func readInputs(get func(string) string, workspace string) (settings, error) {
 	a.Env = lines(get("env"))
 	a.PassEnv = list(get("pass-env"))
 	a.Secrets = list(get("secrets"))
+	if v := get("no-calls"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return s, fmt.Errorf("input no-calls %q: want true or false", v)
+		}
+		a.NoCalls = &b
+	}
 	if v := get("include-destructive"); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
@@ -124,6 +127,13 @@ func readInputs(get func(string) string, workspace string) (settings, error) {
 		}
 		a.Sequential = &b
 	}
+	if v := get("protocol"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return s, fmt.Errorf("input protocol %q: want true or false", v)
+		}
+		a.Protocol = &b
+	}
 	a.Tools = list(get("tools"))
 	a.SkipTools = list(get("skip-tools"))
 	var err error
@@ -131,6 +141,9 @@ func readInputs(get func(string) string, workspace string) (settings, error) {
 		return s, err
 	}
 	if a.Repeat, err = intInput(get, "repeat"); err != nil {
+		return s, err
+	}
+	if a.Concurrency, err = intInput(get, "concurrency"); err != nil {
 		return s, err
 	}
 	a.Era = get("era")
@@ -163,11 +176,6 @@ func readInputs(get func(string) string, workspace string) (settings, error) {
 		a.Config = resolve(c)
 	} else if def := resolve(config.DefaultPath); fileExists(def) {
 		a.Config = def // .mcp-fuzz.yml of working-directory
-	}
-	for _, n := range notYet {
-		if v := get(n); v != "" {
-			s.warnings = append(s.warnings, fmt.Sprintf("input %s is not supported yet; ignored", n))
-		}
 	}
 	switch s.comment = strings.ToLower(get("comment")); s.comment {
 	case "":

@@ -43,11 +43,15 @@ type Settings struct {
 	MaxResponse    string // a size as typed, "4MiB"; see [ParseSize]
 	MaxHangs       *int   // 0: never cut a tool short
 	Repeat         *int   // runs of a valid call harmless to repeat
+	Concurrency    *int   // sessions of the concurrency checks; 0: none
 	Parallel       *int
 
+	// NoCalls makes the audit static: see [engine.Config.NoCalls].
+	NoCalls            *bool
 	IncludeDestructive *bool
 	// Sequential runs the lifecycle checks (needs IncludeDestructive).
 	Sequential *bool
+	Protocol   *bool // --protocol: the protocol probes
 	Tools      []string
 	SkipTools  []string
 
@@ -89,9 +93,9 @@ func FlagNames(key string) string {
 var fieldKeys = map[string]string{
 	"Command": "command", "URL": "url", "Headers": "header", "Bearer": "bearer", "Tools": "tools", "SkipTools": "skip-tools",
 	"Env": "env", "PassEnv": "pass-env", "Cwd": "cwd", "Secrets": "secret",
-	"Profile": "profile", "Era": "era", "ProtocolVersion": "protocol-version", "Timeout": "timeout", "StartupTimeout": "startup-timeout",
+	"Profile": "profile", "Protocol": "protocol", "Era": "era", "ProtocolVersion": "protocol-version", "Timeout": "timeout", "StartupTimeout": "startup-timeout",
 	"MaxResponse": "max-response", "Parallel": "parallel", "SlowMs": "slow-ms", "BloatChars": "bloat-chars", "Repeat": "repeat",
-	"IncludeDestructive": "include-destructive", "Sequential": "sequential",
+	"NoCalls": "no-calls", "IncludeDestructive": "include-destructive", "Concurrency": "concurrency", "Sequential": "sequential",
 	"Examples": "per-tool", "ToolTimeouts": "per-tool", "AlsoCall": "per-tool",
 }
 
@@ -156,6 +160,7 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 		"bloat-chars":         s.BloatChars == nil && file.BloatChars != nil,
 		"repeat":              s.Repeat == nil && file.Repeat != nil,
 		"sequential":          s.Sequential == nil && file.Sequential != nil,
+		"concurrency":         s.Concurrency == nil && file.Concurrency != nil,
 		"include-destructive": s.IncludeDestructive == nil && file.IncludeDestructive != nil,
 		"secret":              len(s.Secrets) == 0 && len(file.Secrets) > 0,
 		"tools":               len(s.Tools) == 0 && len(file.Tools) > 0,
@@ -188,12 +193,14 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 	c.BloatChars = *first(s.BloatChars, file.BloatChars, ptr(engine.DefaultBloatChars))
 	c.Parallel = *first(s.Parallel, file.Parallel, ptr(1))
 	c.Repeat = *first(s.Repeat, file.Repeat, ptr(engine.DefaultRepeat))
+	c.Concurrency = *first(s.Concurrency, file.Concurrency, ptr(0))
 	c.Seed = *first(s.Seed, file.Seed, ptr(int64(engine.DefaultSeed)))
 	c.Profile = pick(s.Profile, file.Profile, "default")
 	c.Era = pick(s.Era, file.Era, engine.EraAuto)
 	c.ProtocolVersion = pick(s.ProtocolVersion, file.ProtocolVersion)
 	c.IncludeDestructive = *first(s.IncludeDestructive, file.IncludeDestructive, ptr(false))
 	c.Sequential = *first(s.Sequential, file.Sequential, ptr(false))
+	c.Protocol = *first(s.Protocol, file.Protocol, ptr(false))
 	c.Tools = s.Tools
 	if len(c.Tools) > 0 {
 		c.ToolsFrom = names("tools") + " " + strings.Join(c.Tools, ",")
@@ -233,6 +240,9 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 	if c.Parallel < 1 || c.Parallel > engine.MaxParallel {
 		return o, fmt.Errorf("%s: want 1 to %d", source("parallel", s.Parallel != nil, c.Parallel), engine.MaxParallel)
 	}
+	if c.Concurrency < 0 || c.Concurrency == 1 || c.Concurrency > engine.MaxConcurrency {
+		return o, fmt.Errorf("%s: want 2 to %d, or 0 for none", source("concurrency", s.Concurrency != nil, c.Concurrency), engine.MaxConcurrency)
+	}
 	if c.Repeat < 1 || c.Repeat > engine.MaxRepeat {
 		return o, fmt.Errorf("%s: want 1 to %d", source("repeat", s.Repeat != nil, c.Repeat), engine.MaxRepeat)
 	}
@@ -266,6 +276,12 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 	}
 	c.Env = append(c.Env, s.Env...) // the front end's last: it wins
 	applyPerTool(c, file, fileName)
+	c.NoCalls = *first(s.NoCalls, file.NoCalls, ptr(false))
+	if c.NoCalls {
+		if err := staticOnly(c, s, file, names, spell); err != nil {
+			return o, err
+		}
+	}
 
 	if err := buildGates(&o.Gates, &o.defaultReplacedBy, s, file, names); err != nil {
 		return o, err
@@ -280,6 +296,46 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 		return o, errors.New(Describe(err, spell))
 	}
 	return o, nil
+}
+
+// staticOnly checks the options of a static audit (c.NoCalls; see
+// [engine.Config.NoCalls]) against those that choose, repeat or compare
+// calls, which it cannot honour. Such an option given by the front end,
+// or set in the file along with no-calls, is an error (exit 2). Set in the
+// file under a no-calls of the front end, it is the file's default for
+// the runs that do call, and yields: c calls nothing either way. --era
+// both is an error from anywhere, since it also decides what is listed.
+func staticOnly(c *engine.Config, s Settings, f *config.File, names, spell Names) error {
+	fromFront := s.NoCalls != nil
+	noCalls := names("no-calls")
+	if !fromFront {
+		noCalls = "config no-calls"
+	}
+	if c.Era == engine.EraBoth {
+		return fmt.Errorf("%s with %s both: the era comparison compares the verdicts of calls, and a static audit makes none (give %s modern, legacy or auto)", noCalls, spell("era"), spell("era"))
+	}
+	on := func(p *bool) bool { return p != nil && *p }
+	for _, o := range []struct {
+		key           string
+		given, inFile bool
+		why           string
+	}{
+		{"repeat", s.Repeat != nil, f.Repeat != nil, "it times repeated valid calls, and a static audit makes none"},
+		{"include-destructive", on(s.IncludeDestructive), on(f.IncludeDestructive), "a static audit calls no tool, destructive or not"},
+		{"tools", len(s.Tools) > 0, len(f.Tools) > 0, "it chooses the tools to call, and a static audit calls none (it lints every listed tool)"},
+		{"skip-tools", len(s.SkipTools) > 0, len(f.SkipTools) > 0, "it chooses the tools not to call, and a static audit calls none (it lints every listed tool)"},
+	} {
+		switch {
+		case o.given:
+			return fmt.Errorf("%s with %s: %s", noCalls, names(o.key), o.why)
+		case o.inFile && !fromFront:
+			return fmt.Errorf("%s with config %s: %s", noCalls, o.key, o.why)
+		}
+	}
+	// What is left to yield: the file's defaults, and its per-tool skip
+	// and include.
+	c.IncludeDestructive, c.Tools, c.ToolsFrom, c.SkipTools, c.SkipToolsFrom, c.AlsoCall = false, nil, "", nil, nil, nil
+	return nil
 }
 
 // applyPerTool takes the per-tool examples, skips, includes and timeouts

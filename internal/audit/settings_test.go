@@ -356,3 +356,47 @@ func TestHugeValuesAreQuotedShort(t *testing.T) {
 		t.Errorf("error of %d bytes: %.300v", len(fmt.Sprint(err)), err)
 	}
 }
+
+// TestBuildNoCalls: the options that choose, repeat or compare calls are
+// errors with no-calls when given by the front end or in the file along
+// with it; as the file's defaults under a front end's no-calls they yield.
+func TestBuildNoCalls(t *testing.T) {
+	yes, five := true, 5
+	dir := t.TempDir()
+	file := func(body string) string {
+		p := filepath.Join(dir, fmt.Sprintf("c%d.yml", len(body)))
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	calling := file("include-destructive: true\ntools: [a]\nskip-tools: [b]\nrepeat: 5\nper-tool:\n  a:\n    include: true\n")
+	o, err := Build(Settings{Command: []string{"srv"}, NoCalls: &yes, Config: calling}, FlagNames, noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := o.Engine; !c.NoCalls || c.IncludeDestructive || c.Tools != nil || c.SkipTools != nil || c.AlsoCall != nil {
+		t.Errorf("the file's selection did not yield: %+v", c)
+	}
+	for _, tc := range []struct {
+		s    Settings
+		want string
+	}{
+		{Settings{NoCalls: &yes, Repeat: &five}, "input no-calls with input repeat: "},
+		{Settings{NoCalls: &yes, IncludeDestructive: &yes}, "input no-calls with input include-destructive: "},
+		{Settings{NoCalls: &yes, Tools: []string{"a"}}, "input no-calls with input tools: "},
+		{Settings{NoCalls: &yes, SkipTools: []string{"a"}}, "input no-calls with input skip-tools: "},
+		{Settings{NoCalls: &yes, Era: "both"}, "input no-calls with input era both: "},
+		{Settings{Config: file("no-calls: true\nrepeat: 2\n")}, "config no-calls with config repeat: "},
+		{Settings{Config: file("no-calls: true\n"), Tools: []string{"a"}}, "config no-calls with input tools: "},
+		{Settings{NoCalls: &yes, Config: file("era: both\n")}, "input no-calls with config era both: "},
+	} {
+		tc.s.Command = []string{"srv"}
+		if tc.s.Config == "" {
+			tc.s.Config = os.DevNull
+		}
+		if _, err := Build(tc.s, inputName, noEnv); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want %q...", tc.s, err, tc.want)
+		}
+	}
+}

@@ -43,6 +43,11 @@ func TestScripts(t *testing.T) {
 	fixture.Build(t, "modern-only")
 	fixture.Build(t, "lifecycle-stale")
 	fixture.Build(t, "lifecycle-clean")
+	fixture.Build(t, "prompts-resources")
+	fixture.Build(t, "malformed-tools")
+	fixture.Build(t, "concurrency-race")
+	fixture.Build(t, "concurrency-safe")
+	fixture.Build(t, "concurrency-swapped-ids")
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {

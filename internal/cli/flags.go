@@ -131,6 +131,12 @@ Target:
   --repeat N              time the valid call N times (1 to 20, default 3) and judge slowness
                           by the median; only tools annotated readOnlyHint or idempotentHint
                           are called again, others once
+  --concurrency N         after the audit, N sessions (2 to 16; N server processes over
+                          stdio) make each confirmed tool's valid call at once (only tools
+                          annotated readOnlyHint or destructiveHint false), and N requests
+                          go in flight together on one session, one then cancelled:
+                          failures together are concurrency_failure findings, mixed-up
+                          ids protocol_violation (default 0: none; 60s budget in all)
   --bloat-chars N         flag a valid answer over N characters (default 20000), or 3x the median
   --max-response SIZE     largest answer read, 64KiB to 1GiB (default 4MiB; units KiB, MiB,
                           GiB): the rest of a larger one is counted and discarded, the case
@@ -142,7 +148,15 @@ Target:
                           disk would race)
 
 Selection:
+  --no-calls              static audit: start (or connect to) the server, list and lint its
+                          tools, resources and prompts, and call nothing (no tools/call, no
+                          protocol check); graded on Schema alone and labelled "static audit";
+                          not with --era both, --repeat, --include-destructive, --tools or
+                          --skip-tools
   --include-destructive   call every tool, not only those annotated readOnlyHint: true
+  --protocol              also send the protocol probes: an unknown method and tool, a garbage
+                          cursor, params that are not an object, a request without id (and
+                          ping and a second initialize in the 2025 era)
   --tools GLOB,...        call only matching tools (a match is called even if not read-only)
   --skip-tools GLOB,...   never call matching tools
   --sequential            lifecycle checks (needs --include-destructive): group tools by the
@@ -169,8 +183,9 @@ Output:
                           .jsonl full trace, .svg badge
 
 Gates (each exits 1 when missed; without any, a run fails on crash,hang,protocol,leak
-       and when no tool was tested):
-  --fail-under N          overall score under N (a run that is not graded fails it)
+       and when no tool was tested, except under --no-calls):
+  --fail-under N          overall score under N (a run that is not graded fails it; under
+                          --no-calls, the Schema score)
   --fail-under-DIM N      DIM: robustness, validation, error-quality, liveness, performance, schema
   --fail-on KIND,...      any finding of KIND: FAIL-ON-KINDS; none: no finding gate at all
                           (kinds replace the default gate: default,envelope adds to it;
@@ -212,8 +227,10 @@ func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 	fs.Var(secondsFlag{&timeout}, "timeout", "")
 	slowMs := fs.Int("slow-ms", engine.DefaultSlowMs, "")
 	bloatChars := fs.Int("bloat-chars", engine.DefaultBloatChars, "")
+	noCalls := fs.Bool("no-calls", false, "")
 	destructive := fs.Bool("include-destructive", false, "")
 	sequential := fs.Bool("sequential", false, "")
+	protocol := fs.Bool("protocol", false, "")
 	fs.Var(&tools, "tools", "")
 	fs.Var(&skip, "skip-tools", "")
 	seed := fs.Int64("seed", engine.DefaultSeed, "")
@@ -223,6 +240,7 @@ func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 	fs.StringVar(&st.MaxResponse, "max-response", "", "")
 	hangs := fs.Int("max-hangs", engine.DefaultMaxHangs, "")
 	repeat := fs.Int("repeat", engine.DefaultRepeat, "")
+	concurrency := fs.Int("concurrency", 0, "")
 	jsonOut := fs.Bool("json", false, "")
 	fs.StringVar(&st.Format, "format", "text", "")
 	failUnder := fs.Int("fail-under", -1, "")
@@ -264,10 +282,14 @@ func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 			st.SlowMs = slowMs
 		case "bloat-chars":
 			st.BloatChars = bloatChars
+		case "no-calls":
+			st.NoCalls = noCalls
 		case "include-destructive":
 			st.IncludeDestructive = destructive
 		case "sequential":
 			st.Sequential = sequential
+		case "protocol":
+			st.Protocol = protocol
 		case "seed":
 			st.Seed = seed
 		case "cases":
@@ -278,6 +300,8 @@ func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 			st.MaxHangs = hangs
 		case "repeat":
 			st.Repeat = repeat
+		case "concurrency":
+			st.Concurrency = concurrency
 		case "fail-under":
 			st.FailUnder = failUnder
 		}

@@ -142,3 +142,27 @@ func TestPusher(t *testing.T) {
 	}
 	c.Close()
 }
+
+// WithSent's function runs once the request is written: cancelling there
+// gives up on a request in flight, which the server is told about.
+func TestWithSentCancelsInFlight(t *testing.T) {
+	conn := newFakeConn()
+	c := New(conn, nil)
+	defer c.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errc := make(chan error, 1)
+	go func() { _, err := c.Call(WithSent(ctx, cancel), "tools/call", nil); errc <- err }()
+	req := (<-conn.out).(*jsonrpc.Request)
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want canceled", err)
+	}
+	select {
+	case m := <-conn.out:
+		if n := m.(*jsonrpc.Request); n.Method != "notifications/cancelled" {
+			t.Fatalf("after %v the client sent %s, want notifications/cancelled", req.ID.Raw(), n.Method)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notifications/cancelled")
+	}
+}

@@ -195,6 +195,9 @@ func (c *Client) Call(ctx context.Context, method string, params any) (json.RawM
 		}
 		return nil, fmt.Errorf("%w: sending %s: %v", ErrClosed, method, err)
 	}
+	if sent, ok := ctx.Value(sentKey{}).(func()); ok {
+		sent()
+	}
 	select {
 	case resp := <-ch:
 		return decodeResponse(resp)
@@ -215,6 +218,17 @@ func (c *Client) Call(ctx context.Context, method string, params any) (json.RawM
 		c.abandon(id, method, ctx.Err())
 		return nil, ctx.Err()
 	}
+}
+
+// sentKey is the context key of [WithSent]'s function.
+type sentKey struct{}
+
+// WithSent returns a context with which [Client.Call] calls sent once the
+// request is written, before it waits for the answer: a caller that
+// cancels the context there gives up on a request that is surely in
+// flight (the server is told with notifications/cancelled).
+func WithSent(ctx context.Context, sent func()) context.Context {
+	return context.WithValue(ctx, sentKey{}, sent)
 }
 
 // cancelWait bounds the notifications/cancelled that follows a call given up

@@ -37,8 +37,12 @@ type SectionData struct {
 	Hangs    int    `json:"hangs"`
 	Accepted int    `json:"accepted"`
 	Previous *int   `json:"previous"`
-	// Untested is "6 of 9 tools untested", or "" when every tool was called.
+	// Untested is "6 of 9 tools untested", or "" when every tool was
+	// called; for a static audit, [report.StaticLabel].
 	Untested string `json:"untested,omitempty"`
+	// Static is set for a static audit (--no-calls): it made no call, so
+	// its row shows no count of crashes, hangs or silent accepts.
+	Static   bool   `json:"static,omitempty"`
 	Markdown string `json:"-"`
 }
 
@@ -107,9 +111,13 @@ func row(s SectionData) string {
 	if s.Untested != "" {
 		grade += " (" + escape.MarkdownInline(s.Untested, 40) + ")"
 	}
-	return fmt.Sprintf("| %s | %s | %s | %d | %d | %d | %s |\n",
+	counts := []string{strconv.Itoa(s.Crashes), strconv.Itoa(s.Hangs), strconv.Itoa(s.Accepted)}
+	if s.Static {
+		counts = []string{"—", "—", "—"}
+	}
+	return fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s |\n",
 		escape.MarkdownInline(orText(s.Target, s.Key), targetMax), points, grade,
-		s.Crashes, s.Hangs, s.Accepted, change(s))
+		counts[0], counts[1], counts[2], change(s))
 }
 
 // change is the score change since the previous run: "+3", "−5", "±0",
@@ -237,7 +245,7 @@ func newSection(key, target string, rep *report.Report, maxBytes int) SectionDat
 		}
 	}
 	s.Crashes, s.Hangs, s.Accepted = rep.Summary.Crash, rep.Summary.Hang, rep.Summary.Accepted
-	s.Untested = score.Untested(rep)
+	s.Untested, s.Static = score.Untested(rep), rep.Static
 	s.Markdown = sectionMarkdown(rep, maxBytes)
 	return s
 }

@@ -29,8 +29,10 @@ type File struct {
 	Profile            string            `yaml:"profile"`
 	Era                string            `yaml:"era"`
 	ProtocolVersion    string            `yaml:"protocol-version"`
+	NoCalls            *bool             `yaml:"no-calls"`
 	IncludeDestructive *bool             `yaml:"include-destructive"`
 	Sequential         *bool             `yaml:"sequential"`
+	Protocol           *bool             `yaml:"protocol"`
 	Tools              List              `yaml:"tools"`
 	SkipTools          List              `yaml:"skip-tools"`
 	SlowMs             *int              `yaml:"slow-ms"`
@@ -38,6 +40,7 @@ type File struct {
 	Parallel           *int              `yaml:"parallel"`
 	MaxHangs           *int              `yaml:"max-hangs"`
 	Repeat             *int              `yaml:"repeat"`
+	Concurrency        *int              `yaml:"concurrency"`
 	MaxResponse        string            `yaml:"max-response"` // a size: 4MiB, 512KiB, 65536
 	FailUnder          *int              `yaml:"fail-under"`
 	FailUnderDim       map[string]int    `yaml:"fail-under-dimensions"`

@@ -46,6 +46,8 @@ type protoRequest struct {
 	// headers replace mcp-fuzz's own HTTP headers for this request (an
 	// empty value removes one); over stdio there are none.
 	headers http.Header
+	// notify sends the request as a notification (no id).
+	notify bool
 }
 
 // expectation is how a check judges the answer to its request.
@@ -64,6 +66,16 @@ type expectation struct {
 	// servedOK says whether a result is a pass after all (a fresh
 	// input_required for a tampered requestState); nil: never.
 	servedOK func(raw json.RawMessage) bool
+	// deviation: silence, a garbled answer or one of deviationCodes is a
+	// protocol_deviation (warning), not a hang, protocol violation or
+	// crash (see probes.go).
+	deviation      bool
+	deviationCodes []int64
+	// silent: no answer at all is the pass (a notification).
+	silent bool
+	// refusal is the finding code of any JSON-RPC error when a result was
+	// expected ("": an error passes).
+	refusal string
 }
 
 // protoCheck is one check of a group.
@@ -158,6 +170,10 @@ func (cr *checkRun) check(ctx context.Context, pc protoCheck, c *report.Check) {
 	}
 	slices.Sort(c.Headers)
 	violationsBefore, _ := s.beginCall()
+	if pc.req.notify {
+		cr.notify(ctx, pc, c, violationsBefore)
+		return
+	}
 	// The Mcp-Param headers come with the call's context (see
 	// [session.callOnce]); the check's own replace them.
 	probe := &httpProbe{headers: checkHeaders(pc.req, s.init.ProtocolVersion, nil)}
@@ -180,6 +196,41 @@ func (cr *checkRun) check(ctx context.Context, pc protoCheck, c *report.Check) {
 		c.Crash.ExitStatus = s.proc.ExitStatus()
 		c.Crash.Stderr = r.stderrTail(s.proc.Stderr())
 	}
+}
+
+// noticeWait is how long a check sent as a notification waits for an
+// answer that must not come.
+const noticeWait = 500 * time.Millisecond
+
+// notify sends pc's request as a notification and judges what came back
+// within [noticeWait]: nothing is the pass.
+func (cr *checkRun) notify(ctx context.Context, pc protoCheck, c *report.Check, violationsBefore int) {
+	s := cr.r.s
+	line := []byte(`{"jsonrpc":"2.0","method":`)
+	line = append(line, mustJSON(pc.req.method)...)
+	if pc.req.params != nil {
+		line = append(append(line, `,"params":`...), pc.req.params...)
+	}
+	c.Request = append(line, '}')
+	start := time.Now()
+	err := s.client.Notify(ctx, pc.req.method, pc.req.params)
+	if err == nil {
+		t := time.NewTimer(noticeWait)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+		case <-s.client.Done():
+		}
+		t.Stop()
+	}
+	c.DurationMs = float64(time.Since(start).Microseconds()) / 1000
+	o := outcome{hung: true}
+	if err != nil || isDone(s.client.Done()) {
+		o = outcome{closed: true, exitStatus: s.waitExit(2 * time.Second)}
+	}
+	o.violations, _ = s.endCall(violationsBefore)
+	judgeCheck(pc.expect, o, httpAnswer{}, c)
+	cr.r.settle(ctx, s, outcome{closed: o.closed})
 }
 
 // judgeCheck decides a check's status from the outcome of its request: a
@@ -215,8 +266,14 @@ func judgeCheck(e expectation, o outcome, h httpAnswer, c *report.Check) {
 		}
 		c.Crash = &report.CrashInfo{How: how}
 		fail(string(report.Crash), what+" before answering")
+	case (len(o.violations) > 0 || o.cutShort) && e.deviation:
+		fail(report.CodeProtocolDeviation, orText(strings.Join(o.violations, "; "), "the answer broke the protocol"))
 	case len(o.violations) > 0 || o.cutShort:
 		fail(string(report.ProtocolViolation), orText(strings.Join(o.violations, "; "), "the answer broke the protocol"))
+	case o.hung && e.silent:
+		c.Status, c.Detail = report.CheckPass, "no answer, as for any notification"
+	case (o.hung || o.unended()) && e.deviation:
+		fail(report.CodeProtocolDeviation, "no answer within the check's timeout (the server is otherwise alive)")
 	case o.hung || o.unended():
 		fail(string(report.Hang), "no answer within the check's timeout")
 	case o.cancelled:
@@ -231,8 +288,14 @@ func judgeCheck(e expectation, o outcome, h httpAnswer, c *report.Check) {
 			got += fmt.Sprintf(" (HTTP %d)", h.status)
 		}
 		switch {
+		case e.refusal != "":
+			fail(e.refusal, got)
+		case slices.Contains(e.deviationCodes, code):
+			fail(report.CodeProtocolDeviation, got)
 		case slices.Contains(e.legacy, code):
 			fail(report.CodeLegacyErrorCode, got+"; "+orText(supersededCode(code), "a superseded code"))
+		case e.codes != nil && !slices.Contains(e.codes, code) && e.deviation:
+			fail(report.CodeProtocolDeviation, got)
 		case e.codes != nil && !slices.Contains(e.codes, code):
 			fail(report.CodeWrongErrorCode, got)
 		case e.supported && len(supportedFromData(o.rpcErr.Data)) == 0:
@@ -301,13 +364,17 @@ func checkFindings(rep *report.Report, cfg Config) []report.Finding {
 		if len(msg) > maxFindingMessage {
 			msg = cutUTF8(msg, maxFindingMessage) + "… (see the check's detail)"
 		}
-		out = append(out, report.Finding{
+		f := report.Finding{
 			ID:         "protocol/" + c.ID + "#" + c.Code,
 			Severity:   code.Severity,
 			Code:       c.Code,
 			Message:    msg,
 			Reproducer: reproduceCheck(rep, cfg, c),
-		})
+		}
+		if c.Group == concurrencyGroup {
+			f.ID, f.Tool, f.Reproducer = c.ID+"#"+c.Code, c.Tool, reproduceConcurrent(rep, cfg, c)
+		}
+		out = append(out, f)
 	}
 	return out
 }
@@ -326,11 +393,24 @@ func reproduceCheck(rep *report.Report, cfg Config, c report.Check) report.Repro
 	line := string(escape.JSON(c.Request))
 	r := report.Reproducer{JSONRPC: line}
 	switch {
+	case len(cfg.Command) > 0 && rep.Server.Era != EraModern:
+		// The 2025 era: the handshake first.
+		init := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcp-fuzz-repro","version":"0"}}}`, protocolVersion)
+		cd, prefix := shellContext(cfg)
+		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s %s %s; sleep 2; } | %s%s | cut -c1-300",
+			cd, shellQuote(init), shellQuote(`{"jsonrpc":"2.0","method":"notifications/initialized"}`), shellQuote(line), prefix, shellJoin(cfg.Command))
 	case len(cfg.Command) > 0:
 		list := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":` + string(reproEnvelope(rep.Server.ProtocolVersion)) + `}}`
 		cd, prefix := shellContext(cfg)
 		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s %s; sleep 2; } | %s%s | cut -c1-300",
 			cd, shellQuote(list), shellQuote(line), prefix, shellJoin(cfg.Command))
+	case cfg.URL != "" && rep.Server.Era != EraModern:
+		// The 2025 era over HTTP: a session first, as a case's reproducer
+		// opens one.
+		r.Shell = reproduce(rep, cfg, "", report.Case{}).Shell
+		if i := strings.LastIndex(r.Shell, "-d "); i > 0 {
+			r.Shell = r.Shell[:i] + "-d " + shellQuote(line)
+		}
 	case cfg.URL != "":
 		var req struct {
 			Method string          `json:"method"`
@@ -406,4 +486,28 @@ func checkHeaders(req protoRequest, negotiated string, params map[string][]mcphe
 		h[http.CanonicalHeaderKey(k)] = vs
 	}
 	return h
+}
+
+// reproduceConcurrent is the reproducer of a concurrency check: for a
+// tool's, its valid case's shell one-liner run as many times at once as
+// the check did; for a check of one session, its request line alone (the
+// failure needs requests in flight together, which a shell line does not
+// time reliably).
+func reproduceConcurrent(rep *report.Report, cfg Config, c report.Check) report.Reproducer {
+	line := report.Reproducer{JSONRPC: string(escape.JSON(c.Request))}
+	i := slices.IndexFunc(rep.Tools, func(t report.Tool) bool { return t.Name == c.Tool })
+	if c.Tool == "" || i < 0 {
+		return line
+	}
+	j := slices.IndexFunc(rep.Tools[i].Cases, func(rc report.Case) bool { return rc.Kind == report.KindValid })
+	if j < 0 {
+		return line
+	}
+	vc := rep.Tools[i].Cases[j]
+	vc.Timing = nil // one call per process
+	r := reproduce(rep, cfg, c.Tool, vc)
+	if r.Shell != "" && r.JSONRPC != "" {
+		r.Shell = fmt.Sprintf("for i in $(seq %d); do ( %s ) & done; wait", max(rep.Config.Concurrency, 2), r.Shell)
+	}
+	return r
 }

@@ -76,9 +76,9 @@ func supersededCode(code int64) string {
 }
 
 // complianceTarget is what the request-sending compliance checks need.
+// (A missing resource's -32002 is the resources/read-missing check's.)
 type complianceTarget struct {
-	version   string
-	resources bool // the server declares resources
+	version string
 }
 
 // complianceChecks are the compliance checks that send a request.
@@ -101,16 +101,7 @@ func complianceChecks(t complianceTarget) []protoCheck {
 			req:    protoRequest{method: "roots/list", params: with(map[string]any{})},
 			expect: expectation{served: report.CodeDeprecatedFeature}},
 	}
-	res := protoCheck{id: "compliance/resource-not-found", title: "reading a resource that does not exist is refused with -32602, not the superseded -32002",
-		expected: "JSON-RPC error -32602",
-		req:      protoRequest{method: "resources/read", params: with(map[string]any{"uri": "mcp-fuzz://not-found/b1946ac9"})},
-		// A server may serve any URI (a template that matches all);
-		// what it answers for a missing one is a resources check.
-		expect: expectation{legacy: []int64{-32002}, servedOK: func(json.RawMessage) bool { return true }}}
-	if !t.resources {
-		res.skip = "the server declares no resources"
-	}
-	return append(checks, res)
+	return checks
 }
 
 // observedChecks judge what the audit's answers and the server's messages

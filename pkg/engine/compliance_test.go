@@ -10,7 +10,7 @@ import (
 
 // complianceIDs are the compliance checks, in the order they are listed.
 var complianceIDs = []string{
-	"compliance/ping-removed", "compliance/set-level-removed", "compliance/roots-not-served", "compliance/resource-not-found",
+	"compliance/ping-removed", "compliance/set-level-removed", "compliance/roots-not-served",
 	"compliance/result-type", "compliance/cache-hints", "compliance/error-codes", "compliance/input-requests", "compliance/deprecated-features",
 }
 
@@ -21,9 +21,6 @@ func TestComplianceClean(t *testing.T) {
 	for _, id := range complianceIDs {
 		c := checkByID(t, rep, id)
 		want := report.CheckPass
-		if id == "compliance/resource-not-found" {
-			want = report.CheckSkip
-		}
 		if c.Status != want {
 			t.Errorf("%s: %s %s: %s", id, c.Status, c.Code, c.Detail)
 		}
@@ -38,7 +35,7 @@ func TestComplianceLegacyHabits(t *testing.T) {
 	for id, want := range map[string]struct{ code, says string }{
 		"compliance/ping-removed":        {report.CodeRemovedMethodServed, "served"},
 		"compliance/set-level-removed":   {report.CodeRemovedMethodServed, "served"},
-		"compliance/resource-not-found":  {report.CodeLegacyErrorCode, "-32002 (resource not found) is replaced by -32602"},
+		"resources/read-missing":         {report.CodeLegacyErrorCode, "-32002 (resource not found) is replaced by -32602"},
 		"compliance/result-type":         {report.CodeMissingResultType, "tools/call ("},
 		"compliance/cache-hints":         {report.CodeMissingCacheHints, "tools/list: ttlMs -5 is not a non-negative integer, no cacheScope"},
 		"compliance/error-codes":         {report.CodeLegacyErrorCode, "-32050 is in the range"},

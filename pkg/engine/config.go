@@ -40,11 +40,21 @@ type Config struct {
 	// [MaxRepeat]); the slow rules compare the median. Other tools are
 	// called once.
 	Repeat int
+	// Concurrency, when 2 or more (up to [MaxConcurrency]), runs the
+	// concurrency checks after the audit (SPEC §7.2): that many sessions
+	// call each confirmed tool safe to call again at once, and that many
+	// requests are in flight together on one session. 0: none.
+	Concurrency int
 
 	Seed    int64  // case generation seed (default 1)
 	Cases   int    // per-tool case budget (default 40; negative means unlimited)
 	Profile string // "default" or "aggressive"
 
+	// Protocol sends the protocol probes (--protocol, SPEC §7.5): an
+	// unknown method and tool, a garbage cursor, params that are not an
+	// object, a request without id; ping and a second initialize in the
+	// 2025 era.
+	Protocol bool
 	// Era is the protocol era to speak: EraAuto (default: server/discover
 	// first, initialize when the server does not speak the stateless era),
 	// EraModern, EraLegacy or EraBoth (an audit in each era, compared).
@@ -53,6 +63,14 @@ type Config struct {
 	// ProtocolVersion is the stateless version offered in server/discover
 	// (default [ModernProtocolVersion]).
 	ProtocolVersion string
+
+	// NoCalls makes the audit static (--no-calls): the target is started,
+	// negotiated and listed, its metadata linted, and nothing else is
+	// sent: no tools/call, no protocol check. Every tool is reported
+	// with [NoCallsReason] and the report is graded on Schema alone
+	// (see [report.Report.Static]). It cannot be combined with the
+	// options that choose or repeat calls: see [Config.Validate].
+	NoCalls bool
 
 	IncludeDestructive bool
 	// Sequential runs the lifecycle checks (SPEC §7.3) after the tools:
@@ -132,6 +150,9 @@ const (
 	// MinMaxResponse is the smallest --max-response: below it ordinary
 	// answers would not fit.
 	MinMaxResponse = 64 << 10
+	// MaxConcurrency bounds --concurrency: each session may be a server
+	// process, all started at once.
+	MaxConcurrency = 16
 	// MaxParallel bounds --parallel: each session may be a server process.
 	MaxParallel = 64
 )
@@ -309,8 +330,31 @@ func (c Config) Validate() error {
 	if c.Parallel < 0 || c.Parallel > MaxParallel {
 		return bad("{Parallel} %d: want 1 to %d", c.Parallel, MaxParallel)
 	}
+	if c.Concurrency < 0 || c.Concurrency == 1 || c.Concurrency > MaxConcurrency {
+		return bad("{Concurrency} %d: want 2 to %d, or 0 for none", c.Concurrency, MaxConcurrency)
+	}
 	if c.Repeat < 0 || c.Repeat > MaxRepeat {
 		return bad("{Repeat} %d: want 1 to %d", c.Repeat, MaxRepeat)
+	}
+	if c.NoCalls {
+		// Each of these chooses or compares calls; a static audit makes
+		// none, so a run with both would not do what either asks.
+		switch {
+		case c.Era == EraBoth:
+			return bad("{NoCalls} with {Era} both: the era comparison compares the verdicts of calls, and a static audit makes none (give {Era} modern, legacy or auto)")
+		case c.IncludeDestructive:
+			return bad("{NoCalls} with {IncludeDestructive}: a static audit calls no tool, destructive or not")
+		case len(c.Tools) > 0:
+			return bad("{NoCalls} with {Tools}: {Tools} chooses the tools to call, and a static audit calls none (every listed tool is linted)")
+		case len(c.SkipTools) > 0:
+			return bad("{NoCalls} with {SkipTools}: {SkipTools} chooses the tools not to call, and a static audit calls none (every listed tool is linted)")
+		case c.Protocol:
+			return bad("{NoCalls} with {Protocol}: the protocol probes are requests, and a static audit sends none")
+		case c.Concurrency > 0:
+			return bad("{NoCalls} with {Concurrency}: the concurrency checks call tools, and a static audit calls none")
+		case c.Sequential:
+			return bad("{NoCalls} with {Sequential}: the lifecycle checks call tools, and a static audit calls none")
+		}
 	}
 	if c.SlowMs < 0 {
 		return bad("{SlowMs} %d: must be positive", c.SlowMs)

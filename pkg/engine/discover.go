@@ -242,6 +242,8 @@ func discover(ctx context.Context, s *session) ([]tool, report.Discovery, []repo
 		if err != nil {
 			d.Notes = append(d.Notes, err.Error())
 		}
+		// The first few are kept for the resources and prompts checks.
+		s.listed.keep(method, items)
 		return len(items)
 	}
 	d.Resources = count("resources", "resources/list", "resources")

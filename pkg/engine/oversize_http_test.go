@@ -202,7 +202,12 @@ func TestOversizeHTTPUnfinished(t *testing.T) {
 	go func() {
 		select {
 		case <-stalled:
-			time.Sleep(500 * time.Millisecond)
+			// Cancel once the client has read past the cap (on a loaded
+			// machine that can take longer than the server's writing).
+			cc, _ := s.client.Conn().(*capConn)
+			for i := 0; i < 200 && cc != nil && !pastCap(cc.store); i++ {
+				time.Sleep(50 * time.Millisecond)
+			}
 			cancel()
 		case <-ctx.Done():
 		}
@@ -212,4 +217,16 @@ func TestOversizeHTTPUnfinished(t *testing.T) {
 	if !errors.As(err, &o) || o.Ended || o.Bytes <= DefaultMaxResponse {
 		t.Fatalf("err = %v (%+v), want an unfinished Oversize over the response cap", err, o)
 	}
+}
+
+// pastCap reports whether store is reading an answer over its cap.
+func pastCap(store *capStore) bool {
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	for _, o := range store.inFlight {
+		if o.Bytes > int64(store.max) {
+			return true
+		}
+	}
+	return false
 }

@@ -116,46 +116,72 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 		Dimensions: map[string]report.Dimension{},
 	}
 
-	p := newPool(cfg, cn, s, detector)
-	rep.Tools, rep.EndedEarly = p.run(ctx, tools)
-	for _, l := range p.lint {
-		rep.Lint = append(rep.Lint, l...)
-	}
-	// The lifecycle checks go on with the first worker's session, after
-	// every tool ran, before the protocol checks: a server's state is its
-	// session's (or its process's) over stdio.
+	var lateAnswers int
 	var lifecycleChecks []report.Check
-	if cfg.Sequential && ctx.Err() == nil {
-		rep.Lifecycle, lifecycleChecks = runLifecycle(ctx, p.live, rep, tools)
-	}
-	checks := newCheckRun(p.live)
-	if s.era == EraModern && ctx.Err() == nil {
-		probes := envelopeChecks(envelopeTarget{
-			version:       s.init.ProtocolVersion,
-			http:          cn.transport != "stdio",
-			call:          repeatableCall(rep.Tools, tools, s, false),
-			paramCall:     repeatableCall(rep.Tools, tools, s, true),
-			inputRequired: safeSample(cn.observed.sample(), tools),
-		})
-		probes = append(probes, complianceChecks(complianceTarget{version: s.init.ProtocolVersion, resources: declares(s.init.Capabilities, "resources")})...)
-		rep.Checks = append(checks.run(ctx, probes), observedChecks(cn.observed, s.init.Capabilities)...)
-		rep.Checks = append(rep.Checks, httpChecks(ctx, cn, s.init.ProtocolVersion)...)
+	if cfg.NoCalls {
+		rep.Static = true
+		rep.Tools, lateAnswers = staticAudit(cfg, s, tools)
+		for _, t := range tools {
+			schema, _ := t.compiled()
+			rep.Lint = append(rep.Lint, lint.SchemaProblems(t.Name, schema)...)
+		}
+	} else {
+		p := newPool(cfg, cn, s, detector)
+		rep.Tools, rep.EndedEarly = p.run(ctx, tools)
+		for _, l := range p.lint {
+			rep.Lint = append(rep.Lint, l...)
+		}
+		// The lifecycle checks go on with the first worker's session,
+		// after every tool ran, before the protocol checks: a server's
+		// state is its session's (or its process's) over stdio.
+		if cfg.Sequential && ctx.Err() == nil {
+			rep.Lifecycle, lifecycleChecks = runLifecycle(ctx, p.live, rep, tools)
+		}
+		checks := newCheckRun(p.live)
+		pt := probeTarget{era: s.era, version: s.init.ProtocolVersion, protocol: cfg.Protocol, listed: s.listed,
+			resources: declares(s.init.Capabilities, "resources"), prompts: declares(s.init.Capabilities, "prompts")}
+		if s.era == EraModern && ctx.Err() == nil {
+			probes := envelopeChecks(envelopeTarget{
+				version:       s.init.ProtocolVersion,
+				http:          cn.transport != "stdio",
+				call:          repeatableCall(rep.Tools, tools, s, false),
+				paramCall:     repeatableCall(rep.Tools, tools, s, true),
+				inputRequired: safeSample(cn.observed.sample(), tools),
+			})
+			probes = append(probes, complianceChecks(complianceTarget{version: s.init.ProtocolVersion})...)
+			probes = append(probes, resourceChecks(pt)...)
+			probes = append(probes, probeChecks(pt)...)
+			rep.Checks = append(checks.run(ctx, probes), observedChecks(cn.observed, s.init.Capabilities)...)
+			rep.Checks = append(rep.Checks, httpChecks(ctx, cn, s.init.ProtocolVersion)...)
+		} else if ctx.Err() == nil {
+			// The 2025 era: the resources and prompts checks, and the
+			// probes with --protocol.
+			rep.Checks = checks.run(ctx, append(resourceChecks(pt), probeChecks(pt)...))
+		}
+		lateAnswers = p.lateAnswers + checks.close()
 	}
 	if why := cn.handshakeRequired; why != "" {
+		// Found during discovery, which a static audit makes too: no
+		// request of its own.
 		rep.Checks = append(rep.Checks, noHandshakeCheck(why))
 	}
 	rep.Checks = append(rep.Checks, lifecycleChecks...)
+	if cfg.Concurrency >= 2 && !cfg.NoCalls && ctx.Err() == nil {
+		// On sessions of their own, once the audit's are closed.
+		cc, late := concurrencyChecks(ctx, cfg, cn, rep.Tools, tools)
+		rep.Checks = append(rep.Checks, cc...)
+		lateAnswers += late
+	}
 	for i := range rep.Checks {
 		// What the checks observed names server text (method names of
 		// its messages, its metadata): redacted like the rest.
 		rep.Checks[i].Detail = detector.Redact(rep.Checks[i].Detail)
 	}
-	p.lateAnswers += checks.close()
-	if p.lateAnswers > 0 {
+	if lateAnswers > 0 {
 		rep.Lint = append(rep.Lint, report.Lint{
 			Code:     "late_answers",
 			Severity: report.SeverityWarning,
-			Message:  fmt.Sprintf("the server sent %s to requests it had already answered, or that mcp-fuzz had cancelled after its timeout and whose late answer it had already received", plural(p.lateAnswers, "answer", "answers")),
+			Message:  fmt.Sprintf("the server sent %s to requests it had already answered, or that mcp-fuzz had cancelled after its timeout and whose late answer it had already received", plural(lateAnswers, "answer", "answers")),
 			Hint:     "answer each request once; after notifications/cancelled, do not answer at all",
 		})
 	}
@@ -183,6 +209,24 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 		return rep, shown, fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx))
 	}
 	return rep, shown, nil
+}
+
+// staticAudit is what a static audit ([Config.NoCalls]) does after
+// discovery: it lists every tool as not called, with [NoCallsReason], and
+// closes the session without sending anything. It returns the tools, and
+// the late answers the session saw during discovery.
+func staticAudit(cfg Config, s *session, tools []tool) ([]report.Tool, int) {
+	out := make([]report.Tool, len(tools))
+	for i, t := range tools {
+		out[i] = report.Tool{Name: t.Name, Description: t.Description, Cases: []report.Case{}, SkipReason: NoCallsReason}
+		if cfg.Progress != nil {
+			cfg.Progress(Event{Kind: EventSkip, Tool: t.Name, Reason: NoCallsReason})
+		}
+	}
+	s.close()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return out, s.lateAnswers
 }
 
 // started is a connected, initialized and listed target.
@@ -904,10 +948,13 @@ func (c Config) settings() report.Settings {
 		SkipTools:          c.SkipTools,
 		Profile:            c.Profile,
 		Era:                c.Era,
+		Protocol:           c.Protocol,
 		MaxResponseBytes:   c.MaxResponse,
 		MaxHangs:           max(c.MaxHangs, 0),
 		Parallel:           c.Parallel,
 		Repeat:             c.Repeat,
+		NoCalls:            c.NoCalls,
+		Concurrency:        c.Concurrency,
 		ExampleTools:       slices.Sorted(maps.Keys(c.Examples)),
 	}
 }

@@ -12,9 +12,16 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
+// NoCallsReason is the skip reason of every tool of a static audit
+// ([Config.NoCalls]).
+const NoCallsReason = "not called: --no-calls (static audit)"
+
 // skipReason says why t is not called, or "" when it is. An explicit --tools
 // match overrides the read-only rule: the user asked for that tool.
 func (c Config) skipReason(t tool) string {
+	if c.NoCalls {
+		return NoCallsReason
+	}
 	if len(t.Name) > report.MaxStoredToolName {
 		// Its case ids, findings and reproducers would each carry it.
 		return fmt.Sprintf("not called: its name is %d bytes long, over %d (MCP tool names are 1 to 128 characters)", len(t.Name), report.MaxStoredToolName)

@@ -53,6 +53,9 @@ type session struct {
 	stray *strayLog
 	// observed is the connector's record of the audit's modern answers.
 	observed *observed
+	// listed keeps the first prompts and resource templates discovery
+	// listed, for the resources and prompts checks.
+	listed listedItems
 	// params are the connector's x-mcp-header bindings.
 	params *paramTable
 

@@ -51,13 +51,17 @@ func badgeColour(rep *report.Report) string {
 }
 
 // badgeMessage is the right half of the badge: "A 93" or "not graded",
-// followed by " (6/9 untested)" when some tools were not called.
+// followed by " (6/9 untested)" when some tools were not called, or by
+// " static" for a static audit (--no-calls), graded on Schema alone.
 func badgeMessage(rep *report.Report) string {
 	msg := score.NotGraded
 	if rep.Graded && rep.Score != nil && rep.Grade != nil {
 		if _, ok := gradeColours[*rep.Grade]; ok {
 			msg = fmt.Sprintf("%s %d", *rep.Grade, *rep.Score)
 		}
+	}
+	if rep.Static {
+		return msg + " static"
 	}
 	if untested, listed := score.UntestedCount(rep); untested > 0 {
 		msg += fmt.Sprintf(" (%d/%d untested)", untested, listed)

@@ -269,14 +269,30 @@ func lifecycleLine(rep *report.Report) string {
 
 // checkLine says how the protocol checks went: "12 protocol checks: 7
 // passed, 4 failed, 1 skipped"; for a server audited in the legacy era
-// without any, why none ran; "" for an older report.
+// without any, or in a static audit, why none ran; then how the
+// concurrency checks went, when there were any; "" for an older report.
 func checkLine(rep *report.Report) string {
-	checks := protocolChecks(rep)
-	if len(checks) == 0 {
-		if rep.Server.Era == "legacy" {
-			return "protocol checks: none, the server was audited in the 2025 era (" + orText(rep.Server.EraReason, "--era legacy") + "); --era modern requires the 2026-07-28 revision"
-		}
-		return ""
+	if rep.Static && len(rep.Checks) == 0 {
+		return "protocol checks: none, a static audit (--no-calls) sends no request after discovery"
 	}
-	return plural(len(checks), "protocol check", "protocol checks") + ": " + statusCounts(checks)
+	checks := protocolChecks(rep) // the lifecycle checks have a line of their own
+	var parts []string
+	for _, g := range []struct {
+		concurrency bool
+		one, many   string
+	}{{false, "protocol check", "protocol checks"}, {true, "concurrency check", "concurrency checks"}} {
+		var group []report.Check
+		for _, c := range checks {
+			if (c.Group == "concurrency") == g.concurrency {
+				group = append(group, c)
+			}
+		}
+		switch {
+		case len(group) > 0:
+			parts = append(parts, plural(len(group), g.one, g.many)+": "+statusCounts(group))
+		case !g.concurrency && rep.Server.Era == "legacy":
+			parts = append(parts, "protocol checks: none, the server was audited in the 2025 era ("+orText(rep.Server.EraReason, "--era legacy")+"); --era modern requires the 2026-07-28 revision")
+		}
+	}
+	return strings.Join(parts, "; ")
 }

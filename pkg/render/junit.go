@@ -74,7 +74,8 @@ const (
 // the failure's adds); the failure message is the verdict and detail, its
 // body the finding's reproducer (or the arguments). Cases
 // not run and generator gaps are skipped, as is the single test case of a
-// tool that was not tested, with the reason.
+// tool that was not tested, with the reason. The <testsuites> of a static
+// audit (--no-calls) is named with [report.StaticLabel].
 func JUnit(rep *report.Report) ([]byte, error) {
 	reproducers := map[string]report.Reproducer{}
 	eraDiffs := map[string]string{} // the era_difference finding's message
@@ -91,6 +92,10 @@ func JUnit(rep *report.Report) ([]byte, error) {
 	// are shown as \uXXXX.
 	line, clean := escape.XMLLine, escape.XMLClean
 	root := junitSuites{Name: "mcp-fuzz", Time: seconds(float64(rep.DurationMs))}
+	if rep.Static {
+		// Every tool's test case is skipped: the suite's name says why.
+		root.Name = "mcp-fuzz: " + report.StaticLabel
+	}
 	for _, t := range rep.Tools {
 		tool := line(t.Name, nameMax)
 		suite := junitSuite{Name: tool, Timestamp: rep.StartedAt.UTC().Format("2006-01-02T15:04:05")}

@@ -192,7 +192,9 @@ func SARIF(rep *report.Report, opts SARIFOptions) ([]byte, error) {
 	if rep.Grade != nil {
 		props["grade"] = *rep.Grade
 	}
-	if u := score.Untested(rep); u != "" {
+	if rep.Static {
+		props["static"] = report.StaticLabel
+	} else if u := score.Untested(rep); u != "" {
 		props["untested"] = u
 	}
 	run.Properties = props

@@ -89,6 +89,10 @@ var codes = []Code{
 		Title:   "Result breaks outputSchema",
 		Message: "the result does not match the declared outputSchema",
 		Fix:     "Make structuredContent match the declared outputSchema, or fix the schema."},
+	{Name: CodeConcurrencyFailure, Check: true, Severity: SeverityError, FailOn: "concurrency",
+		Title:   "Fails under concurrent calls",
+		Message: "the same valid call failed when made at once from several sessions",
+		Fix:     "Guard state shared between calls, sessions or processes (files, caches, connections) with locks or per-call copies, and answer a call that must wait with isError rather than failing it: clients call tools concurrently."},
 	{Name: CodeEraDifference, Era: true, Severity: SeverityError, FailOn: CodeEraDifference,
 		Title:   "Validation differs by protocol era",
 		Message: "the server judged the same input differently in the two protocol eras",
@@ -157,6 +161,14 @@ var codes = []Code{
 		Title:   "Authorization metadata out of date",
 		Message: "the authorization server metadata does not follow the current revision",
 		Fix:     "Advertise client ID metadata documents (client_id_metadata_document_supported) rather than dynamic client registration alone, and set authorization_response_iss_parameter_supported: true (RFC 9207)."},
+	{Name: CodeBadRequestServed, Check: true, Severity: SeverityWarning, FailOn: "bad_request",
+		Title:   "Bad request served",
+		Message: "a request for something that does not exist, or with a missing or wrong-typed argument, was served",
+		Fix:     "Refuse an unknown method, tool, prompt or resource, a cursor you never handed out and a missing or wrong-typed argument with a JSON-RPC error (-32601 or -32602) or, for a tool, isError: true."},
+	{Name: CodeProtocolDeviation, Check: true, Severity: SeverityWarning, FailOn: "deviation",
+		Title:   "Protocol deviation",
+		Message: "the server answered a malformed or unusual request other than the specification says",
+		Fix:     "Answer every request with an id, even a malformed one (-32600 or -32602 when its params are not an object), with the code the specification names; answer no notification; keep -32603 for real internal errors."},
 	{Name: string(GeneratorGap), Severity: SeverityInfo, FailOn: "generator_gap",
 		Title:   "No valid input generated",
 		Message: "mcp-fuzz could not generate arguments that satisfy the schema",
@@ -191,6 +203,12 @@ const (
 	CodeUndeclaredInputRequest = "undeclared_input_request"
 	CodeAuthMetadata           = "auth_metadata"
 	CodeDeprecatedFeature      = "deprecated_feature"
+	CodeBadRequestServed       = "bad_request_served"
+	CodeProtocolDeviation      = "protocol_deviation"
+	// CodeConcurrencyFailure is the code of a concurrency check
+	// (--concurrency) whose calls failed together although the call
+	// succeeded alone.
+	CodeConcurrencyFailure = "concurrency_failure"
 )
 
 // The codes of the lifecycle checks (--sequential, SPEC §7.3): a resource

@@ -57,10 +57,20 @@ type Report struct {
 	// Interrupted is set when the run was stopped from outside (SIGINT,
 	// SIGTERM, a cancelled context): such a partial report is not graded.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Static is set for a static audit (--no-calls): the target was
+	// started and listed, its metadata linted, and no tools/call or
+	// protocol check was sent. Such a report is graded on the Schema
+	// dimension alone; the others are not measured, and no cap that
+	// needs a call applies. Renderers label it with [StaticLabel].
+	Static bool `json:"static,omitempty"`
 	// EraComparison is set by an `--era both` run: the audit in the other
 	// era and the verdicts that differ.
 	EraComparison *EraComparison `json:"eraComparison,omitempty"`
 }
+
+// StaticLabel labels a static report (see [Report.Static]) in every
+// format, next to its grade.
+const StaticLabel = "static audit (--no-calls): Schema only"
 
 // ServerViolation is a protocol violation outside any tool call.
 type ServerViolation struct {
@@ -86,9 +96,12 @@ const (
 type Check struct {
 	// ID is stable across runs: "envelope/unsupported-version".
 	ID string `json:"id"`
-	// Group is "envelope", "compliance" (the protocol checks) or
-	// "lifecycle" ([CheckGroupLifecycle]).
+	// Group is "envelope", "compliance", "http", "concurrency" (the protocol
+	// checks) or "lifecycle" ([CheckGroupLifecycle]).
 	Group string `json:"group"`
+	// Tool names the tool a check called, for a check of one tool (the
+	// concurrency checks' concurrency/TOOL).
+	Tool string `json:"tool,omitempty"`
 	// Title says what a conforming server does.
 	Title  string `json:"title"`
 	Status string `json:"status"`
@@ -153,6 +166,8 @@ type Settings struct {
 	// Era is the protocol era asked for: auto, modern, legacy or both (the
 	// one spoken is [Server.Era]).
 	Era string `json:"era,omitempty"`
+	// Protocol is set when the protocol probes were sent (--protocol).
+	Protocol bool `json:"protocol,omitempty"`
 	// MaxResponseBytes is the response cap (--max-response).
 	MaxResponseBytes int `json:"maxResponseBytes"`
 	// MaxHangs is the hang cutoff per tool (--max-hangs); 0: never.
@@ -162,6 +177,11 @@ type Settings struct {
 	// Repeat is how many times a valid call harmless to repeat is timed
 	// (--repeat).
 	Repeat int `json:"repeat,omitempty"`
+	// NoCalls is set for a static audit (--no-calls): see [Report.Static].
+	NoCalls bool `json:"noCalls,omitempty"`
+	// Concurrency is how many sessions the concurrency checks used
+	// (--concurrency); 0 when they did not run.
+	Concurrency int `json:"concurrency,omitempty"`
 	// ExampleTools names the tools whose valid call came from a config
 	// example: replaying their compacted cases needs the same --config.
 	ExampleTools []string `json:"exampleTools,omitempty"`

@@ -238,8 +238,9 @@ func Check(rep *report.Report, g Gates) Result {
 // readOnlyHint: true, say) must not pass CI with no call made. An explicit gate decides for
 // itself (--fail-under misses an ungraded run; --fail-on none passes it).
 func nothingTested(rep *report.Report, g Gates) string {
-	// A server with no tool has nothing to fuzz, and says so.
-	if untested, listed := UntestedCount(rep); !g.Default || listed == 0 || untested < listed {
+	// A server with no tool has nothing to fuzz, and says so; a static
+	// audit (--no-calls) calls none on purpose, and is graded on Schema.
+	if untested, listed := UntestedCount(rep); !g.Default || rep.Static || listed == 0 || untested < listed {
 		return ""
 	}
 	skipped := fmt.Sprintf("all %d tools were skipped (the first: %s)", len(rep.Tools), rep.Tools[0].SkipReason)

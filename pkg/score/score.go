@@ -19,6 +19,10 @@ func Apply(rep *report.Report) {
 	rep.Critical = t.critical()
 	rep.Score, rep.Grade, rep.Graded = nil, nil, false
 
+	if rep.Static && !rep.Interrupted {
+		applyStatic(rep, t)
+		return
+	}
 	if rep.Interrupted || t.tested == 0 || t.casesRun == 0 {
 		rep.Caps = []report.Cap{{Grade: NotGraded, Reason: notGradedReason(rep, t)}}
 		return
@@ -26,6 +30,39 @@ func Apply(rep *report.Report) {
 	overall, ok := Overall(rep.Dimensions)
 	if !ok {
 		rep.Caps = []report.Cap{{Grade: NotGraded, Reason: "nothing tested: no dimension could be measured"}}
+		return
+	}
+	grade := Letter(overall)
+	caps := t.caps(rep.Dimensions)
+	for _, c := range caps {
+		if rank(c.Grade) < rank(grade) {
+			grade = c.Grade
+		}
+	}
+	rep.Score, rep.Grade, rep.Caps, rep.Graded = &overall, &grade, caps, true
+}
+
+// NotMeasuredStatic is the reason, after "not measured: ", of every
+// dimension but Schema in a static report.
+const NotMeasuredStatic = "--no-calls, no call was made"
+
+// applyStatic grades a static report ([report.Report.Static]) on the
+// Schema dimension alone. Its tools were listed and linted and none was
+// called, on purpose: that is not the "nothing tested" of SPEC §10, which
+// is about a run meant to call tools that called none. The other
+// dimensions are not measured, the overall is Schema's score, and of the
+// caps only those that need no call can apply (a protocol violation
+// outside any call, seen during discovery). A server that lists no tool
+// has no Schema score, and is not graded.
+func applyStatic(rep *report.Report, t tally) {
+	for _, f := range formulas {
+		if f.Dimension != Schema {
+			rep.Dimensions[f.Dimension] = notMeasured(NotMeasuredStatic)
+		}
+	}
+	overall, ok := Overall(rep.Dimensions)
+	if !ok {
+		rep.Caps = []report.Cap{{Grade: NotGraded, Reason: "nothing to grade: the server listed no tools, and a static audit (--no-calls) grades their schemas only"}}
 		return
 	}
 	grade := Letter(overall)
@@ -175,8 +212,13 @@ func (t tally) critical() []string {
 // Untested says "6 of 9 tools untested" when some of the server's tools were
 // not called (not read-only, deselected, skipped by the config), else "". It
 // stands next to the grade in every format: a grade earned on 3 of 9 tools
-// says less than it seems to.
+// says less than it seems to. For a static report it is
+// [report.StaticLabel] instead: no tool was meant to be called, and the
+// grade is Schema's alone.
 func Untested(rep *report.Report) string {
+	if rep.Static {
+		return report.StaticLabel
+	}
 	untested, listed := UntestedCount(rep)
 	if untested == 0 {
 		return ""

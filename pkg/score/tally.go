@@ -3,6 +3,7 @@ package score
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -153,6 +154,13 @@ func count(rep *report.Report) tally {
 	return t
 }
 
+// inputCheck reports whether c is a resources or prompts check (SPEC
+// §7.4): a bad request to a server feature, scored like a bad-input case.
+func inputCheck(c report.Check) bool {
+	g, _, _ := strings.Cut(c.ID, "/")
+	return g == "resources" || g == "prompts"
+}
+
 // checksPlace names the protocol checks where the critical callout names
 // tools.
 const checksPlace = "the protocol checks"
@@ -169,12 +177,23 @@ const lifecyclePlace = "the lifecycle checks"
 // severity.
 func (t *tally) countChecks(rep *report.Report) {
 	for _, c := range rep.Checks {
+		if inputCheck(c) && c.Status != report.CheckSkip {
+			// The resources and prompts checks send bad input, as a
+			// tool's cases do: they count for Robustness like them.
+			t.badRun++
+			if !(c.Status == report.CheckFail && report.Verdict(c.Code).Failure()) {
+				t.badSurvived++
+			}
+		}
 		if c.Status != report.CheckFail || !report.Verdict(c.Code).Failure() {
 			continue
 		}
 		place := checksPlace
-		if c.Group == report.CheckGroupLifecycle {
+		switch c.Group {
+		case report.CheckGroupLifecycle:
 			place = lifecyclePlace
+		case "concurrency":
+			place = "the concurrency checks"
 		}
 		t.fail(c.Code, place)
 		if report.Verdict(c.Code) == report.Crash {

@@ -14,7 +14,9 @@
 // Every tool is annotated readOnlyHint: true, and tools/call answers any name
 // with a text success. At the default depth the tools/list frame is nested
 // more than 10,000 levels deep, deeper than encoding/json decodes; -depth 0
-// leaves deep_nesting out.
+// leaves deep_nesting out. -log FILE appends the method of every message
+// the server reads to FILE, one a line: how a test counts the tools/call
+// requests that reached it (none, for a static audit).
 package main
 
 import (
@@ -100,13 +102,24 @@ func toolsResult(depth int) ([]byte, error) {
 
 func main() {
 	depth := flag.Int("depth", 5000, "nesting depth of deep_nesting's properties (0 leaves the tool out)")
+	logPath := flag.String("log", "", "append the method of every message read to this file")
 	flag.Parse()
 	result, err := toolsResult(*depth)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "malformed-tools: %v\n", err)
 		os.Exit(1)
 	}
+	var onMessage func(string)
+	if *logPath != "" {
+		log, err := os.OpenFile(*logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "malformed-tools: %v\n", err)
+			os.Exit(1)
+		}
+		onMessage = func(method string) { fmt.Fprintln(log, method) }
+	}
 	rawserver.Main(&rawserver.Server{
+		OnMessage:    onMessage,
 		Name:         "malformed-tools",
 		Version:      "1.0.0",
 		Instructions: "Fixture: tools/list holds malformed tool metadata.",

@@ -51,6 +51,10 @@ type Server struct {
 	Capabilities map[string]any
 	// Methods maps method names to handlers.
 	Methods map[string]Handler
+	// OnMessage, when set, is called with the method of every request and
+	// notification read, before it is handled: a fixture counts what
+	// reached it.
+	OnMessage func(method string)
 
 	mu sync.Mutex
 	w  io.Writer
@@ -101,6 +105,9 @@ func (s *Server) handleLine(line []byte) error {
 	}
 	if msg.Method == nil {
 		return nil // a response to something we never asked, or junk: ignore
+	}
+	if s.OnMessage != nil {
+		s.OnMessage(*msg.Method)
 	}
 	req := &Request{ID: msg.ID, Method: *msg.Method, Params: msg.Params}
 	if bytes.Equal(req.ID, []byte("null")) {

@@ -1,0 +1,219 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+// The protocol probes (--protocol, SPEC §7.5) and the resources and prompts
+// checks (SPEC §7.4) are protocol checks like the envelope ones (see
+// checks.go), in either era. Real servers differ from the letter of the
+// spec here — the TypeScript SDK sends no answer over stdio to a request
+// whose params are not an object, and answers -32603 for a malformed
+// resource-template parameter — so silence, a garbled answer and an
+// internal error are a protocol_deviation (warning) on these checks, never
+// a hang or a crash cap on an otherwise good server. A process that exits
+// or a connection that drops is still a crash.
+
+// maxListed bounds the prompts and resource templates kept from discovery.
+const maxListed = 16
+
+// listedItems are the first prompts and resource templates discovery
+// listed, as the server sent them (already redacted by the session).
+type listedItems struct {
+	prompts, templates []json.RawMessage
+}
+
+// keep records the first items of a prompts/list or
+// resources/templates/list.
+func (l *listedItems) keep(method string, items []json.RawMessage) {
+	switch method {
+	case "prompts/list":
+		l.prompts = items[:min(len(items), maxListed)]
+	case "resources/templates/list":
+		l.templates = items[:min(len(items), maxListed)]
+	}
+}
+
+// probeTarget is what the probes and the resources and prompts checks need.
+type probeTarget struct {
+	era     string // the session's era: the modern one puts the envelope in
+	version string // the negotiated protocol version
+	// protocol: --protocol, the probes are sent.
+	protocol           bool
+	resources, prompts bool // the server declares them
+	listed             listedItems
+}
+
+// params are a request's params in t's era: with the _meta envelope in
+// the modern one.
+func (t probeTarget) params(p map[string]any) json.RawMessage {
+	if t.era == EraModern {
+		p["_meta"] = envelopeWith(t.version, nil)
+	}
+	b, _ := json.Marshal(p)
+	return b
+}
+
+// deviant is an expectation whose silence, garbled answer or internal
+// error is a protocol_deviation: any refusal passes, codes are the ones
+// the spec names (nil: any).
+func deviant(codes ...int64) expectation {
+	return expectation{codes: codes, deviation: true, deviationCodes: []int64{-32603}, served: report.CodeBadRequestServed}
+}
+
+// probeChecks are the --protocol probes for t.
+func probeChecks(t probeTarget) []protoCheck {
+	if !t.protocol {
+		return nil
+	}
+	list := t.params(map[string]any{})
+	checks := []protoCheck{
+		{id: "probe/unknown-method", title: "a method the server does not know is refused with -32601", expected: "JSON-RPC error -32601",
+			req: protoRequest{method: "mcp-fuzz/no-such-method", params: list}, expect: deviant(-32601)},
+		{id: "probe/unknown-tool", title: "a tools/call of a tool the server does not list is refused (a JSON-RPC error or isError)", expected: "an error",
+			req:    protoRequest{method: "tools/call", params: t.params(map[string]any{"name": "mcp_fuzz_no_such_tool", "arguments": map[string]any{}})},
+			expect: expectation{deviation: true, served: report.CodeBadRequestServed, servedOK: isErrorAnswer}},
+		{id: "probe/garbage-cursor", title: "a tools/list cursor the server never handed out is refused with -32602", expected: "JSON-RPC error -32602",
+			req: protoRequest{method: "tools/list", params: t.params(map[string]any{"cursor": "mcp-fuzz-garbage-cursor-%%%"})}, expect: deviant(-32602)},
+		{id: "probe/params-not-object", title: "a request whose params are an array is refused with -32602 or -32600", expected: "JSON-RPC error -32602 or -32600",
+			req: protoRequest{method: "tools/list", params: json.RawMessage(`[]`)}, expect: deviant(-32602, -32600)},
+		{id: "probe/no-id", title: "a request without an id (a notification) gets no answer", expected: "no answer",
+			req: protoRequest{method: "tools/list", params: list, notify: true}, expect: expectation{silent: true, deviation: true}},
+	}
+	if t.era == EraLegacy {
+		checks = append(checks,
+			protoCheck{id: "probe/ping", title: "ping is answered", expected: "an empty result",
+				req: protoRequest{method: "ping"}, expect: expectation{deviation: true, servedOK: func(json.RawMessage) bool { return true }, refusal: report.CodeProtocolDeviation}},
+			protoCheck{id: "probe/second-initialize", title: "a second initialize on a live session is answered (an error or a result), without harm", expected: "an answer",
+				req: protoRequest{method: "initialize", params: mustJSON(map[string]any{
+					"protocolVersion": protocolVersion, "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "mcp-fuzz", "version": "0"}})},
+				expect: expectation{deviation: true, servedOK: func(json.RawMessage) bool { return true }}})
+	}
+	return checks
+}
+
+// isErrorAnswer reports whether a tools/call result is an isError one.
+func isErrorAnswer(raw json.RawMessage) bool {
+	var r struct {
+		IsError bool `json:"isError"`
+	}
+	return json.Unmarshal(raw, &r) == nil && r.IsError
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// missingURI is a resource URI no server has.
+const missingURI = "mcp-fuzz://not-found/b1946ac9"
+
+// resourceChecks are the resources and prompts checks for t (SPEC §7.4).
+func resourceChecks(t probeTarget) []protoCheck {
+	var checks []protoCheck
+	if t.resources {
+		read := deviant(-32602)
+		if t.era == EraModern {
+			read.legacy = []int64{-32002} // replaced by -32602 in 2026-07-28
+		} else {
+			read.codes = []int64{-32602, -32002}
+		}
+		read.servedOK = func(raw json.RawMessage) bool { return hasContents(raw) }
+		checks = append(checks, protoCheck{id: "resources/read-missing", title: "reading a resource that does not exist is refused",
+			expected: map[bool]string{true: "JSON-RPC error -32602", false: "JSON-RPC error -32602 (or -32002)"}[t.era == EraModern],
+			req:      protoRequest{method: "resources/read", params: t.params(map[string]any{"uri": missingURI})}, expect: read})
+		checks = append(checks, templateChecks(t)...)
+	}
+	if t.prompts {
+		checks = append(checks, promptChecks(t)...)
+	}
+	return checks
+}
+
+// hasContents reports whether a resources/read result has non-empty
+// contents: a server may serve any URI (a template that matches all), but
+// an empty answer for one that does not exist is no answer.
+func hasContents(raw json.RawMessage) bool {
+	var r struct {
+		Contents []json.RawMessage `json:"contents"`
+	}
+	return json.Unmarshal(raw, &r) == nil && len(r.Contents) > 0
+}
+
+var templateVar = regexp.MustCompile(`\{[^{}]*\}`)
+
+// malformedParam fills a template's variables: invalid percent-encoding
+// and characters a URI may not hold, but no path traversal (a read-only
+// request must not fetch the machine's files into a report).
+const malformedParam = "%%mcp-fuzz%zz <>"
+
+// templateChecks read, for each of the first few resource templates, its
+// URI with malformed parameters.
+func templateChecks(t probeTarget) []protoCheck {
+	var checks []protoCheck
+	for i, raw := range t.listed.templates {
+		if i == 3 {
+			break
+		}
+		var tpl struct {
+			URITemplate string `json:"uriTemplate"`
+			Name        string `json:"name"`
+		}
+		if json.Unmarshal(raw, &tpl) != nil || !templateVar.MatchString(tpl.URITemplate) {
+			continue
+		}
+		uri := templateVar.ReplaceAllString(tpl.URITemplate, malformedParam)
+		e := deviant()
+		e.servedOK = func(json.RawMessage) bool { return true }
+		checks = append(checks, protoCheck{id: fmt.Sprintf("resources/template-%d", i+1),
+			title:    "reading template " + excerpt(tpl.URITemplate, 80) + " with malformed parameters is refused or answered, without harm",
+			expected: "an error (-32602) or contents", req: protoRequest{method: "resources/read", params: t.params(map[string]any{"uri": uri})}, expect: e})
+	}
+	return checks
+}
+
+// promptChecks get an unknown prompt, and the first prompt with a required
+// argument without it and with a wrong-typed one.
+func promptChecks(t probeTarget) []protoCheck {
+	checks := []protoCheck{{id: "prompts/get-unknown", title: "getting a prompt the server does not list is refused with -32602", expected: "JSON-RPC error -32602",
+		req: protoRequest{method: "prompts/get", params: t.params(map[string]any{"name": "mcp_fuzz_no_such_prompt"})}, expect: deviant(-32602)}}
+	name, arg, ok := promptWithRequired(t.listed.prompts)
+	missing := protoCheck{id: "prompts/get-missing-argument", title: "getting a prompt without its required argument is refused with -32602", expected: "JSON-RPC error -32602", expect: deviant(-32602)}
+	wrong := protoCheck{id: "prompts/get-wrong-type", title: "getting a prompt with an argument that is not a string is refused with -32602", expected: "JSON-RPC error -32602", expect: deviant(-32602)}
+	if !ok {
+		missing.skip = "no listed prompt has a required argument"
+		wrong.skip = missing.skip
+	} else {
+		missing.req = protoRequest{method: "prompts/get", params: t.params(map[string]any{"name": name, "arguments": map[string]any{}})}
+		wrong.req = protoRequest{method: "prompts/get", params: t.params(map[string]any{"name": name, "arguments": map[string]any{arg: 12345}})}
+	}
+	return append(checks, missing, wrong)
+}
+
+// promptWithRequired is the first listed prompt with a required argument,
+// and that argument.
+func promptWithRequired(prompts []json.RawMessage) (name, arg string, ok bool) {
+	for _, raw := range prompts {
+		var p struct {
+			Name      string `json:"name"`
+			Arguments []struct {
+				Name     string `json:"name"`
+				Required bool   `json:"required"`
+			} `json:"arguments"`
+		}
+		if json.Unmarshal(raw, &p) != nil || p.Name == "" || strings.ContainsAny(p.Name, "\x00") {
+			continue
+		}
+		for _, a := range p.Arguments {
+			if a.Required && a.Name != "" {
+				return p.Name, a.Name, true
+			}
+		}
+	}
+	return "", "", false
+}
