@@ -129,6 +129,8 @@ func (cr *concurrencyRun) eligible(t tool, rt report.Tool) (*concurrencyCall, st
 		return nil, "no valid call was made"
 	case !rt.Confirmed:
 		return nil, fmt.Sprintf("not confirmed: its valid call did not succeed alone (%s), so failures together would prove nothing", rt.Cases[i].Verdict)
+	case t.TaskSupport == "required":
+		return nil, "task-only tool: the concurrency checks make plain calls, which it refuses by design"
 	case !t.retrySafe():
 		return nil, fmt.Sprintf("not annotated readOnlyHint, or destructiveHint false: calling it %d more times at once may not be harmless", cr.n)
 	}

@@ -80,6 +80,9 @@ const (
 // case whose arguments the report compacted (or whose call line would be
 // long), an `mcp-fuzz replay` command instead.
 func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) report.Reproducer {
+	if c.Task {
+		return reproduceTask(rep, cfg, toolName, c)
+	}
 	if c.ArgumentsDigest != nil || len(c.Arguments) > report.MaxInlineArguments {
 		r := report.Reproducer{Shell: replayCommand(cfg, c.ID)}
 		if c.ArgumentsDigest != nil && c.ArgumentsDigest.Pattern != nil {

@@ -534,7 +534,7 @@ func (r *runner) discover(ctx context.Context, t tool) (cands []learnCandidate, 
 	}
 	listings := 0
 	for _, lt := range l.tools {
-		if lt.Name == t.Name || !lt.isListing() || r.cfg.skipReason(lt) != "" {
+		if lt.Name == t.Name || !lt.isListing() || r.cfg.skipReason(lt) != "" || lt.TaskSupport == "required" {
 			continue
 		}
 		if listings++; listings > maxListingTools {
@@ -568,7 +568,7 @@ func (r *runner) listFiles(ctx context.Context, t tool, found []learnCandidate) 
 	}
 	for _, lt := range r.learn.tools {
 		prop := lt.dirLister()
-		if lt.Name == t.Name || prop == "" || r.cfg.skipReason(lt) != "" {
+		if lt.Name == t.Name || prop == "" || r.cfg.skipReason(lt) != "" || lt.TaskSupport == "required" {
 			continue
 		}
 		schema, _ := lt.compiled()

@@ -442,9 +442,24 @@ func (r *runner) ensureSession(ctx context.Context) bool {
 // run ends: a server that exits right after answering the last call of t
 // is blamed on that call's case in rt when the next tool's first call
 // finds it gone (see [runner.blame]).
+// era is the era the run speaks: the one its first session negotiated
+// (or --era), kept by the connector, since r.s may be closed.
+func (r *runner) era() string {
+	switch {
+	case r.cn != nil && r.cn.cfg.Era != "" && r.cn.cfg.Era != EraAuto:
+		return r.cn.cfg.Era
+	case r.s != nil:
+		return r.s.era
+	}
+	return ""
+}
+
 func (r *runner) runTool(ctx context.Context, t tool, rt *report.Tool) {
 	*rt = report.Tool{Name: t.Name, Description: t.Description, Cases: []report.Case{}}
 	reason := r.cfg.skipReason(t)
+	if reason == "" {
+		reason = taskSkipReason(t, r.era())
+	}
 	if reason == "" {
 		reason = r.cn.paramSkipReason(t)
 	}
@@ -656,10 +671,17 @@ func (r *runner) callCase(ctx context.Context, t tool, c casegen.Case, rc *repor
 		written = s.proc.InputWritten()
 	}
 	violationsBefore, panicsBefore := s.beginCall()
-	raw, secretsSeen, ms, err := s.timedCall(ctx, r.cfg.callTimeout(t.Name), func(cctx context.Context) (json.RawMessage, []string, error) {
+	limit := r.cfg.callTimeout(t.Name)
+	var taskState string
+	raw, secretsSeen, ms, err := s.timedCall(ctx, limit, func(cctx context.Context) (json.RawMessage, []string, error) {
+		if t.TaskSupport == "required" {
+			// Refused as a plain call: the call, tasks/get, tasks/result.
+			return s.taskCall(cctx, params, limit, &taskState)
+		}
 		return s.call(cctx, "tools/call", params)
 	})
 	rc.DurationMs = ms
+	rc.Task = t.TaskSupport == "required"
 
 	o := s.outcomeOf(ctx, raw, err)
 	if o.closed {
@@ -687,6 +709,9 @@ func (r *runner) callCase(ctx context.Context, t tool, c casegen.Case, rc *repor
 		maxResponse: r.cfg.MaxResponse,
 	}, o)
 	rc.Verdict, rc.Detail, rc.ErrorCode = j.verdict, j.detail, j.errorCode
+	if j.verdict == report.Hang && taskState != "" {
+		rc.Detail = joinDetail(rc.Detail, taskState)
+	}
 	rc.Flags = append(rc.Flags, j.flags...)
 	rc.Response, rc.Size = j.response, j.size
 	// What learning reads (see [runner.remember]): only valid calls',

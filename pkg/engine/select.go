@@ -37,14 +37,28 @@ func (c Config) skipReason(t tool) string {
 		}
 		return "not matched by " + from
 	}
-	if t.TaskSupport == "required" {
-		return `task-only tool (execution.taskSupport: "required"): mcp-fuzz does not make task-augmented calls yet, and a plain call is refused by design`
-	}
 	if explicit || c.IncludeDestructive || slices.Contains(c.AlsoCall, t.Name) {
 		return ""
 	}
 	if t.ReadOnly == nil || !*t.ReadOnly {
 		return "not annotated readOnlyHint: true (use --include-destructive, or --tools NAME, to call it)"
+	}
+	return ""
+}
+
+// TaskModernReason is the skip reason of a task-only tool of a server
+// audited in the modern era, where tasks are the extension
+// io.modelcontextprotocol/tasks: the go-sdk mcp-fuzz follows (v1.8.0)
+// implements no tasks in any era, so there is no reference for the
+// extension's calls to follow.
+const TaskModernReason = `task-only tool (execution.taskSupport: "required") of a modern-era server: tasks are the extension io.modelcontextprotocol/tasks there, which mcp-fuzz does not call (go-sdk v1.8.0, its reference, implements no tasks), and a plain call is refused by design`
+
+// taskSkipReason says why the task-only tool t is not called in era, or
+// "" when it is (task-augmented calls of MCP 2025-11-25, see
+// [session.taskCall]).
+func taskSkipReason(t tool, era string) string {
+	if t.TaskSupport == "required" && era == EraModern {
+		return TaskModernReason
 	}
 	return ""
 }

@@ -287,6 +287,10 @@ type Case struct {
 	// "schema examples"): these arguments succeeded, and the tool's bad-input
 	// cases derive from them.
 	LearnedFrom string `json:"learnedFrom,omitempty"`
+	// Task is set on a case of a task-only tool (execution.taskSupport
+	// "required"): the call was task-augmented, and what is judged is the
+	// answer of tasks/result once tasks/get reported the task finished.
+	Task bool `json:"task,omitempty"`
 }
 
 // Timing is the latency of a valid call over its timed runs. The first run
