@@ -46,8 +46,8 @@ func audit(t *testing.T, cfg engine.Config) *report.Report {
 			}
 		}
 	}
-	if s.ToolsTested == 0 || (s.Cases > s.ToolsTested && s.Handled == 0) {
-		t.Errorf("nothing handled: %+v", s)
+	if s.ToolsTested == 0 || (s.Cases > s.ToolsTested && s.Handled+s.Rejected == 0) {
+		t.Errorf("no bad input handled or rejected: %+v", s)
 	}
 	if rep.EndedEarly != "" {
 		t.Errorf("run ended early: %s", rep.EndedEarly)
@@ -97,8 +97,9 @@ func everythingFacts(t *testing.T, rep *report.Report) {
 		t.Errorf("tested tools = %s, want the read-only ones %s", got, want)
 	}
 	for _, tl := range rep.Tools {
-		if tl.Name == "simulate-research-query" && !strings.Contains(tl.SkipReason, "taskSupport") {
-			t.Errorf("task-only tool skip reason = %q", tl.SkipReason)
+		if tl.Name == "simulate-research-query" && !strings.Contains(tl.SkipReason, "readOnlyHint") {
+			// Called as a task when selected (TestTaskOnlyToolAsATask).
+			t.Errorf("task-only tool (not read-only) skip reason = %q", tl.SkipReason)
 		}
 		if tl.Name == "gzip-file-as-resource" && !strings.Contains(tl.SkipReason, "readOnlyHint") {
 			t.Errorf("gzip-file-as-resource (not read-only) skip reason = %q", tl.SkipReason)
@@ -138,6 +139,28 @@ func TestFuzzEverythingStreamableHTTP(t *testing.T) {
 	everythingFacts(t, rep)
 	if rep.Target.Transport != "streamable-http" {
 		t.Errorf("transport = %s, want streamable-http", rep.Target.Transport)
+	}
+}
+
+// The task-only simulate-research-query (execution.taskSupport
+// "required") is called as a task when selected: its valid call completes
+// through tasks/get and tasks/result, bad input is refused, and nothing is
+// a crash or a hang.
+func TestTaskOnlyToolAsATask(t *testing.T) {
+	rep := audit(t, engine.Config{
+		Command: everythingStdio(t),
+		Tools:   []string{"simulate-research-query"},
+		Timeout: 20 * time.Second,
+	})
+	if v := verdictOf(t, rep, "simulate-research-query", "valid"); v != report.OK {
+		t.Errorf("simulate-research-query valid verdict = %s, want ok", v)
+	}
+	for _, tl := range rep.Tools {
+		for _, c := range tl.Cases {
+			if c.Verdict.Failure() {
+				t.Errorf("%s: %s (%s)", c.ID, c.Verdict, c.Detail)
+			}
+		}
 	}
 }
 
