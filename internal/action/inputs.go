@@ -106,37 +106,21 @@ func readInputs(get func(string) string, workspace string) (settings, error) {
 	a.Env = lines(get("env"))
 	a.PassEnv = list(get("pass-env"))
 	a.Secrets = list(get("secrets"))
-	if v := get("no-calls"); v != "" {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return s, fmt.Errorf("input no-calls %q: want true or false", v)
-		}
-		a.NoCalls = &b
+	var err error
+	if a.NoCalls, err = boolInput(get, "no-calls"); err != nil {
+		return s, err
 	}
-	if v := get("include-destructive"); v != "" {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return s, fmt.Errorf("input include-destructive %q: want true or false", v)
-		}
-		a.IncludeDestructive = &b
+	if a.IncludeDestructive, err = boolInput(get, "include-destructive"); err != nil {
+		return s, err
 	}
-	if v := get("sequential"); v != "" {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return s, fmt.Errorf("input sequential %q: want true or false", v)
-		}
-		a.Sequential = &b
+	if a.Sequential, err = boolInput(get, "sequential"); err != nil {
+		return s, err
 	}
-	if v := get("protocol"); v != "" {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return s, fmt.Errorf("input protocol %q: want true or false", v)
-		}
-		a.Protocol = &b
+	if a.Protocol, err = boolInput(get, "protocol"); err != nil {
+		return s, err
 	}
 	a.Tools = list(get("tools"))
 	a.SkipTools = list(get("skip-tools"))
-	var err error
 	if a.Cases, err = intInput(get, "cases"); err != nil {
 		return s, err
 	}
@@ -194,6 +178,19 @@ func readInputs(get func(string) string, workspace string) (settings, error) {
 		}
 	}
 	return s, nil
+}
+
+// boolInput reads the boolean input name; nil when it is not set.
+func boolInput(get func(string) string, name string) (*bool, error) {
+	v := get(name)
+	if v == "" {
+		return nil, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return nil, fmt.Errorf("input %s %q: want true or false", name, v)
+	}
+	return &b, nil
 }
 
 // intInput reads an integer input; nil when it is not set.

@@ -159,6 +159,8 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 		"slow-ms":             s.SlowMs == nil && file.SlowMs != nil,
 		"bloat-chars":         s.BloatChars == nil && file.BloatChars != nil,
 		"repeat":              s.Repeat == nil && file.Repeat != nil,
+		"no-calls":            s.NoCalls == nil && file.NoCalls != nil,
+		"protocol":            s.Protocol == nil && file.Protocol != nil,
 		"sequential":          s.Sequential == nil && file.Sequential != nil,
 		"concurrency":         s.Concurrency == nil && file.Concurrency != nil,
 		"include-destructive": s.IncludeDestructive == nil && file.IncludeDestructive != nil,

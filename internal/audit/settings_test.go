@@ -400,3 +400,22 @@ func TestBuildNoCalls(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildNoCallsEngineConflicts: the conflicts of no-calls that the
+// engine finds (protocol, concurrency) name the file's keys
+// when only the file set them.
+func TestBuildNoCallsEngineConflicts(t *testing.T) {
+	dir := t.TempDir()
+	for i, tc := range []struct{ body, want string }{
+		{"no-calls: true\nprotocol: true\n", "config no-calls with config protocol: "},
+		{"no-calls: true\nconcurrency: 3\n", "config no-calls with config concurrency: "},
+	} {
+		p := filepath.Join(dir, fmt.Sprintf("c%d.yml", i))
+		if err := os.WriteFile(p, []byte(tc.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Build(Settings{Command: []string{"srv"}, Config: p}, FlagNames, noEnv); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want %q...", tc.body, err, tc.want)
+		}
+	}
+}

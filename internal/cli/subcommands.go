@@ -263,13 +263,19 @@ func replayTarget(id string) (caseID, era string) {
 // that era (a tool that era alone lists, or arguments of its own), which
 // win when era names that era.
 func replayCase(rep *report.Report, id, era string) (tool string, c report.Case, ok bool) {
-	if cmp := rep.EraComparison; cmp != nil {
+	tool, c, ok = ownCase(rep, id)
+	if cmp := rep.EraComparison; cmp != nil && (era == cmp.Era || !ok) {
 		for _, f := range cmp.Failures {
-			if f.Case.ID == id && (era == cmp.Era || !ownCase(rep, id)) {
+			if f.Case.ID == id {
 				return f.Tool, f.Case, true
 			}
 		}
 	}
+	return tool, c, ok
+}
+
+// ownCase finds case id among the cases rep's own audit ran.
+func ownCase(rep *report.Report, id string) (tool string, c report.Case, ok bool) {
 	for _, t := range rep.Tools {
 		for _, c := range t.Cases {
 			if c.ID == id {
@@ -278,18 +284,6 @@ func replayCase(rep *report.Report, id, era string) (tool string, c report.Case,
 		}
 	}
 	return "", report.Case{}, false
-}
-
-// ownCase reports whether rep's own audit ran a case of id.
-func ownCase(rep *report.Report, id string) bool {
-	for _, t := range rep.Tools {
-		for _, c := range t.Cases {
-			if c.ID == id {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // learnedArgs returns the learned valid arguments of tool in rep (see

@@ -25,11 +25,11 @@ func (p *progress) event(e engine.Event) {
 	defer p.mu.Unlock()
 	switch e.Kind {
 	case engine.EventSkip:
-		fmt.Fprintf(p.w, "- %s: skipped (%s)\n", escape.Terminal(e.Tool, 80), e.Reason)
+		fmt.Fprintf(p.w, "- %s: skipped (%s)\n", escape.Terminal(e.Tool, 80), escape.Terminal(e.Reason, 200))
 	case engine.EventTool:
 		fmt.Fprintf(p.w, "> %s: %s\n", escape.Terminal(e.Tool, 80), plural(e.Total, "case", "cases"))
 	case engine.EventCutoff:
-		fmt.Fprintf(p.w, "  ! %s: %s\n", escape.Terminal(e.Tool, 80), e.Reason)
+		fmt.Fprintf(p.w, "  ! %s: %s\n", escape.Terminal(e.Tool, 80), escape.Terminal(e.Reason, 200))
 	case engine.EventEra:
 		fmt.Fprintf(p.w, "= auditing in the %s era (--era both)\n", e.Reason)
 	case engine.EventChecks:

@@ -254,6 +254,15 @@ func statusCounts(checks []report.Check) string {
 	return fmt.Sprintf("%d passed, %d failed, %d skipped", n[report.CheckPass], n[report.CheckFail], n[report.CheckSkip])
 }
 
+// checkStatus is status, the word a format shows for c's status, with
+// the finding code of a failed check: "fail (stale_read)".
+func checkStatus(status string, c report.Check) string {
+	if c.Code != "" {
+		status += " (" + c.Code + ")"
+	}
+	return status
+}
+
 // lifecycleLine says what the lifecycle checks found ("" when they did not
 // run): the groups detected, and how their checks went.
 func lifecycleLine(rep *report.Report) string {

@@ -335,11 +335,7 @@ func mdChecks(rep *report.Report) string {
 	fmt.Fprintf(&b, "### Protocol checks\n\n%s (%s era); a failed check is a finding, which changes the grade only when the server crashed or hung.\n\n| Check | Status | Expected | What came back |\n|---|---|---|---|\n",
 		escape.MarkdownInline(line, textMax), escape.MarkdownInline(orDash(rep.Server.Era), 20))
 	for _, c := range checks {
-		status := c.Status
-		if c.Code != "" {
-			status += " (" + c.Code + ")"
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", escape.MarkdownInline(c.ID, nameMax), escape.MarkdownInline(status, 60),
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", escape.MarkdownInline(c.ID, nameMax), escape.MarkdownInline(checkStatus(c.Status, c), 60),
 			escape.MarkdownInline(orDash(c.Expected), textMax), escape.MarkdownInline(orDash(c.Detail), textMax))
 	}
 	b.WriteString("\n")
@@ -360,11 +356,7 @@ func mdLifecycle(rep *report.Report) string {
 	}
 	b.WriteString("A successful read after the delete is a `stale_read` finding; a child readable after its parent's delete is an observation (`orphan_readable`, info). A create or read that failed skips the check, saying why.\n\n| Check | Status | What happened |\n|---|---|---|\n")
 	for _, c := range checks {
-		status := c.Status
-		if c.Code != "" {
-			status += " (" + c.Code + ")"
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", escape.MarkdownInline(c.ID, nameMax), escape.MarkdownInline(status, 60), escape.MarkdownInline(orDash(c.Detail), textMax))
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", escape.MarkdownInline(c.ID, nameMax), escape.MarkdownInline(checkStatus(c.Status, c), 60), escape.MarkdownInline(orDash(c.Detail), textMax))
 	}
 	b.WriteString("\n")
 	return b.String()

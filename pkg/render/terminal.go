@@ -146,12 +146,13 @@ func terminalSummary(b *strings.Builder, rep *report.Report, p ansi) {
 	}
 
 	if line := checkLine(rep); line != "" {
+		checks := protocolChecks(rep)
 		note := " (" + escape.Terminal(orDash(rep.Server.Era), 20) + " era; failed ones are findings, which change the grade only when the server crashed or hung)"
-		if len(protocolChecks(rep)) == 0 {
+		if len(checks) == 0 {
 			note = ""
 		}
 		fmt.Fprintf(b, "\n  %s%s\n", st(ansiBold, escape.Terminal(line, textMax)), note)
-		for _, c := range protocolChecks(rep) {
+		for _, c := range checks {
 			if c.Status == report.CheckSkip {
 				fmt.Fprintf(b, "    skipped %s: %s\n", escape.Terminal(c.ID, nameMax), escape.Terminal(c.Detail, textMax))
 			}
@@ -165,10 +166,7 @@ func terminalSummary(b *strings.Builder, rep *report.Report, p ansi) {
 			if c.Status == report.CheckSkip {
 				status = "skipped"
 			}
-			if c.Code != "" {
-				status += " (" + c.Code + ")"
-			}
-			fmt.Fprintf(b, "    %s %s: %s\n", escape.Terminal(status, 40), escape.Terminal(c.ID, nameMax), escape.Terminal(c.Detail, textMax))
+			fmt.Fprintf(b, "    %s %s: %s\n", escape.Terminal(checkStatus(status, c), 40), escape.Terminal(c.ID, nameMax), escape.Terminal(c.Detail, textMax))
 		}
 	}
 

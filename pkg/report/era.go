@@ -133,10 +133,7 @@ func (e *EraComparison) normalize() {
 	for i := range e.Failures {
 		f := &e.Failures[i]
 		f.Tool = capText(f.Tool, MaxStoredToolName)
-		if f.Case.Flags == nil {
-			f.Case.Flags = []string{}
-		}
-		f.Case.LearnedFrom = capText(f.Case.LearnedFrom, MaxStoredToolName+16)
+		f.Case.normalize()
 	}
 	for i := range e.Differences {
 		d := &e.Differences[i]

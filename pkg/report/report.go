@@ -396,11 +396,7 @@ func (r *Report) Normalize() {
 			r.Tools[i].Cases = []Case{}
 		}
 		for j := range r.Tools[i].Cases {
-			if r.Tools[i].Cases[j].Flags == nil {
-				r.Tools[i].Cases[j].Flags = []string{}
-			}
-			// It names a tool of the server ("tool NAME").
-			r.Tools[i].Cases[j].LearnedFrom = capText(r.Tools[i].Cases[j].LearnedFrom, MaxStoredToolName+16)
+			r.Tools[i].Cases[j].normalize()
 		}
 	}
 	if len(r.ServerViolations) > MaxServerViolations {
@@ -439,6 +435,15 @@ func (r *Report) Normalize() {
 	if r.Dimensions == nil {
 		r.Dimensions = map[string]Dimension{}
 	}
+}
+
+// normalize gives c an empty list of flags rather than none, and bounds
+// LearnedFrom, which names a tool of the server ("tool NAME").
+func (c *Case) normalize() {
+	if c.Flags == nil {
+		c.Flags = []string{}
+	}
+	c.LearnedFrom = capText(c.LearnedFrom, MaxStoredToolName+16)
 }
 
 // MaxFileBytes is the largest JSON report [ReadFile] reads.

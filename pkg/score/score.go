@@ -27,19 +27,27 @@ func Apply(rep *report.Report) {
 		rep.Caps = []report.Cap{{Grade: NotGraded, Reason: notGradedReason(rep, t)}}
 		return
 	}
+	applyGrade(rep, t, "nothing tested: no dimension could be measured")
+}
+
+// applyGrade stores in rep the overall score of its measured dimensions, the
+// letter and the caps of t, the worst of which bounds the letter. When no
+// dimension was measured rep is not graded, and its one [NotGraded] cap
+// gives unmeasured as the reason.
+func applyGrade(rep *report.Report, t tally, unmeasured string) {
 	overall, ok := Overall(rep.Dimensions)
 	if !ok {
-		rep.Caps = []report.Cap{{Grade: NotGraded, Reason: "nothing tested: no dimension could be measured"}}
+		rep.Caps = []report.Cap{{Grade: NotGraded, Reason: unmeasured}}
 		return
 	}
-	grade := Letter(overall)
+	letter := Letter(overall)
 	caps := t.caps(rep.Dimensions)
 	for _, c := range caps {
-		if rank(c.Grade) < rank(grade) {
-			grade = c.Grade
+		if rank(c.Grade) < rank(letter) {
+			letter = c.Grade
 		}
 	}
-	rep.Score, rep.Grade, rep.Caps, rep.Graded = &overall, &grade, caps, true
+	rep.Score, rep.Grade, rep.Caps, rep.Graded = &overall, &letter, caps, true
 }
 
 // NotMeasuredStatic is the reason, after "not measured: ", of every
@@ -60,19 +68,7 @@ func applyStatic(rep *report.Report, t tally) {
 			rep.Dimensions[f.Dimension] = notMeasured(NotMeasuredStatic)
 		}
 	}
-	overall, ok := Overall(rep.Dimensions)
-	if !ok {
-		rep.Caps = []report.Cap{{Grade: NotGraded, Reason: "nothing to grade: the server listed no tools, and a static audit (--no-calls) grades their schemas only"}}
-		return
-	}
-	grade := Letter(overall)
-	caps := t.caps(rep.Dimensions)
-	for _, c := range caps {
-		if rank(c.Grade) < rank(grade) {
-			grade = c.Grade
-		}
-	}
-	rep.Score, rep.Grade, rep.Caps, rep.Graded = &overall, &grade, caps, true
+	applyGrade(rep, t, "nothing to grade: the server listed no tools, and a static audit (--no-calls) grades their schemas only")
 }
 
 // Overall is the rounded weighted mean of the measured dimensions; ok is false
