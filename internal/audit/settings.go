@@ -326,6 +326,9 @@ func staticOnly(c *engine.Config, s Settings, f *config.File, names, spell Names
 		{"include-destructive", on(s.IncludeDestructive), on(f.IncludeDestructive), "a static audit calls no tool, destructive or not"},
 		{"tools", len(s.Tools) > 0, len(f.Tools) > 0, "it chooses the tools to call, and a static audit calls none (it lints every listed tool)"},
 		{"skip-tools", len(s.SkipTools) > 0, len(f.SkipTools) > 0, "it chooses the tools not to call, and a static audit calls none (it lints every listed tool)"},
+		{"protocol", on(s.Protocol), on(f.Protocol), "the protocol probes are requests, and a static audit sends none"},
+		{"concurrency", s.Concurrency != nil && *s.Concurrency > 0, f.Concurrency != nil && *f.Concurrency > 0, "the concurrency checks call tools, and a static audit calls none"},
+		{"sequential", on(s.Sequential), on(f.Sequential), "the lifecycle checks call tools, and a static audit calls none"},
 	} {
 		switch {
 		case o.given:
@@ -337,6 +340,7 @@ func staticOnly(c *engine.Config, s Settings, f *config.File, names, spell Names
 	// What is left to yield: the file's defaults, and its per-tool skip
 	// and include.
 	c.IncludeDestructive, c.Tools, c.ToolsFrom, c.SkipTools, c.SkipToolsFrom, c.AlsoCall = false, nil, "", nil, nil, nil
+	c.Protocol, c.Concurrency, c.Sequential = false, 0, false
 	return nil
 }
 

@@ -370,12 +370,12 @@ func TestBuildNoCalls(t *testing.T) {
 		}
 		return p
 	}
-	calling := file("include-destructive: true\ntools: [a]\nskip-tools: [b]\nrepeat: 5\nper-tool:\n  a:\n    include: true\n")
+	calling := file("include-destructive: true\ntools: [a]\nskip-tools: [b]\nrepeat: 5\nprotocol: true\nconcurrency: 3\nsequential: true\nper-tool:\n  a:\n    include: true\n")
 	o, err := Build(Settings{Command: []string{"srv"}, NoCalls: &yes, Config: calling}, FlagNames, noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := o.Engine; !c.NoCalls || c.IncludeDestructive || c.Tools != nil || c.SkipTools != nil || c.AlsoCall != nil {
+	if c := o.Engine; !c.NoCalls || c.IncludeDestructive || c.Tools != nil || c.SkipTools != nil || c.AlsoCall != nil || c.Protocol || c.Concurrency != 0 || c.Sequential {
 		t.Errorf("the file's selection did not yield: %+v", c)
 	}
 	for _, tc := range []struct {
@@ -387,6 +387,10 @@ func TestBuildNoCalls(t *testing.T) {
 		{Settings{NoCalls: &yes, Tools: []string{"a"}}, "input no-calls with input tools: "},
 		{Settings{NoCalls: &yes, SkipTools: []string{"a"}}, "input no-calls with input skip-tools: "},
 		{Settings{NoCalls: &yes, Era: "both"}, "input no-calls with input era both: "},
+		{Settings{NoCalls: &yes, Protocol: &yes}, "input no-calls with input protocol: "},
+		{Settings{NoCalls: &yes, Concurrency: &five}, "input no-calls with input concurrency: "},
+		{Settings{NoCalls: &yes, Sequential: &yes}, "input no-calls with input sequential: "},
+		{Settings{Config: file("no-calls: true\nprotocol: true\n")}, "config no-calls with config protocol: "},
 		{Settings{Config: file("no-calls: true\nrepeat: 2\n")}, "config no-calls with config repeat: "},
 		{Settings{Config: file("no-calls: true\n"), Tools: []string{"a"}}, "config no-calls with input tools: "},
 		{Settings{NoCalls: &yes, Config: file("era: both\n")}, "input no-calls with config era both: "},
