@@ -227,6 +227,11 @@ func (lc *lifecycle) createWith(ctx context.Context, g *lcGroup, args map[string
 	if id == nil {
 		return nil, k.stop(report.CheckSkip, "", fmt.Sprintf("not run: no id of the new %s found in %s's answer (no JSON field id, %s_id or name, no UUID, no name of the arguments echoed): %s", g.noun, g.create.Name, g.noun, excerpt(text, 120)))
 	}
+	if n := len(fmt.Sprint(id)); n > maxLifecycleIDLen {
+		// The server's id goes back to it in the read and the delete, and
+		// into the reproducer: bounded like a taskId.
+		return nil, k.stop(report.CheckSkip, "", fmt.Sprintf("not run: %s made an id of %d bytes (%s; over %d): %s", g.create.Name, n, how, maxLifecycleIDLen, excerpt(fmt.Sprint(id), 64)))
+	}
 	k.note("%s made %s (%s)", g.create.Name, idText(id), how)
 	return id, nil
 }
@@ -394,8 +399,12 @@ func answerOf(rc report.Case) string {
 
 // idText is id as a detail shows it: "id \"note-1\"".
 func idText(id any) string {
-	return fmt.Sprintf("id %q", fmt.Sprint(id))
+	return fmt.Sprintf("id %q", excerpt(fmt.Sprint(id), 64))
 }
+
+// maxLifecycleIDLen bounds the id a create tool's answer gives: a longer
+// one skips the check.
+const maxLifecycleIDLen = maxTaskIDLen
 
 // mentions reports whether the answer text names id.
 func mentions(text string, id any) bool {
