@@ -17,28 +17,28 @@ import (
 // that fails when called from several sessions at once fails a fail-on
 // concurrency gate, and its clean twin passes it.
 func TestActionConcurrency(t *testing.T) {
-	run := func(server string) (int, string) {
+	run := func(args string) (int, string) {
 		t.Helper()
 		ws := t.TempDir() // also the server's working directory
 		env := map[string]string{
 			"GITHUB_WORKSPACE": ws, "GITHUB_OUTPUT": filepath.Join(ws, "out"), "GITHUB_STEP_SUMMARY": filepath.Join(ws, "summary"),
 			"GITHUB_EVENT_NAME": "push", "PATH": os.Getenv("PATH"),
-			"INPUT_COMMAND": fixture.Build(t, server), "INPUT_TIMEOUT": "2", "INPUT_CASES": "2",
+			"INPUT_COMMAND": fixture.Build(t, "concurrency-race") + args, "INPUT_TIMEOUT": "2", "INPUT_CASES": "2",
 			"INPUT_CONCURRENCY": "3", "INPUT_FAIL-ON": "concurrency",
 		}
 		var out bytes.Buffer
 		code := Run(context.Background(), Env{Getenv: func(k string) string { return env[k] }, Stdout: &out})
 		return code, out.String()
 	}
-	code, out := run("concurrency-race")
+	code, out := run("")
 	if code != ExitGate || !strings.Contains(out, "gate missed: 1 concurrency_failure finding (fail-on concurrency): concurrency/reserve#concurrency_failure") {
 		t.Errorf("concurrency-race: exit %d, want %d with the concurrency gate missed\n%s", code, ExitGate, out)
 	}
 	if strings.Contains(out, "not supported yet") {
 		t.Errorf("the concurrency input is still warned about:\n%s", out)
 	}
-	if code, out := run("concurrency-safe"); code != ExitOK || strings.Contains(out, "gate missed") {
-		t.Errorf("concurrency-safe: exit %d, want %d\n%s", code, ExitOK, out)
+	if code, out := run(" --safe"); code != ExitOK || strings.Contains(out, "gate missed") {
+		t.Errorf("concurrency-race --safe: exit %d, want %d\n%s", code, ExitOK, out)
 	}
 }
 

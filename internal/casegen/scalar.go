@@ -6,8 +6,9 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/words"
 )
 
 // str generates a string honouring format, pattern and length bounds, and
@@ -155,16 +156,16 @@ func badFormatValue(format string) (string, bool) {
 // hint returns a plausible value for a well-known property name, judged by
 // its last word (homepage_url, filePath, ownerID), or "".
 func hint(name string) string {
-	words := splitWords(name)
-	if len(words) == 0 {
+	ws := words.Split(name)
+	if len(ws) == 0 {
 		return ""
 	}
-	for _, w := range words {
+	for _, w := range ws {
 		if w == "email" {
 			return "user@example.com"
 		}
 	}
-	switch words[len(words)-1] {
+	switch ws[len(ws)-1] {
 	case "url", "uri", "link", "href", "endpoint", "website", "homepage":
 		return "https://example.com"
 	case "dir", "directory", "folder":
@@ -185,34 +186,6 @@ func hint(name string) string {
 		return "1"
 	}
 	return ""
-}
-
-// splitWords splits snake_case, kebab-case and camelCase names into
-// lower-case words.
-func splitWords(name string) []string {
-	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	prevLower := false
-	for _, r := range name {
-		switch {
-		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
-			flush()
-			prevLower = false
-			continue
-		case unicode.IsUpper(r) && prevLower:
-			flush()
-		}
-		cur = append(cur, r)
-		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
-	}
-	flush()
-	return words
 }
 
 // number generates a number honouring the bounds and multipleOf, as close to

@@ -46,7 +46,6 @@ func TestScripts(t *testing.T) {
 	fixture.Build(t, "prompts-resources")
 	fixture.Build(t, "malformed-tools")
 	fixture.Build(t, "concurrency-race")
-	fixture.Build(t, "concurrency-safe")
 	fixture.Build(t, "concurrency-swapped-ids")
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",

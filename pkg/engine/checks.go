@@ -349,21 +349,13 @@ func checkFindings(rep *report.Report, cfg Config) []report.Finding {
 		}
 		// The check's id names what was tested; the finding's id carries it
 		// too (for expected: and baselines).
-		msg := code.Message + " (" + c.ID
-		if c.Crash != nil && c.Crash.How != "" {
-			msg += ", " + c.Crash.How
-		}
-		msg += ")"
+		// Judged from the audit's answers: the detail says what they
+		// showed.
+		rest := ": " + c.Detail
 		if len(c.Request) > 0 || c.HTTP != "" {
-			msg += "; expected " + orText(c.Expected, "a refusal") + ", got: " + c.Detail
-		} else {
-			// Judged from the audit's answers: the detail says what they
-			// showed.
-			msg += ": " + c.Detail
+			rest = "; expected " + orText(c.Expected, "a refusal") + ", got: " + c.Detail
 		}
-		if len(msg) > maxFindingMessage {
-			msg = cutUTF8(msg, maxFindingMessage) + "… (see the check's detail)"
-		}
+		msg := checkMessage(c, code, rest)
 		f := report.Finding{
 			ID:         "protocol/" + c.ID + "#" + c.Code,
 			Severity:   code.Severity,
@@ -377,6 +369,21 @@ func checkFindings(rep *report.Report, cfg Config) []report.Finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// checkMessage is the message of a failed check's finding: the code's
+// message, the check's id (and how the server crashed), then rest; cut at
+// maxFindingMessage.
+func checkMessage(c report.Check, code report.Code, rest string) string {
+	msg := code.Message + " (" + c.ID
+	if c.Crash != nil && c.Crash.How != "" {
+		msg += ", " + c.Crash.How
+	}
+	msg += ")" + rest
+	if len(msg) > maxFindingMessage {
+		msg = cutUTF8(msg, maxFindingMessage) + "… (see the check's detail)"
+	}
+	return msg
 }
 
 // reproduceCheck sends a check's request as mcp-fuzz did: over stdio after

@@ -10,11 +10,13 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-// concurrencyFixture audits fixture name with --concurrency n, in a
-// working directory of its own (concurrency-race keeps its state there).
-func concurrencyFixture(t *testing.T, name string, n int) *report.Report {
+// concurrencyFixture audits fixture name (with args) with --concurrency
+// n, in a working directory of its own (concurrency-race keeps its state
+// there).
+func concurrencyFixture(t *testing.T, name string, n int, args ...string) *report.Report {
 	t.Helper()
 	return runFixture(t, name, func(c *Config) {
+		c.Command = append(c.Command, args...)
 		c.Cases = 3
 		c.Concurrency = n
 		c.Cwd = t.TempDir()
@@ -71,7 +73,7 @@ func TestConcurrencyRaceFlagged(t *testing.T) {
 
 // The clean twin, the same tool without shared state, passes every check.
 func TestConcurrencySafeTwin(t *testing.T) {
-	rep := concurrencyFixture(t, "concurrency-safe", 4)
+	rep := concurrencyFixture(t, "concurrency-race", 4, "--safe")
 	for _, id := range []string{"concurrency/reserve", "concurrency/same-session", "concurrency/cancel"} {
 		if c := checkByID(t, rep, id); c.Status != report.CheckPass {
 			t.Errorf("%s = %+v, want a pass", id, c)
@@ -112,7 +114,7 @@ func TestConcurrencySwappedIDs(t *testing.T) {
 // Without --concurrency there are no concurrency checks; above the bound
 // the run is refused before anything starts.
 func TestConcurrencyOffAndBounded(t *testing.T) {
-	rep := runFixture(t, "concurrency-safe", func(c *Config) { c.Cases = 1; c.Cwd = t.TempDir() })
+	rep := runFixture(t, "concurrency-race", func(c *Config) { c.Command = append(c.Command, "--safe"); c.Cases = 1; c.Cwd = t.TempDir() })
 	for _, c := range rep.Checks {
 		if c.Group == "concurrency" {
 			t.Errorf("check %s without --concurrency", c.ID)

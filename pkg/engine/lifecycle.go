@@ -135,17 +135,38 @@ func (lc *lifecycle) own(ctx context.Context, g *lcGroup, k *lcCheck) *stepError
 	if err := lc.remove(ctx, g, id, k); err != nil {
 		return err
 	}
+	return lc.readGone(ctx, g, id, k, report.CodeStaleRead, goneRead{
+		doing:   "reading it after the delete",
+		still:   fmt.Sprintf("%s after the delete still answered with it", g.read.Name),
+		silent:  fmt.Sprintf("%s after the delete answered success", g.read.Name),
+		refused: fmt.Sprintf("%s after the delete refused", g.read.Name),
+	})
+}
+
+// goneRead is what the steps of [lifecycle.readGone] say: the failed
+// read's doing (for [lifecycle.failed]), and the starts of the detail of
+// an answer that still names the id, of one that answers without it, and
+// of a refusal.
+type goneRead struct {
+	doing, still, silent, refused string
+}
+
+// readGone reads id with g's read tool once it (or its parent) is deleted,
+// and ends k: a failed call fails it, an answer that still names id fails
+// it with code and the request as reproducer, an answer without id or a
+// refusal passes it.
+func (lc *lifecycle) readGone(ctx context.Context, g *lcGroup, id any, k *lcCheck, code string, say goneRead) *stepError {
 	rc, text := lc.readCall(ctx, g, id)
 	switch {
 	case rc.Verdict.Failure():
-		return lc.failed(k, g.read, rc, "reading it after the delete")
+		return lc.failed(k, g.read, rc, say.doing)
 	case rc.Verdict.Confirms() && mentions(text, id):
 		k.c.Request = lc.calls[len(lc.calls)-1]
-		return k.stop(report.CheckFail, report.CodeStaleRead, fmt.Sprintf("%s after the delete still answered with it: %s", g.read.Name, excerpt(text, 160)))
+		return k.stop(report.CheckFail, code, say.still+": "+excerpt(text, 160))
 	case rc.Verdict.Confirms():
-		k.note("%s after the delete answered success without naming %s (%s)", g.read.Name, idText(id), excerpt(text, 80))
+		k.note("%s without naming %s (%s)", say.silent, idText(id), excerpt(text, 80))
 	default:
-		k.note("%s after the delete refused: %s", g.read.Name, orText(answerOf(rc), string(rc.Verdict)))
+		k.note("%s: %s", say.refused, orText(answerOf(rc), string(rc.Verdict)))
 	}
 	k.c.Status = report.CheckPass
 	k.c.Detail = strings.Join(k.steps, "; ")
@@ -173,21 +194,12 @@ func (lc *lifecycle) orphan(ctx context.Context, g *lcGroup, k *lcCheck) *stepEr
 	if err := lc.remove(ctx, g.parent, parentID, k); err != nil {
 		return err
 	}
-	rc, text := lc.readCall(ctx, g, id)
-	switch {
-	case rc.Verdict.Failure():
-		return lc.failed(k, g.read, rc, "reading the child after its parent's delete")
-	case rc.Verdict.Confirms() && mentions(text, id):
-		k.c.Request = lc.calls[len(lc.calls)-1]
-		return k.stop(report.CheckFail, report.CodeOrphanReadable, fmt.Sprintf("%s still answered with the %s after its %s was deleted: %s", g.read.Name, g.noun, g.parent.noun, excerpt(text, 160)))
-	case rc.Verdict.Confirms():
-		k.note("%s answered success without naming %s (%s)", g.read.Name, idText(id), excerpt(text, 80))
-	default:
-		k.note("%s refused the child of the deleted %s: %s", g.read.Name, g.parent.noun, orText(answerOf(rc), string(rc.Verdict)))
-	}
-	k.c.Status = report.CheckPass
-	k.c.Detail = strings.Join(k.steps, "; ")
-	return nil
+	return lc.readGone(ctx, g, id, k, report.CodeOrphanReadable, goneRead{
+		doing:   "reading the child after its parent's delete",
+		still:   fmt.Sprintf("%s still answered with the %s after its %s was deleted", g.read.Name, g.noun, g.parent.noun),
+		silent:  fmt.Sprintf("%s answered success", g.read.Name),
+		refused: fmt.Sprintf("%s refused the child of the deleted %s", g.read.Name, g.parent.noun),
+	})
 }
 
 // create makes a resource of g with its create tool's valid arguments
@@ -214,6 +226,11 @@ func (lc *lifecycle) createWith(ctx context.Context, g *lcGroup, args map[string
 	id, how := findID(text, structured, g.noun, args)
 	if id == nil {
 		return nil, k.stop(report.CheckSkip, "", fmt.Sprintf("not run: no id of the new %s found in %s's answer (no JSON field id, %s_id or name, no UUID, no name of the arguments echoed): %s", g.noun, g.create.Name, g.noun, excerpt(text, 120)))
+	}
+	if n := len(fmt.Sprint(id)); n > maxLifecycleIDLen {
+		// The server's id goes back to it in the read and the delete, and
+		// into the reproducer: bounded like a taskId.
+		return nil, k.stop(report.CheckSkip, "", fmt.Sprintf("not run: %s made an id of %d bytes (%s; over %d): %s", g.create.Name, n, how, maxLifecycleIDLen, excerpt(fmt.Sprint(id), 64)))
 	}
 	k.note("%s made %s (%s)", g.create.Name, idText(id), how)
 	return id, nil
@@ -382,8 +399,12 @@ func answerOf(rc report.Case) string {
 
 // idText is id as a detail shows it: "id \"note-1\"".
 func idText(id any) string {
-	return fmt.Sprintf("id %q", fmt.Sprint(id))
+	return fmt.Sprintf("id %q", excerpt(fmt.Sprint(id), 64))
 }
+
+// maxLifecycleIDLen bounds the id a create tool's answer gives: a longer
+// one skips the check.
+const maxLifecycleIDLen = maxTaskIDLen
 
 // mentions reports whether the answer text names id.
 func mentions(text string, id any) bool {
@@ -480,19 +501,11 @@ func idField(v any, noun string) (any, string) {
 // "lifecycle/NOUN#code" (no tool's case caused it), its message the steps
 // that led to it, its reproducer the check's calls in order.
 func lifecycleFinding(rep *report.Report, cfg Config, c report.Check, code report.Code) report.Finding {
-	msg := code.Message + " (" + c.ID
-	if c.Crash != nil && c.Crash.How != "" {
-		msg += ", " + c.Crash.How
-	}
-	msg += "): " + c.Detail
-	if len(msg) > maxFindingMessage {
-		msg = cutUTF8(msg, maxFindingMessage) + "… (see the check's detail)"
-	}
 	return report.Finding{
 		ID:         c.ID + "#" + c.Code,
 		Severity:   code.Severity,
 		Code:       c.Code,
-		Message:    msg,
+		Message:    checkMessage(c, code, ": "+c.Detail),
 		Reproducer: reproduceLifecycle(rep, cfg, c),
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/words"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -36,33 +37,6 @@ var verbWords = map[string]verb{
 	"delete": verbDelete, "remove": verbDelete, "destroy": verbDelete,
 }
 
-// nameWords splits a tool name into lower-case words at _, -, ., spaces
-// and camelCase humps: "createEntities" and "create-entities" are both
-// create, entities.
-func nameWords(name string) []string {
-	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	rs := []rune(name)
-	for i, c := range rs {
-		switch {
-		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
-			flush()
-			continue
-		case unicode.IsUpper(c) && len(cur) > 0 && (unicode.IsLower(cur[len(cur)-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])):
-			flush()
-		}
-		cur = append(cur, c)
-	}
-	flush()
-	return words
-}
-
 // singular is w without a plural ending: entities → entity, boxes → box,
 // notes → note; words in -ss, -us and -is stay.
 func singular(w string) string {
@@ -82,15 +56,15 @@ func singular(w string) string {
 // get_note_by_id is (read, "note"). ok is false when no word is a verb or
 // no word names a resource.
 func toolVerb(name string) (v verb, noun string, ok bool) {
-	words := nameWords(name)
-	at := slices.IndexFunc(words, func(w string) bool { _, ok := verbWords[w]; return ok })
+	ws := words.Split(name)
+	at := slices.IndexFunc(ws, func(w string) bool { _, ok := verbWords[w]; return ok })
 	if at < 0 {
 		return 0, "", false
 	}
-	v = verbWords[words[at]]
-	rest := words[at+1:]
+	v = verbWords[ws[at]]
+	rest := ws[at+1:]
 	if len(rest) == 0 {
-		rest = words[:at] // note_create
+		rest = ws[:at] // note_create
 	}
 	if i := slices.Index(rest, "by"); i >= 0 {
 		rest = rest[:i] // get_note_by_id

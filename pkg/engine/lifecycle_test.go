@@ -308,3 +308,13 @@ func fixtureCommand(t *testing.T, name string) []string {
 	t.Helper()
 	return []string{fixture.Build(t, name)}
 }
+
+// An id the server makes up is shown cut: it is the server's text.
+func TestIDTextBounded(t *testing.T) {
+	if got := idText("note-1"); got != `id "note-1"` {
+		t.Errorf("idText(note-1) = %s", got)
+	}
+	if got := idText(strings.Repeat("x", 10000)); len(got) > 100 {
+		t.Errorf("idText of a 10000-byte id is %d bytes", len(got))
+	}
+}

@@ -70,9 +70,24 @@ func (p *paramTable) lookup(name string) []mcpheader.Binding {
 	return p.byTool[name]
 }
 
+// empty reports whether no valid tool binds a parameter to a header.
+func (p *paramTable) empty() bool {
+	if p == nil {
+		return true
+	}
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return len(p.byTool) == 0
+}
+
 // withParamHeaders is ctx carrying the Mcp-Param headers of the tools/call
 // whose params are params (with or without the _meta envelope).
+// It costs a map length under a read lock when no tool has x-mcp-header
+// annotations: it runs for every tools/call.
 func (p *paramTable) withParamHeaders(ctx context.Context, params any) context.Context {
+	if p.empty() {
+		return ctx
+	}
 	raw, ok := params.(json.RawMessage)
 	if !ok {
 		var err error

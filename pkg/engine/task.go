@@ -66,13 +66,12 @@ func (s *session) taskCall(ctx context.Context, params json.RawMessage, limit ti
 	if msg := badTask(task); msg != "" {
 		return s.taskViolation(ctx, "the answer to a task-augmented tools/call is not a CreateTaskResult: "+msg)
 	}
-	if ttl := task.TTL; ttl != nil && *ttl > 0 {
-		// The task's own timeout: the server keeps it no longer.
-		if d := time.Duration(*ttl * float64(time.Millisecond)); d < limit {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, d)
-			defer cancel()
-		}
+	if ttl := task.TTL; ttl != nil && *ttl > 0 && *ttl < float64(limit.Milliseconds()) {
+		// The task's own timeout: the server keeps it no longer. (Compared
+		// as milliseconds: a huge ttl would overflow a Duration.)
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(*ttl*float64(time.Millisecond)))
+		defer cancel()
 	}
 	id := task.TaskID
 	for polls := 0; !taskStatuses[task.Status]; polls++ {
@@ -138,11 +137,13 @@ func badTask(t *taskInfo) string {
 // pollInterval is the wait before the next tasks/get: the server's
 // pollInterval, clamped.
 func pollInterval(t *taskInfo) time.Duration {
-	d := time.Second
-	if t.PollInterval != nil {
-		d = time.Duration(*t.PollInterval * float64(time.Millisecond))
+	if t.PollInterval == nil {
+		return time.Second
 	}
-	return min(max(d, minPollInterval), maxPollInterval)
+	// Clamped as milliseconds, before the conversion: a huge pollInterval
+	// would overflow a Duration.
+	ms := min(max(*t.PollInterval, float64(minPollInterval.Milliseconds())), float64(maxPollInterval.Milliseconds()))
+	return time.Duration(ms * float64(time.Millisecond))
 }
 
 // taskParams adds "task": {"ttl": limit in milliseconds} to the params of
