@@ -70,9 +70,25 @@ func (p *paramTable) lookup(name string) []mcpheader.Binding {
 	return p.byTool[name]
 }
 
+// empty reports whether no tool has bindings: the common case, in which a
+// tools/call needs no Mcp-Param header.
+func (p *paramTable) empty() bool {
+	if p == nil {
+		return true
+	}
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return len(p.byTool) == 0
+}
+
 // withParamHeaders is ctx carrying the Mcp-Param headers of the tools/call
-// whose params are params (with or without the _meta envelope).
+// whose params are params (with or without the _meta envelope). Every
+// modern tools/call over Streamable HTTP comes here: when no tool has
+// bindings, its params (up to an oversize payload) are not parsed again.
 func (p *paramTable) withParamHeaders(ctx context.Context, params any) context.Context {
+	if p.empty() {
+		return ctx
+	}
 	raw, ok := params.(json.RawMessage)
 	if !ok {
 		var err error
