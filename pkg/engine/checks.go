@@ -395,10 +395,9 @@ func reproduceCheck(rep *report.Report, cfg Config, c report.Check) report.Repro
 	switch {
 	case len(cfg.Command) > 0 && rep.Server.Era != EraModern:
 		// The 2025 era: the handshake first.
-		init := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcp-fuzz-repro","version":"0"}}}`, protocolVersion)
 		cd, prefix := shellContext(cfg)
 		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s %s %s; sleep 2; } | %s%s | cut -c1-300",
-			cd, shellQuote(init), shellQuote(`{"jsonrpc":"2.0","method":"notifications/initialized"}`), shellQuote(line), prefix, shellJoin(cfg.Command))
+			cd, shellQuote(reproInit), shellQuote(reproInitialized), shellQuote(line), prefix, shellJoin(cfg.Command))
 	case len(cfg.Command) > 0:
 		list := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":` + string(reproEnvelope(rep.Server.ProtocolVersion)) + `}}`
 		cd, prefix := shellContext(cfg)

@@ -99,8 +99,6 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 	if len(call) > maxCallLine {
 		return report.Reproducer{Shell: replayCommand(cfg, c.ID)}
 	}
-	init := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcp-fuzz-repro","version":"0"}}}`, protocolVersion)
-	initialized := `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 	r := report.Reproducer{JSONRPC: call}
 	switch {
 	case len(cfg.Command) > 0 && rep.Server.Era == EraModern:
@@ -111,7 +109,7 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 	case len(cfg.Command) > 0:
 		cd, prefix := shellContext(cfg)
 		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s %s %s; sleep 2; } | %s%s",
-			cd, shellQuote(init), shellQuote(initialized), repeatedCalls(rep, toolName, c), prefix, shellJoin(cfg.Command))
+			cd, shellQuote(reproInit), shellQuote(reproInitialized), repeatedCalls(rep, toolName, c), prefix, shellJoin(cfg.Command))
 	case cfg.URL != "" && rep.Server.Era == EraModern:
 		// Stateless: one POST, no session, the routing headers.
 		h := curlHeaders(cfg)
@@ -126,10 +124,17 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 		r.Shell = fmt.Sprintf(`sid=$(curl -si %s %s -d %s | tr -d '\r' | sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: //p'); `+
 			`curl -s %s %s -H "Mcp-Session-Id: $sid" -H %s -d %s >/dev/null; `+
 			`curl -s %s %s -H "Mcp-Session-Id: $sid" -H %s -d %s`,
-			u, h, shellQuote(init), u, h, pvHeader, shellQuote(initialized), u, h, pvHeader, shellQuote(call))
+			u, h, shellQuote(reproInit), u, h, pvHeader, shellQuote(reproInitialized), u, h, pvHeader, shellQuote(call))
 	}
 	return r
 }
+
+// reproInit and reproInitialized are the 2025 era's handshake as every
+// reproducer that needs one sends it: initialize with id 1, then the
+// initialized notification.
+var reproInit = fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcp-fuzz-repro","version":"0"}}}`, protocolVersion)
+
+const reproInitialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 
 // repeatedCalls is the tools/call line of c, shell-quoted, as the last
 // words of a printf; for a valid call that failed on a later run (see
