@@ -406,10 +406,7 @@ func reproduceCheck(rep *report.Report, cfg Config, c report.Check) report.Repro
 	case cfg.URL != "" && rep.Server.Era != EraModern:
 		// The 2025 era over HTTP: a session first, as a case's reproducer
 		// opens one.
-		r.Shell = reproduce(rep, cfg, "", report.Case{}).Shell
-		if i := strings.LastIndex(r.Shell, "-d "); i > 0 {
-			r.Shell = r.Shell[:i] + "-d " + shellQuote(line)
-		}
+		r.Shell = sessionCurl(cfg, rep.Server.ProtocolVersion, line)
 	case cfg.URL != "":
 		var req struct {
 			Method string          `json:"method"`

@@ -117,16 +117,23 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 			shellQuote(redactURL(cfg.URL)), h, shellQuote("Mcp-Protocol-Version: "+headerToken(rep.Server.ProtocolVersion)), shellQuote("Mcp-Name: "+mcpNameHeader(toolName)),
 			paramCurlHeaders(cfg.params, toolName, c.Arguments), shellQuote(call))
 	case cfg.URL != "":
-		u := shellQuote(redactURL(cfg.URL))
-		h := curlHeaders(cfg)
-		// The version is the server's word: quoted like any server text.
-		pvHeader := shellQuote("Mcp-Protocol-Version: " + headerToken(rep.Server.ProtocolVersion))
-		r.Shell = fmt.Sprintf(`sid=$(curl -si %s %s -d %s | tr -d '\r' | sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: //p'); `+
-			`curl -s %s %s -H "Mcp-Session-Id: $sid" -H %s -d %s >/dev/null; `+
-			`curl -s %s %s -H "Mcp-Session-Id: $sid" -H %s -d %s`,
-			u, h, shellQuote(reproInit), u, h, pvHeader, shellQuote(reproInitialized), u, h, pvHeader, shellQuote(call))
+		r.Shell = sessionCurl(cfg, rep.Server.ProtocolVersion, call)
 	}
 	return r
+}
+
+// sessionCurl is the curl line that sends line as the 2025 era does over
+// HTTP: a session opened with initialize, the initialized notification,
+// then line on that session, each with the negotiated version.
+func sessionCurl(cfg Config, version, line string) string {
+	u := shellQuote(redactURL(cfg.URL))
+	h := curlHeaders(cfg)
+	// The version is the server's word: quoted like any server text.
+	pvHeader := shellQuote("Mcp-Protocol-Version: " + headerToken(version))
+	return fmt.Sprintf(`sid=$(curl -si %s %s -d %s | tr -d '\r' | sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: //p'); `+
+		`curl -s %s %s -H "Mcp-Session-Id: $sid" -H %s -d %s >/dev/null; `+
+		`curl -s %s %s -H "Mcp-Session-Id: $sid" -H %s -d %s`,
+		u, h, shellQuote(reproInit), u, h, pvHeader, shellQuote(reproInitialized), u, h, pvHeader, shellQuote(line))
 }
 
 // reproInit and reproInitialized are the 2025 era's handshake as every
