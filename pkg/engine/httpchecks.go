@@ -255,7 +255,7 @@ func (hc *httpChecker) authChecks(ctx context.Context) []report.Check {
 			continue
 		}
 		judged++
-		a, b := judgeAuthServer(hc.name(issuer), issuer, meta, hc.name)
+		a, b := judgeAuthServer(issuer, meta, hc.name)
 		// The first failure of each check is kept; a pass is replaced by
 		// the next issuer's verdict.
 		for _, p := range []struct {
@@ -332,9 +332,10 @@ type checkVerdict struct {
 }
 
 // judgeAuthServer judges the metadata meta of the authorization server
-// issuer (shown as shown) for auth-no-dcr and auth-iss; name makes other
-// server text fit for a detail.
-func judgeAuthServer(shown, issuer string, meta map[string]json.RawMessage, name func(string) string) (noDCR, iss checkVerdict) {
+// issuer for auth-no-dcr and auth-iss; name makes server text (the issuer
+// too) fit for a detail.
+func judgeAuthServer(issuer string, meta map[string]json.RawMessage, name func(string) string) (noDCR, iss checkVerdict) {
+	shown := name(issuer)
 	isTrue := func(k string) bool {
 		var b bool
 		return json.Unmarshal(meta[k], &b) == nil && b

@@ -269,7 +269,7 @@ func TestJudgeAuthServer(t *testing.T) {
 			if err := json.Unmarshal([]byte(tc.meta), &meta); err != nil {
 				t.Fatal(err)
 			}
-			a, b := judgeAuthServer(issuer, issuer, meta, func(s string) string { return s })
+			a, b := judgeAuthServer(issuer, meta, func(s string) string { return s })
 			for _, p := range []struct {
 				got  checkVerdict
 				want string
