@@ -402,10 +402,9 @@ func reproduceCheck(rep *report.Report, cfg Config, c report.Check) report.Repro
 	switch {
 	case len(cfg.Command) > 0 && rep.Server.Era != EraModern:
 		// The 2025 era: the handshake first.
-		init := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcp-fuzz-repro","version":"0"}}}`, protocolVersion)
 		cd, prefix := shellContext(cfg)
 		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s %s %s; sleep 2; } | %s%s | cut -c1-300",
-			cd, shellQuote(init), shellQuote(`{"jsonrpc":"2.0","method":"notifications/initialized"}`), shellQuote(line), prefix, shellJoin(cfg.Command))
+			cd, shellQuote(reproInit), shellQuote(reproInitialized), shellQuote(line), prefix, shellJoin(cfg.Command))
 	case len(cfg.Command) > 0:
 		list := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":` + string(reproEnvelope(rep.Server.ProtocolVersion)) + `}}`
 		cd, prefix := shellContext(cfg)
@@ -414,10 +413,7 @@ func reproduceCheck(rep *report.Report, cfg Config, c report.Check) report.Repro
 	case cfg.URL != "" && rep.Server.Era != EraModern:
 		// The 2025 era over HTTP: a session first, as a case's reproducer
 		// opens one.
-		r.Shell = reproduce(rep, cfg, "", report.Case{}).Shell
-		if i := strings.LastIndex(r.Shell, "-d "); i > 0 {
-			r.Shell = r.Shell[:i] + "-d " + shellQuote(line)
-		}
+		r.Shell = sessionCurl(cfg, rep.Server.ProtocolVersion, line)
 	case cfg.URL != "":
 		var req struct {
 			Method string          `json:"method"`

@@ -83,14 +83,9 @@ type complianceTarget struct {
 
 // complianceChecks are the compliance checks that send a request.
 func complianceChecks(t complianceTarget) []protoCheck {
-	env := envelopeWith(t.version, nil)
-	with := func(p map[string]any) json.RawMessage {
-		p["_meta"] = env
-		b, _ := json.Marshal(p)
-		return b
-	}
+	with := probeTarget{era: EraModern, version: t.version}.params
 	refused := "any JSON-RPC error (-32601 is apt)"
-	checks := []protoCheck{
+	return []protoCheck{
 		{id: "compliance/ping-removed", title: "ping, removed by the revision, is not served", expected: refused,
 			req:    protoRequest{method: "ping", params: with(map[string]any{})},
 			expect: expectation{served: report.CodeRemovedMethodServed}},
@@ -101,7 +96,6 @@ func complianceChecks(t complianceTarget) []protoCheck {
 			req:    protoRequest{method: "roots/list", params: with(map[string]any{})},
 			expect: expectation{served: report.CodeDeprecatedFeature}},
 	}
-	return checks
 }
 
 // observedChecks judge what the audit's answers and the server's messages

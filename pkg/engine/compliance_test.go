@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -115,6 +116,33 @@ func TestObservedBounded(t *testing.T) {
 	for m := range o.serverMessages {
 		if len(m) > 64 {
 			t.Errorf("a method of %d bytes kept", len(m))
+		}
+	}
+}
+
+// TestObservedRedactsBeforeCut: a secret the server puts where a cut
+// would split it (a method name at its 64th byte, a cache hint at its
+// 40th character) is redacted whole, so that no part of it reaches a
+// check's detail; the run's later redaction of details cannot see a
+// secret already cut.
+func TestObservedRedactsBeforeCut(t *testing.T) {
+	secret := "canary-0123456789abcdef"
+	o := &observed{leak: leak.NewDetector(map[string]string{"--env TOKEN": secret})}
+	o.sawServerMessage(strings.Repeat("m", 55)+secret, true)
+	o.sawInputRequests("tools/call", map[string]json.RawMessage{"k": json.RawMessage(`{"method":"` + strings.Repeat("y", 55) + secret + `"}`)})
+	o.sawResult("tools/list", map[string]json.RawMessage{"ttlMs": json.RawMessage(`1`), "cacheScope": json.RawMessage(`"` + strings.Repeat("s", 30) + secret + `"`)})
+	var kept []string
+	for m := range o.serverMessages {
+		kept = append(kept, m)
+	}
+	kept = append(kept, o.inputKinds...)
+	kept = append(kept, o.results["tools/list"].cacheProblem)
+	if len(kept) != 3 || kept[2] == "" {
+		t.Fatalf("kept %q", kept)
+	}
+	for _, k := range kept {
+		if strings.Contains(k, secret[:8]) {
+			t.Errorf("%q keeps part of the secret", k)
 		}
 	}
 }

@@ -65,13 +65,11 @@ type envelopeTarget struct {
 type sampleCall struct {
 	tool   string
 	params json.RawMessage // with the _meta envelope
-	// args are the call's arguments, bindings its tool's x-mcp-header
-	// bindings, and headers the Mcp-Param headers a conforming client
-	// sends with it (nil when none); the header checks keep them right
-	// unless they break one on purpose.
+	// args are the call's arguments and bindings its tool's x-mcp-header
+	// bindings: the Mcp-Param check breaks one of the headers they make
+	// (the call's context carries the others; see [session.callOnce]).
 	args     json.RawMessage
 	bindings []mcpheader.Binding
-	headers  http.Header
 	state    string         // the requestState the server handed out
 	inputs   map[string]any // the inputResponses sent back with it
 }
@@ -232,11 +230,10 @@ func repeatableCall(tested []report.Tool, tools []tool, s *session, withParam bo
 			if err != nil {
 				continue
 			}
-			sc := &sampleCall{tool: rt.Name, params: params, args: c.Arguments, bindings: bindings, headers: mcpheader.Headers(bindings, c.Arguments)}
-			if withParam && len(sc.headers) == 0 {
+			if withParam && len(mcpheader.Headers(bindings, c.Arguments)) == 0 {
 				break
 			}
-			return sc
+			return &sampleCall{tool: rt.Name, params: params, args: c.Arguments, bindings: bindings}
 		}
 	}
 	return nil

@@ -99,8 +99,6 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 	if len(call) > maxCallLine {
 		return report.Reproducer{Shell: replayCommand(cfg, c.ID)}
 	}
-	init := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcp-fuzz-repro","version":"0"}}}`, protocolVersion)
-	initialized := `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 	r := report.Reproducer{JSONRPC: call}
 	switch {
 	case len(cfg.Command) > 0 && rep.Server.Era == EraModern:
@@ -111,7 +109,7 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 	case len(cfg.Command) > 0:
 		cd, prefix := shellContext(cfg)
 		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s %s %s; sleep 2; } | %s%s",
-			cd, shellQuote(init), shellQuote(initialized), repeatedCalls(rep, toolName, c), prefix, shellJoin(cfg.Command))
+			cd, shellQuote(reproInit), shellQuote(reproInitialized), repeatedCalls(rep, toolName, c), prefix, shellJoin(cfg.Command))
 	case cfg.URL != "" && rep.Server.Era == EraModern:
 		// Stateless: one POST, no session, the routing headers.
 		h := curlHeaders(cfg)
@@ -119,17 +117,31 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 			shellQuote(redactURL(cfg.URL)), h, shellQuote("Mcp-Protocol-Version: "+headerToken(rep.Server.ProtocolVersion)), shellQuote("Mcp-Name: "+mcpNameHeader(toolName)),
 			paramCurlHeaders(cfg.params, toolName, c.Arguments), shellQuote(call))
 	case cfg.URL != "":
-		u := shellQuote(redactURL(cfg.URL))
-		h := curlHeaders(cfg)
-		// The version is the server's word: quoted like any server text.
-		pvHeader := shellQuote("Mcp-Protocol-Version: " + headerToken(rep.Server.ProtocolVersion))
-		r.Shell = fmt.Sprintf(`sid=$(curl -si %s %s -d %s | tr -d '\r' | sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: //p'); `+
-			`curl -s %s %s -H "Mcp-Session-Id: $sid" -H %s -d %s >/dev/null; `+
-			`curl -s %s %s -H "Mcp-Session-Id: $sid" -H %s -d %s`,
-			u, h, shellQuote(init), u, h, pvHeader, shellQuote(initialized), u, h, pvHeader, shellQuote(call))
+		r.Shell = sessionCurl(cfg, rep.Server.ProtocolVersion, call)
 	}
 	return r
 }
+
+// sessionCurl is the curl line that sends line as the 2025 era does over
+// HTTP: a session opened with initialize, the initialized notification,
+// then line on that session, each with the negotiated version.
+func sessionCurl(cfg Config, version, line string) string {
+	u := shellQuote(redactURL(cfg.URL))
+	h := curlHeaders(cfg)
+	// The version is the server's word: quoted like any server text.
+	pvHeader := shellQuote("Mcp-Protocol-Version: " + headerToken(version))
+	return fmt.Sprintf(`sid=$(curl -si %s %s -d %s | tr -d '\r' | sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: //p'); `+
+		`curl -s %s %s -H "Mcp-Session-Id: $sid" -H %s -d %s >/dev/null; `+
+		`curl -s %s %s -H "Mcp-Session-Id: $sid" -H %s -d %s`,
+		u, h, shellQuote(reproInit), u, h, pvHeader, shellQuote(reproInitialized), u, h, pvHeader, shellQuote(line))
+}
+
+// reproInit and reproInitialized are the 2025 era's handshake as every
+// reproducer that needs one sends it: initialize with id 1, then the
+// initialized notification.
+var reproInit = fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcp-fuzz-repro","version":"0"}}}`, protocolVersion)
+
+const reproInitialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 
 // repeatedCalls is the tools/call line of c, shell-quoted, as the last
 // words of a printf; for a valid call that failed on a later run (see

@@ -51,14 +51,16 @@ type httpChecker struct {
 	target  *url.URL     // --url
 	leak    *leak.Detector
 	timeout time.Duration // one GET's: min(checkTimeout, --timeout)
-	// budget ends when the metadata checks have spent [authBudget]: a
-	// server that answers each GET just under the timeout costs that, not
-	// a timeout per well-known path.
-	budget context.Context
 }
 
-// authBudget bounds the GETs of the authorization metadata checks.
+// authBudget bounds the GETs of the authorization metadata checks: a
+// server that answers each GET just under the timeout costs that, not a
+// timeout per well-known path.
 const authBudget = 15 * time.Second
+
+// errAuthBudget is the cause of the metadata checks' context once
+// [authBudget] is spent (and of every context made from it).
+var errAuthBudget = fmt.Errorf("the metadata checks' time budget of %s was spent", authBudget)
 
 // httpChecks are the HTTP compliance checks of the audit of cn, in order,
 // appended after the envelope checks; none over stdio or the legacy
@@ -72,8 +74,7 @@ func httpChecks(ctx context.Context, cn *connector, version string) []report.Che
 	if ctx.Err() != nil {
 		return out
 	}
-	actx, cancel := context.WithTimeout(ctx, authBudget)
-	hc.budget = actx
+	actx, cancel := context.WithTimeoutCause(ctx, authBudget, errAuthBudget)
 	out = append(out, hc.authChecks(actx)...)
 	cancel()
 	if ctx.Err() != nil {
@@ -161,13 +162,13 @@ func (hc *httpChecker) send(ctx context.Context, path, accept string) (*http.Res
 	return hc.client.Do(req)
 }
 
-// why says, redacted and bounded, why GET path failed.
-func (hc *httpChecker) why(path string, err error) string {
+// why says, redacted and bounded, why GET path, sent with ctx, failed.
+func (hc *httpChecker) why(ctx context.Context, path string, err error) string {
 	what := err.Error()
 	var ue *url.Error
 	switch {
-	case hc.budget != nil && errors.Is(hc.budget.Err(), context.DeadlineExceeded):
-		what = fmt.Sprintf("not sent: the metadata checks' time budget of %s was spent", authBudget)
+	case errors.Is(context.Cause(ctx), errAuthBudget):
+		what = "not sent: " + errAuthBudget.Error()
 	case errors.Is(err, context.DeadlineExceeded):
 		what = fmt.Sprintf("no answer within %s", hc.timeout)
 	case errors.Is(err, context.Canceled):
@@ -254,7 +255,7 @@ func (hc *httpChecker) authChecks(ctx context.Context) []report.Check {
 			continue
 		}
 		judged++
-		a, b := judgeAuthServer(hc.name(issuer), issuer, meta, hc.name)
+		a, b := judgeAuthServer(issuer, meta, hc.name)
 		// The first failure of each check is kept; a pass is replaced by
 		// the next issuer's verdict.
 		for _, p := range []struct {
@@ -283,7 +284,7 @@ func (hc *httpChecker) protectedResource(ctx context.Context) (issuers []string,
 	for _, p := range wellKnown(hc.target.EscapedPath(), "/.well-known/oauth-protected-resource{path}", "/.well-known/oauth-protected-resource") {
 		f, err := hc.get(ctx, p, acceptJSON)
 		if err != nil {
-			return nil, p, hc.why(p, err)
+			return nil, p, hc.why(ctx, p, err)
 		}
 		var prm struct {
 			AuthorizationServers []json.RawMessage `json:"authorization_servers"`
@@ -313,7 +314,7 @@ func (hc *httpChecker) authServer(ctx context.Context, issuer *url.URL) (meta ma
 	for _, p := range wellKnown(issuer.EscapedPath(), "/.well-known/oauth-authorization-server{path}", "/.well-known/oauth-authorization-server", "/.well-known/openid-configuration{path}") {
 		f, err := hc.get(ctx, p, acceptJSON)
 		if err != nil {
-			return nil, p, hc.why(p, err)
+			return nil, p, hc.why(ctx, p, err)
 		}
 		var m map[string]json.RawMessage
 		var name string
@@ -331,9 +332,10 @@ type checkVerdict struct {
 }
 
 // judgeAuthServer judges the metadata meta of the authorization server
-// issuer (shown as shown) for auth-no-dcr and auth-iss; name makes other
-// server text fit for a detail.
-func judgeAuthServer(shown, issuer string, meta map[string]json.RawMessage, name func(string) string) (noDCR, iss checkVerdict) {
+// issuer for auth-no-dcr and auth-iss; name makes server text (the issuer
+// too) fit for a detail.
+func judgeAuthServer(issuer string, meta map[string]json.RawMessage, name func(string) string) (noDCR, iss checkVerdict) {
+	shown := name(issuer)
 	isTrue := func(k string) bool {
 		var b bool
 		return json.Unmarshal(meta[k], &b) == nil && b
@@ -387,7 +389,7 @@ func (hc *httpChecker) legacySSE(ctx context.Context) report.Check {
 	defer cancel()
 	resp, err := hc.send(ctx, path, acceptSSE)
 	if err != nil {
-		c.Status, c.Detail = report.CheckSkip, hc.why(strings.TrimPrefix(c.HTTP, "GET "), err)
+		c.Status, c.Detail = report.CheckSkip, hc.why(ctx, strings.TrimPrefix(c.HTTP, "GET "), err)
 		return c
 	}
 	defer resp.Body.Close()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/demo"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -267,7 +269,7 @@ func TestJudgeAuthServer(t *testing.T) {
 			if err := json.Unmarshal([]byte(tc.meta), &meta); err != nil {
 				t.Fatal(err)
 			}
-			a, b := judgeAuthServer(issuer, issuer, meta, func(s string) string { return s })
+			a, b := judgeAuthServer(issuer, meta, func(s string) string { return s })
 			for _, p := range []struct {
 				got  checkVerdict
 				want string
@@ -340,5 +342,27 @@ func TestWellKnown(t *testing.T) {
 		if got := strings.Join(wellKnown(tc.path, "/.well-known/oauth-protected-resource{path}", "/.well-known/oauth-protected-resource"), " "); got != tc.want {
 			t.Errorf("wellKnown(%q) = %s", tc.path, got)
 		}
+	}
+}
+
+// TestHTTPCheckWhy: a GET cut off by the metadata checks' budget says so,
+// and only such a GET: the legacy-SSE check, which the budget does not
+// cover, says that its own GET got no answer in time, however the
+// metadata checks ended.
+func TestHTTPCheckWhy(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	defer srv.Close()
+	target, _ := url.Parse(srv.URL + "/mcp")
+	hc := &httpChecker{client: srv.Client(), target: target, leak: leak.NewDetector(nil), timeout: 100 * time.Millisecond}
+
+	spent, cancel := context.WithTimeoutCause(context.Background(), 50*time.Millisecond, errAuthBudget)
+	defer cancel()
+	for _, c := range hc.authChecks(spent) {
+		if c.Status != report.CheckSkip || !strings.Contains(c.Detail, "time budget of 15s was spent") {
+			t.Errorf("%s: %s %q", c.ID, c.Status, c.Detail)
+		}
+	}
+	if c := hc.legacySSE(context.Background()); c.Status != report.CheckSkip || c.Detail != "GET /mcp: no answer within 100ms" {
+		t.Errorf("legacy-sse: %s %q", c.Status, c.Detail)
 	}
 }

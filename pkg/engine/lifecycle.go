@@ -524,9 +524,7 @@ func reproduceLifecycle(rep *report.Report, cfg Config, c report.Check) report.R
 	}
 	var lines []string
 	if rep.Server.Era != EraModern {
-		lines = append(lines,
-			fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcp-fuzz-repro","version":"0"}}}`, protocolVersion),
-			`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		lines = append(lines, reproInit, reproInitialized)
 	}
 	for _, call := range c.Calls {
 		lines = append(lines, string(escape.JSON(call)))

@@ -5,13 +5,19 @@ import (
 	"maps"
 	"slices"
 	"sync"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 )
 
 // observed collects, over every session of a run, what the server's answers
 // and messages showed that the protocol checks judge afterwards (see
-// [observedChecks]). Whatever the server controls is bounded: method names
-// are cut and only the first few distinct ones are kept.
+// [observedChecks]). Whatever the server controls is bounded and redacted:
+// method names and values are redacted, then cut (a secret the cut split
+// would be past redacting), and only the first few distinct ones are kept.
 type observed struct {
+	// leak redacts the run's secrets; nil redacts nothing.
+	leak *leak.Detector
+
 	mu sync.Mutex
 	// inputRequired is the first tools/call answered with input_required
 	// and a requestState.
@@ -79,7 +85,14 @@ func (o *observed) sawResult(method string, fields map[string]json.RawMessage) {
 	_, typed := fields["resultType"]
 	problem := ""
 	if cacheable(method) {
-		problem = cacheHintProblem(fields)
+		// The problem quotes the server's values: those two, redacted.
+		hints := map[string]json.RawMessage{}
+		for _, k := range []string{"ttlMs", "cacheScope"} {
+			if v, ok := fields[k]; ok {
+				hints[k] = json.RawMessage(o.redact(string(v)))
+			}
+		}
+		problem = cacheHintProblem(hints)
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -136,7 +149,7 @@ func (o *observed) sawInputRequests(method string, requests map[string]json.RawM
 		}
 		_ = json.Unmarshal(requests[k], &req)
 		if !allowed || req.Method != "elicitation/create" {
-			bad = append(bad, cutUTF8(req.Method, 64)+" on "+method)
+			bad = append(bad, cutUTF8(o.redact(req.Method), 64)+" on "+method)
 		}
 	}
 	if len(bad) == 0 {
@@ -156,7 +169,7 @@ func (o *observed) sawServerMessage(method string, _ bool) {
 	if o == nil {
 		return
 	}
-	method = cutUTF8(method, 64)
+	method = cutUTF8(o.redact(method), 64)
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.serverMessages == nil {
@@ -165,4 +178,12 @@ func (o *observed) sawServerMessage(method string, _ bool) {
 	if _, ok := o.serverMessages[method]; ok || len(o.serverMessages) < maxObservedNames {
 		o.serverMessages[method]++
 	}
+}
+
+// redact is server text with the run's secrets replaced.
+func (o *observed) redact(s string) string {
+	if o.leak == nil {
+		return s
+	}
+	return o.leak.Redact(s)
 }

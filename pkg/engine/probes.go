@@ -152,6 +152,12 @@ var templateVar = regexp.MustCompile(`\{[^{}]*\}`)
 // request must not fetch the machine's files into a report).
 const malformedParam = "%%mcp-fuzz%zz <>"
 
+// maxProbeName bounds the server text a check puts in its request (a
+// template's URI, a prompt's name, an argument's name): a longer one is not
+// used, so that neither the request nor its reproducer grows with what the
+// server listed (a template of many variables grows with each).
+const maxProbeName = 1024
+
 // templateChecks read, for each of the first few resource templates, its
 // URI with malformed parameters.
 func templateChecks(t probeTarget) []protoCheck {
@@ -164,7 +170,7 @@ func templateChecks(t probeTarget) []protoCheck {
 			URITemplate string `json:"uriTemplate"`
 			Name        string `json:"name"`
 		}
-		if json.Unmarshal(raw, &tpl) != nil || !templateVar.MatchString(tpl.URITemplate) {
+		if json.Unmarshal(raw, &tpl) != nil || len(tpl.URITemplate) > maxProbeName || !templateVar.MatchString(tpl.URITemplate) {
 			continue
 		}
 		uri := templateVar.ReplaceAllString(tpl.URITemplate, malformedParam)
@@ -196,7 +202,7 @@ func promptChecks(t probeTarget) []protoCheck {
 }
 
 // promptWithRequired is the first listed prompt with a required argument,
-// and that argument.
+// and that argument (names of at most [maxProbeName] bytes).
 func promptWithRequired(prompts []json.RawMessage) (name, arg string, ok bool) {
 	for _, raw := range prompts {
 		var p struct {
@@ -206,11 +212,11 @@ func promptWithRequired(prompts []json.RawMessage) (name, arg string, ok bool) {
 				Required bool   `json:"required"`
 			} `json:"arguments"`
 		}
-		if json.Unmarshal(raw, &p) != nil || p.Name == "" || strings.ContainsAny(p.Name, "\x00") {
+		if json.Unmarshal(raw, &p) != nil || p.Name == "" || len(p.Name) > maxProbeName || strings.ContainsAny(p.Name, "\x00") {
 			continue
 		}
 		for _, a := range p.Arguments {
-			if a.Required && a.Name != "" {
+			if a.Required && a.Name != "" && len(a.Name) <= maxProbeName {
 				return p.Name, a.Name, true
 			}
 		}

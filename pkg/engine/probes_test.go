@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -91,5 +92,48 @@ func TestResourceTemplateCrash(t *testing.T) {
 	out := runShell(t, f.Reproducer.Shell)
 	if !strings.Contains(out, `"id":1`) || strings.Contains(out, `"id":2`) {
 		t.Errorf("reproducer %s printed %q; want the handshake answered and the read not", f.Reproducer.Shell, out)
+	}
+}
+
+// TestProbeRequestsBounded: a listed template or prompt whose text is long
+// (a template of many variables grows with each) is not put in a check's
+// request; the next one that fits is.
+func TestProbeRequestsBounded(t *testing.T) {
+	required := func(names ...string) []any {
+		var args []any
+		for _, n := range names {
+			args = append(args, map[string]any{"name": n, "required": true})
+		}
+		return args
+	}
+	long := strings.Repeat("a", 100000)
+	tp := probeTarget{resources: true, prompts: true, listed: listedItems{
+		templates: []json.RawMessage{
+			mustJSON(map[string]any{"uriTemplate": "file:///" + strings.Repeat("{x}", 50000)}),
+			mustJSON(map[string]any{"uriTemplate": "file:///{x}"}),
+		},
+		prompts: []json.RawMessage{
+			mustJSON(map[string]any{"name": long, "arguments": required("a")}),
+			mustJSON(map[string]any{"name": "short", "arguments": required(long, "b")}),
+		},
+	}}
+	ids := map[string]protoCheck{}
+	for _, pc := range resourceChecks(tp) {
+		ids[pc.id] = pc
+		if len(pc.req.params) > 2*maxProbeName {
+			t.Errorf("%s sends %d bytes of params", pc.id, len(pc.req.params))
+		}
+	}
+	if _, ok := ids["resources/template-1"]; ok {
+		t.Error("the long template was read")
+	}
+	if _, ok := ids["resources/template-2"]; !ok {
+		t.Errorf("the short template was not read: %v", ids)
+	}
+	if p := string(ids["prompts/get-missing-argument"].req.params); !strings.Contains(p, `"name":"short"`) {
+		t.Errorf("missing-argument params %.200s", p)
+	}
+	if p := string(ids["prompts/get-wrong-type"].req.params); !strings.Contains(p, `"b":12345`) {
+		t.Errorf("wrong-type params %.200s", p)
 	}
 }

@@ -292,7 +292,8 @@ func newConnector(cfg Config) (*connector, error) {
 	if cfg.MaxResponse <= 0 {
 		cfg.MaxResponse = DefaultMaxResponse
 	}
-	cn := &connector{cfg: cfg, leak: leak.NewDetector(cfg.secrets()), stray: &strayLog{}, observed: &observed{}, params: &paramTable{}}
+	detector := leak.NewDetector(cfg.secrets())
+	cn := &connector{cfg: cfg, leak: detector, stray: &strayLog{}, observed: &observed{leak: detector}, params: &paramTable{}}
 	if len(cfg.Command) > 0 {
 		env, err := stdio.MinimalEnv(cfg.LookupEnv, cfg.Env, cfg.PassEnv)
 		if err != nil {

@@ -85,8 +85,6 @@ func serverFinding(rep *report.Report, cfg Config) report.Finding {
 // or one that is not JSON-RPC, is the defect. Over HTTP, the initialize
 // request with its response headers.
 func reproduceStartup(rep *report.Report, cfg Config) report.Reproducer {
-	init := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcp-fuzz-repro","version":"0"}}}`, protocolVersion)
-	initialized := `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
 	switch {
 	case len(cfg.Command) > 0 && rep.Server.Era == EraModern:
@@ -99,7 +97,7 @@ func reproduceStartup(rep *report.Report, cfg Config) report.Reproducer {
 	case len(cfg.Command) > 0:
 		cd, prefix := shellContext(cfg)
 		return report.Reproducer{Shell: fmt.Sprintf("%s{ printf '%%s\\n' %s %s %s; sleep 2; } | %s%s | head -n 20 | cut -c1-300",
-			cd, shellQuote(init), shellQuote(initialized), shellQuote(list), prefix, shellJoin(cfg.Command))}
+			cd, shellQuote(reproInit), shellQuote(reproInitialized), shellQuote(list), prefix, shellJoin(cfg.Command))}
 	case cfg.URL != "" && rep.Server.Era == EraModern:
 		h := curlHeaders(cfg)
 		disc := `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":` + string(reproEnvelope(rep.Server.ProtocolVersion)) + `}}`
@@ -107,7 +105,7 @@ func reproduceStartup(rep *report.Report, cfg Config) report.Reproducer {
 			shellQuote(redactURL(cfg.URL)), h, shellQuote("Mcp-Protocol-Version: "+headerToken(rep.Server.ProtocolVersion)), shellQuote(disc))}
 	case cfg.URL != "":
 		h := curlHeaders(cfg)
-		return report.Reproducer{Shell: fmt.Sprintf("curl -si %s %s -d %s | head -n 40", shellQuote(redactURL(cfg.URL)), h, shellQuote(init))}
+		return report.Reproducer{Shell: fmt.Sprintf("curl -si %s %s -d %s | head -n 40", shellQuote(redactURL(cfg.URL)), h, shellQuote(reproInit))}
 	}
 	return report.Reproducer{}
 }
