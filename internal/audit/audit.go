@@ -101,6 +101,13 @@ func Run(ctx context.Context, o Options) Outcome {
 	if w := ungatedCritical(rep, o); w != "" {
 		warnings = append(warnings, w)
 	}
+	if n := len(o.Engine.Lifecycle); n > 0 && !o.Engine.Sequential {
+		seq := "sequential"
+		if o.spell != nil {
+			seq = o.spell(seq)
+		}
+		warnings = append(warnings, fmt.Sprintf("config lifecycle pairs the tools of %d %s, but the lifecycle checks did not run: they run with %s", n, map[bool]string{true: "resource", false: "resources"}[n == 1], seq))
+	}
 	return Outcome{Report: rep, Gates: res, Code: code, Warnings: warnings}
 }
 

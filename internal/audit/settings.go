@@ -96,7 +96,7 @@ var fieldKeys = map[string]string{
 	"Profile": "profile", "Protocol": "protocol", "Era": "era", "ProtocolVersion": "protocol-version", "Timeout": "timeout", "StartupTimeout": "startup-timeout",
 	"MaxResponse": "max-response", "Parallel": "parallel", "SlowMs": "slow-ms", "BloatChars": "bloat-chars", "Repeat": "repeat",
 	"NoCalls": "no-calls", "IncludeDestructive": "include-destructive", "Concurrency": "concurrency", "Sequential": "sequential",
-	"Examples": "per-tool", "ToolTimeouts": "per-tool", "AlsoCall": "per-tool",
+	"Examples": "per-tool", "ToolTimeouts": "per-tool", "AlsoCall": "per-tool", "Lifecycle": "lifecycle",
 }
 
 // Describe spells err for the user: a [engine.ConfigError] with the front
@@ -172,6 +172,7 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 		"cwd":                 s.Cwd == "" && file.Cwd != "",
 		"timeout":             s.Timeout == nil && file.Timeout.Duration != 0,
 		"per-tool":            true, // only the file has it
+		"lifecycle":           true,
 	}
 	spell := func(key string) string {
 		switch {
@@ -278,6 +279,9 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 	}
 	c.Env = append(c.Env, s.Env...) // the front end's last: it wins
 	applyPerTool(c, file, fileName)
+	for _, l := range file.Lifecycle {
+		c.Lifecycle = append(c.Lifecycle, engine.LifecycleGroup{Resource: l.Resource, Create: l.Create, Read: l.Read, Delete: l.Delete, ReadArg: l.ReadArg, DeleteArg: l.DeleteArg})
+	}
 	c.NoCalls = *first(s.NoCalls, file.NoCalls, ptr(false))
 	if c.NoCalls {
 		if err := staticOnly(c, s, file, names, spell); err != nil {

@@ -55,6 +55,19 @@ type File struct {
 	PerTool map[string]Tool `yaml:"per-tool"`
 	// Expected findings: accepted case or finding ids that do not fail a gate.
 	Expected []Expected `yaml:"expected"`
+	// Lifecycle pairs the create, read and delete tools of resources for
+	// the lifecycle checks (--sequential) when their names do not.
+	Lifecycle []Lifecycle `yaml:"lifecycle"`
+}
+
+// Lifecycle is one resource's tools: see engine.LifecycleGroup.
+type Lifecycle struct {
+	Resource  string `yaml:"resource"`
+	Create    string `yaml:"create"`
+	Read      string `yaml:"read"`
+	Delete    string `yaml:"delete"`
+	ReadArg   string `yaml:"read-arg"`
+	DeleteArg string `yaml:"delete-arg"`
 }
 
 // Tool holds the settings of one tool.

@@ -101,6 +101,11 @@ type Config struct {
 	// AlsoCall names tools to call even if not annotated read-only (like a
 	// --tools match, without restricting the others).
 	AlsoCall []string
+	// Lifecycle names, for the lifecycle checks, the create, read and
+	// delete tools of resources whose tool names do not pair them (config
+	// `lifecycle`): each is a group whatever its tools are called, and its
+	// tools and resource are left out of the detection by name.
+	Lifecycle []LifecycleGroup
 
 	// LookupEnv reads the caller's environment (for PassEnv and the server's
 	// minimal environment). Nil means an empty environment.
@@ -305,6 +310,9 @@ func (c Config) Validate() error {
 	}
 	if c.Sequential && !c.IncludeDestructive {
 		return bad("{Sequential} creates and deletes resources through the server's tools: it needs {IncludeDestructive} (aim it only at a server whose writes are disposable)")
+	}
+	if err := validLifecycle(c.Lifecycle); err != nil {
+		return err
 	}
 	if c.Profile != "" && c.Profile != "default" && c.Profile != "aggressive" {
 		return bad("{Profile} %q: want default or aggressive", c.Profile)

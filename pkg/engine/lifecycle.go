@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
@@ -26,13 +28,15 @@ type lifecycle struct {
 	rep *report.Report // the report so far: the audit's valid calls, the era
 	// calls are the tools/call lines of the check being run.
 	calls []json.RawMessage
+	// made counts the creates, for [lifecycle.freshNames].
+	made int
 }
 
 // runLifecycle plans and runs the lifecycle checks of tools; audited are
 // the audit's tools (their valid calls give arguments).
 func runLifecycle(ctx context.Context, r *runner, rep *report.Report, tools []tool) (*report.Lifecycle, []report.Check) {
 	r.owner, r.last = nil, nil
-	plan := planLifecycle(tools, r.cfg.skipReason)
+	plan := planLifecycle(tools, r.cfg.skipReason, r.cfg.Lifecycle)
 	lc := &lifecycle{r: r, rep: rep}
 	out := slices.Clone(plan.skipped)
 	for _, g := range plan.groups {
@@ -77,7 +81,7 @@ func (lc *lifecycle) check(ctx context.Context, g *lcGroup) []report.Check {
 	var out []report.Check
 	own := &lcCheck{c: report.Check{
 		ID: report.CheckGroupLifecycle + "/" + g.noun, Group: report.CheckGroupLifecycle,
-		Title:    "a " + g.noun + " is no longer readable once deleted",
+		Title:    lifecycleTitle(g.noun),
 		Expected: fmt.Sprintf("after %s succeeds, %s answers isError or a JSON-RPC error", g.delete.Name, g.read.Name),
 	}}
 	lc.calls = nil
@@ -85,7 +89,7 @@ func (lc *lifecycle) check(ctx context.Context, g *lcGroup) []report.Check {
 	if g.parent != nil {
 		pc := &lcCheck{c: report.Check{
 			ID: report.CheckGroupLifecycle + "/" + g.parent.noun + "/" + g.noun, Group: report.CheckGroupLifecycle,
-			Title:    fmt.Sprintf("a %s is not readable once its %s is deleted (an observation)", g.noun, g.parent.noun),
+			Title:    fmt.Sprintf("%s is not readable once its %s is deleted (an observation)", withArticle(g.noun), g.parent.noun),
 			Expected: fmt.Sprintf("after %s deletes the parent, %s answers isError or a JSON-RPC error", g.parent.delete.Name, g.read.Name),
 		}}
 		lc.calls = nil
@@ -215,6 +219,9 @@ func (lc *lifecycle) create(ctx context.Context, g *lcGroup, k *lcCheck) (any, *
 // createWith calls g's create tool with args and finds the new
 // resource's id in its answer.
 func (lc *lifecycle) createWith(ctx context.Context, g *lcGroup, args map[string]any, k *lcCheck) (any, *stepError) {
+	if fresh := lc.freshNames(g, args); fresh != nil {
+		args = fresh
+	}
 	rc, text := lc.call(ctx, g.create, args)
 	if !rc.Verdict.Confirms() {
 		return nil, lc.failed(k, g.create, rc, "creating a "+g.noun)
@@ -406,10 +413,81 @@ func idText(id any) string {
 // one skips the check.
 const maxLifecycleIDLen = maxTaskIDLen
 
-// mentions reports whether the answer text names id.
+// mentions reports whether the answer text names id as a whole: not
+// inside a longer name or number (the id "a" is not in "entities", nor
+// "note-1" in "note-12").
 func mentions(text string, id any) bool {
 	s := fmt.Sprint(id)
-	return s != "" && strings.Contains(text, s)
+	if s == "" {
+		return false
+	}
+	for from := 0; from < len(text); {
+		i := strings.Index(text[from:], s)
+		if i < 0 {
+			return false
+		}
+		i += from
+		before, _ := utf8.DecodeLastRuneInString(text[:i])
+		after, _ := utf8.DecodeRuneInString(text[i+len(s):])
+		if !idRune(before) && !idRune(after) {
+			return true
+		}
+		from = i + 1
+	}
+	return false
+}
+
+// idRune reports whether r can be part of an id: a letter, a digit, _ or -.
+func idRune(r rune) bool {
+	return r == '_' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// freshNames is args with each name-like string (name, title, NOUN_name,
+// NOUN_title, at any depth: create_entities' entities[].name) made new for
+// this create, so that a server that keeps names unique makes a resource
+// (the audit's valid call may have made one of that name already). It is
+// nil when args have no such string or the new ones break the schema.
+func (lc *lifecycle) freshNames(g *lcGroup, args map[string]any) map[string]any {
+	n := normKey(g.noun)
+	lc.made++
+	suffix := fmt.Sprintf("-lc%d", lc.made)
+	changed := false
+	var walk func(v any, depth int) any
+	walk = func(v any, depth int) any {
+		if depth > 8 {
+			return v
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			out := make(map[string]any, len(x))
+			for k, e := range x {
+				s, isStr := e.(string)
+				switch key := normKey(k); {
+				case isStr && s != "" && (key == "name" || key == "title" || key == n+"name" || key == n+"title"):
+					out[k], changed = s+suffix, true
+				default:
+					out[k] = walk(e, depth+1)
+				}
+			}
+			return out
+		case []any:
+			out := make([]any, len(x))
+			for i, e := range x {
+				out[i] = walk(e, depth+1)
+			}
+			return out
+		}
+		return v
+	}
+	fresh, _ := walk(args, 0).(map[string]any)
+	if !changed {
+		return nil
+	}
+	raw, err := json.Marshal(fresh)
+	if schema, _ := g.create.compiled(); err != nil || schema.Validate(raw) != nil {
+		return nil
+	}
+	return fresh
 }
 
 var uuidPattern = regexp.MustCompile(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)

@@ -151,6 +151,39 @@ type lcGroup struct {
 	// the id of (parentArg: "project_id" on create_task), nil when none.
 	parent    *lcGroup
 	parentArg string
+	// mapped: the user named the tools (config lifecycle).
+	mapped bool
+}
+
+// complete finds g's id arguments (readArg and deleteArg when given, else
+// as [findIDArg] does) and returns why g cannot be checked, if it cannot.
+func (g *lcGroup) complete(skip func(tool) string, readArg, deleteArg string) []string {
+	var why []string
+	for _, t := range []tool{g.create, g.read, g.delete} {
+		if r := skip(t); r != "" {
+			why = append(why, t.Name+" is not called: "+r)
+		}
+	}
+	for _, a := range []struct {
+		t     tool
+		given string
+		dst   *idArg
+	}{{g.read, readArg, &g.readArg}, {g.delete, deleteArg, &g.deleteArg}} {
+		if a.given == "" {
+			var ok bool
+			if *a.dst, ok = findIDArg(a.t.InputSchema, g.noun); !ok {
+				why = append(why, fmt.Sprintf("no id argument found on %s (id, %s_id, name, ...)", a.t.Name, g.noun))
+			}
+			continue
+		}
+		typ, ok := properties(a.t.InputSchema)[a.given]
+		if !ok {
+			why = append(why, fmt.Sprintf("%s has no argument %s", a.t.Name, excerpt(a.given, 64)))
+			continue
+		}
+		*a.dst = idArg{name: a.given, array: typ == "array", number: typ == "integer" || typ == "number"}
+	}
+	return why
 }
 
 // lcPlan is what the lifecycle checks will do.
@@ -162,14 +195,107 @@ type lcPlan struct {
 	summary string
 }
 
-// planLifecycle groups tools by resource. skip says why a tool is not
-// called ("" when it is): a group with such a tool is skipped.
-func planLifecycle(tools []tool, skip func(tool) string) lcPlan {
+// LifecycleGroup is one resource whose create, read and delete tools are
+// named by the user ([Config.Lifecycle]) rather than found by name.
+type LifecycleGroup struct {
+	// Resource is the noun the checks speak of ("entity": the check
+	// lifecycle/entity); "" reads it from Create's name as detection would
+	// (create_entities: entity), else the name itself.
+	Resource             string
+	Create, Read, Delete string
+	// ReadArg and DeleteArg name the argument of Read and Delete that
+	// takes the id; "" finds it as for a detected group (id, NOUN_id,
+	// name, their lists, ...).
+	ReadArg, DeleteArg string
+}
+
+// maxResourceLen bounds a resource's noun (it is part of check ids).
+const maxResourceLen = 64
+
+// noun is the resource as check ids name it: Resource's words joined with
+// "_", else what detection reads in Create's name, else Create's words.
+func (m LifecycleGroup) noun() string {
+	if m.Resource != "" {
+		return strings.Join(words.Split(m.Resource), "_")
+	}
+	if _, n, ok := toolVerb(m.Create); ok {
+		return n
+	}
+	return strings.Join(words.Split(m.Create), "_")
+}
+
+// validLifecycle checks the mapped groups: three tool names each, a
+// resource that has words and is not mapped twice.
+func validLifecycle(groups []LifecycleGroup) error {
+	seen := map[string]int{}
+	for i, m := range groups {
+		bad := func(format string, args ...any) error {
+			return &ConfigError{Format: "{Lifecycle} [%d]: " + format, Args: append([]any{i}, args...)}
+		}
+		if m.Create == "" || m.Read == "" || m.Delete == "" {
+			return bad("needs create, read and delete: the names of the tools that make, read and delete one resource")
+		}
+		if m.Read == m.Delete || m.Create == m.Delete || m.Create == m.Read {
+			return bad("create, read and delete must be three different tools (got %s, %s, %s)", m.Create, m.Read, m.Delete)
+		}
+		n := m.noun()
+		if n == "" || len(n) > maxResourceLen {
+			return bad("resource %q: want a noun of letters and digits, at most %d bytes", excerpt(orText(m.Resource, m.Create), 64), maxResourceLen)
+		}
+		if j, dup := seen[n]; dup {
+			return bad("resource %s is mapped twice (also [%d]); give each group its own resource", n, j)
+		}
+		seen[n] = i
+	}
+	return nil
+}
+
+// planLifecycle groups tools by resource: first the groups of mapped
+// (the user's), then by the names of the tools no mapped group holds.
+// skip says why a tool is not called ("" when it is): a group with such a
+// tool is skipped.
+func planLifecycle(tools []tool, skip func(tool) string, mapped []LifecycleGroup) lcPlan {
+	var p lcPlan
+	byName := map[string]tool{}
+	for _, t := range tools {
+		byName[t.Name] = t
+	}
+	skipCheck := func(noun, why string) {
+		p.skipped = append(p.skipped, report.Check{
+			ID: report.CheckGroupLifecycle + "/" + noun, Group: report.CheckGroupLifecycle,
+			Title:  lifecycleTitle(noun),
+			Status: report.CheckSkip, Detail: why,
+		})
+	}
+	taken := map[string]bool{}     // tools of mapped groups
+	takenNoun := map[string]bool{} // their resources
+	mappedGroups := 0
+	for _, m := range mapped {
+		noun := m.noun()
+		takenNoun[noun] = true
+		var why []string
+		for _, n := range []string{m.Create, m.Read, m.Delete} {
+			taken[n] = true
+			if _, ok := byName[n]; !ok {
+				why = append(why, "the server lists no tool "+n)
+			}
+		}
+		if len(why) == 0 {
+			g := &lcGroup{noun: noun, create: byName[m.Create], read: byName[m.Read], delete: byName[m.Delete], mapped: true}
+			if why = g.complete(skip, m.ReadArg, m.DeleteArg); len(why) == 0 {
+				p.groups = append(p.groups, g)
+				mappedGroups++
+				continue
+			}
+		}
+		skipCheck(noun, strings.Join(why, "; ")+" (config lifecycle)")
+	}
+
 	type verbs [3][]tool
 	byNoun := map[string]*verbs{}
 	for _, t := range tools {
 		v, noun, ok := toolVerb(t.Name)
-		if !ok {
+		if !ok || taken[t.Name] || takenNoun[noun] {
 			continue
 		}
 		if byNoun[noun] == nil {
@@ -177,7 +303,6 @@ func planLifecycle(tools []tool, skip func(tool) string) lcPlan {
 		}
 		byNoun[noun][v] = append(byNoun[noun][v], t)
 	}
-	var p lcPlan
 	nouns := slices.Sorted(maps.Keys(byNoun))
 	names := func(ts []tool) string {
 		var s []string
@@ -202,13 +327,6 @@ func planLifecycle(tools []tool, skip func(tool) string) lcPlan {
 			continue // only read tools: no lifecycle to speak of
 		}
 		candidates++
-		skipWhy := func(why string) {
-			p.skipped = append(p.skipped, report.Check{
-				ID: report.CheckGroupLifecycle + "/" + noun, Group: report.CheckGroupLifecycle,
-				Title:  "a " + noun + " is no longer readable once deleted",
-				Status: report.CheckSkip, Detail: why,
-			})
-		}
 		var why []string
 		for _, v := range []verb{verbCreate, verbRead, verbDelete} {
 			switch ts := vs[v]; {
@@ -226,26 +344,14 @@ func planLifecycle(tools []tool, skip func(tool) string) lcPlan {
 		}
 		if len(why) > 0 {
 			if len(vs[verbRead]) == 0 && len(otherReads) > 0 {
-				why = append(why, "read tools of other resources, not paired by name: "+strings.Join(otherReads, ", "))
+				why = append(why, "read tools of other resources, not paired by name: "+strings.Join(otherReads, ", ")+" (config lifecycle can pair them)")
 			}
-			skipWhy(strings.Join(why, "; "))
+			skipCheck(noun, strings.Join(why, "; "))
 			continue
 		}
 		g := &lcGroup{noun: noun, create: vs[verbCreate][0], read: vs[verbRead][0], delete: vs[verbDelete][0]}
-		for _, t := range []tool{g.create, g.read, g.delete} {
-			if r := skip(t); r != "" {
-				why = append(why, t.Name+" is not called: "+r)
-			}
-		}
-		var ok bool
-		if g.readArg, ok = findIDArg(g.read.InputSchema, noun); !ok {
-			why = append(why, fmt.Sprintf("no id argument found on %s (id, %s_id, name, ...)", g.read.Name, noun))
-		}
-		if g.deleteArg, ok = findIDArg(g.delete.InputSchema, noun); !ok {
-			why = append(why, fmt.Sprintf("no id argument found on %s (id, %s_id, name, ...)", g.delete.Name, noun))
-		}
-		if len(why) > 0 {
-			skipWhy(strings.Join(why, "; "))
+		if why := g.complete(skip, "", ""); len(why) > 0 {
+			skipCheck(noun, strings.Join(why, "; "))
 			continue
 		}
 		p.groups = append(p.groups, g)
@@ -265,6 +371,9 @@ func planLifecycle(tools []tool, skip func(tool) string) lcPlan {
 	var listed []string
 	for _, g := range p.groups {
 		s := fmt.Sprintf("%s (%s, %s, %s", g.noun, g.create.Name, g.read.Name, g.delete.Name)
+		if g.mapped {
+			s += "; mapped by the config"
+		}
 		if g.parent != nil {
 			s += "; child of " + g.parent.noun + " by " + g.parentArg
 		}
@@ -276,10 +385,25 @@ func planLifecycle(tools []tool, skip func(tool) string) lcPlan {
 		if len(p.skipped) > 0 {
 			p.summary += fmt.Sprintf("; %d skipped (see the lifecycle checks)", len(p.skipped))
 		}
+	case mappedGroups < len(mapped):
+		p.summary = fmt.Sprintf("0 groups detected: %s of the config could not be checked (see the skipped lifecycle checks)", plural(len(mapped)-mappedGroups, "mapped group", "mapped groups"))
 	case candidates > 0:
 		p.summary = fmt.Sprintf("0 groups detected: %s a create or delete tool, but none has exactly one create, one read and one delete tool with an id argument (see the skipped lifecycle checks)", plural(candidates, "resource has", "resources have"))
 	default:
 		p.summary = "0 groups detected: no tool name says create/add/insert/new or delete/remove/destroy a resource, so there is no lifecycle to check"
 	}
 	return p
+}
+
+// lifecycleTitle is the title of the check of noun's lifecycle.
+func lifecycleTitle(noun string) string {
+	return withArticle(noun) + " is no longer readable once deleted"
+}
+
+// withArticle is noun after "a", or "an" before a vowel: an entity, a note.
+func withArticle(noun string) string {
+	if noun != "" && strings.ContainsRune("aeiou", rune(noun[0])) {
+		return "an " + noun
+	}
+	return "a " + noun
 }

@@ -125,7 +125,7 @@ func TestPlanLifecycle(t *testing.T) {
 		"createWidget": "name", "showWidget": "query", "removeWidget": "widgetId",
 		"create_entities": "entities", "delete_entities": "entityNames", "open_nodes": "names",
 		"get_weather": "city",
-	}), none)
+	}), none, nil)
 	if len(p.groups) != 1 || p.groups[0].noun != "note" || p.groups[0].readArg.name != "note_id" {
 		t.Fatalf("groups = %+v, want note alone", p.groups)
 	}
@@ -156,16 +156,75 @@ func TestPlanLifecycle(t *testing.T) {
 				return "skipped by --skip-tools delete_*"
 			}
 			return ""
-		})
+		}, nil)
 	if len(p.groups) != 0 || len(p.skipped) != 1 || !strings.Contains(p.skipped[0].Detail, "delete_note is not called: skipped by --skip-tools") {
 		t.Errorf("plan with a skipped tool = %+v", p)
 	}
 	if !strings.HasPrefix(p.summary, "0 groups detected") {
 		t.Errorf("summary = %q", p.summary)
 	}
-	p = planLifecycle(toolsNamed(map[string]string{"echo": "q", "get_time": "zone"}), none)
+	p = planLifecycle(toolsNamed(map[string]string{"echo": "q", "get_time": "zone"}), none, nil)
 	if p.summary != "0 groups detected: no tool name says create/add/insert/new or delete/remove/destroy a resource, so there is no lifecycle to check" {
 		t.Errorf("summary = %q", p.summary)
+	}
+}
+
+// The config's lifecycle groups pair tools whatever they are called, and
+// leave their tools and resource out of the detection by name.
+func TestPlanLifecycleMapped(t *testing.T) {
+	none := func(tool) string { return "" }
+	tools := toolsNamed(map[string]string{
+		"create_entities": "entities", "delete_entities": "entityNames", "open_nodes": "names",
+		"create_note": "title", "get_note": "note_id", "delete_note": "note_id",
+		"add_widget": "name", "lookup": "key", "drop": "key",
+	})
+	p := planLifecycle(tools, none, []LifecycleGroup{
+		{Create: "create_entities", Read: "open_nodes", Delete: "delete_entities"},
+		{Resource: "Gadget Thing", Create: "add_widget", Read: "lookup", Delete: "drop", ReadArg: "key", DeleteArg: "nope"},
+	})
+	groups := map[string]*lcGroup{}
+	for _, g := range p.groups {
+		groups[g.noun] = g
+	}
+	e := groups["entity"]
+	if e == nil || !e.mapped || e.read.Name != "open_nodes" || e.readArg != (idArg{name: "names"}) || e.deleteArg.name != "entityNames" {
+		t.Fatalf("entity group = %+v; groups %v", e, groups)
+	}
+	if n := groups["note"]; n == nil || n.mapped {
+		t.Errorf("note group (by name) = %+v", n)
+	}
+	if len(p.groups) != 2 || len(p.skipped) != 1 || p.skipped[0].ID != "lifecycle/gadget_thing" ||
+		p.skipped[0].Detail != "drop has no argument nope (config lifecycle)" {
+		t.Errorf("groups %d, skipped %+v; want entity and note, gadget_thing skipped for its delete argument", len(p.groups), p.skipped)
+	}
+	if !strings.Contains(p.summary, "entity (create_entities, open_nodes, delete_entities; mapped by the config)") {
+		t.Errorf("summary = %q", p.summary)
+	}
+	// A mapped tool the server does not list skips its group, saying so.
+	p = planLifecycle(tools, none, []LifecycleGroup{{Resource: "entity", Create: "create_entities", Read: "read_graph", Delete: "delete_entities"}})
+	if len(p.skipped) != 2 || p.skipped[0].ID != "lifecycle/entity" || p.skipped[0].Detail != "the server lists no tool read_graph (config lifecycle)" ||
+		!strings.HasPrefix(p.summary, "1 group detected: note") {
+		t.Errorf("plan = %+v", p)
+	}
+}
+
+func TestValidLifecycle(t *testing.T) {
+	for _, tc := range []struct {
+		groups []LifecycleGroup
+		want   string
+	}{
+		{[]LifecycleGroup{{Create: "a", Read: "b"}}, "[0]: needs create, read and delete"},
+		{[]LifecycleGroup{{Create: "a", Read: "b", Delete: "b"}}, "[0]: create, read and delete must be three different tools (got a, b, b)"},
+		{[]LifecycleGroup{{Resource: "--", Create: "a", Read: "b", Delete: "c"}}, `[0]: resource "--": want a noun`},
+		{[]LifecycleGroup{{Create: "create_note", Read: "b", Delete: "c"}, {Resource: "Note", Create: "x", Read: "y", Delete: "z"}}, "[1]: resource note is mapped twice (also [0])"},
+	} {
+		err := Config{Command: []string{"x"}, Sequential: true, IncludeDestructive: true, Lifecycle: tc.groups}.Validate()
+		if err == nil || !strings.Contains(err.Error(), "Lifecycle "+tc.want) {
+			t.Errorf("%+v: err = %v, want %q", tc.groups, err, tc.want)
+		}
+	}
+	if err := (Config{Command: []string{"x"}, Lifecycle: []LifecycleGroup{{Create: "a", Read: "b", Delete: "c"}}}).Validate(); err != nil {
+		t.Errorf("a valid mapping: %v", err)
 	}
 }
 
@@ -247,6 +306,59 @@ func TestLifecycleClean(t *testing.T) {
 	for _, f := range rep.Findings {
 		if strings.HasPrefix(f.ID, "lifecycle/") {
 			t.Errorf("clean twin has finding %+v", f)
+		}
+	}
+}
+
+// Entities of a knowledge graph, as the reference memory server has them:
+// no tool name pairs open_nodes with create_entities, so by name the
+// resource is skipped, saying the config can pair them; mapped, the
+// stale store's read after the delete is found, the clean twin's not.
+// create_entities makes only names that do not exist (the audit's valid
+// call made the generated one already), and the name is short enough to
+// sit inside "entities" of every open_nodes answer.
+func TestLifecycleMappedGraph(t *testing.T) {
+	graph := []LifecycleGroup{{Create: "create_entities", Read: "open_nodes", Delete: "delete_entities"}}
+	run := func(name string, mapped []LifecycleGroup) map[string]report.Check {
+		rep := runFixture(t, name, func(c *Config) {
+			c.Command = append(c.Command, "--graph")
+			c.IncludeDestructive, c.Sequential, c.Lifecycle = true, true, mapped
+			c.Tools = []string{"*_entities", "open_nodes"}
+		})
+		return lifecycleChecks(rep)
+	}
+	if c := run("lifecycle-stale", nil)["lifecycle/entity"]; c.Status != report.CheckSkip || !strings.Contains(c.Detail, "not paired by name: open_nodes (config lifecycle can pair them)") {
+		t.Errorf("unmapped entity check = %+v", c)
+	}
+	stale := run("lifecycle-stale", graph)["lifecycle/entity"]
+	if stale.Status != report.CheckFail || stale.Code != report.CodeStaleRead || !strings.Contains(stale.Detail, "the name argument, echoed") && !strings.Contains(stale.Detail, "field name") {
+		t.Errorf("mapped entity check on the stale store = %+v", stale)
+	}
+	if len(stale.Calls) != 4 || !strings.Contains(string(stale.Calls[0]), "-lc1") {
+		t.Errorf("calls %s: want 4, the create with a fresh name", stale.Calls)
+	}
+	if clean := run("lifecycle-clean", graph)["lifecycle/entity"]; clean.Status != report.CheckPass {
+		t.Errorf("mapped entity check on the clean store = %+v", clean)
+	}
+}
+
+func TestMentions(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		id   any
+		want bool
+	}{
+		{`{"entities":[],"relations":[]}`, "e", false},
+		{`{"entities":[{"name":"e"}]}`, "e", true},
+		{`note-12 and note-1`, "note-1", true},
+		{`note-12`, "note-1", false},
+		{`x_note-1`, "note-1", false},
+		{`id: 42.`, json.Number("42"), true},
+		{`4242`, json.Number("42"), false},
+		{`ok`, "", false},
+	} {
+		if got := mentions(tc.text, tc.id); got != tc.want {
+			t.Errorf("mentions(%q, %v) = %v, want %v", tc.text, tc.id, got, tc.want)
 		}
 	}
 }

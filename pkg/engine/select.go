@@ -95,7 +95,7 @@ func (e noMatchError) Unwrap() []error { return []error{e.ConfigError, ErrNoMatc
 
 // checkMatches returns an error wrapping [ErrNoMatch] for the first tool
 // pattern (Tools, SkipTools) or per-tool name (Examples, ToolTimeouts,
-// AlsoCall) of c that matches none of the tools the server listed.
+// AlsoCall, Lifecycle) of c that matches none of the tools the server listed.
 func (c Config) checkMatches(tools []tool) error {
 	names := make([]string, len(tools))
 	for i, t := range tools {
@@ -127,6 +127,13 @@ func (c Config) checkMatches(tools []tool) error {
 	for _, n := range c.AlsoCall {
 		if !slices.Contains(names, n) {
 			return none("{AlsoCall} %s", n, n)
+		}
+	}
+	for i, m := range c.Lifecycle {
+		for _, n := range []string{m.Create, m.Read, m.Delete} {
+			if n != "" && !slices.Contains(names, n) {
+				return none("{Lifecycle} [%d] %s", n, i, n)
+			}
 		}
 	}
 	for _, g := range c.Tools {

@@ -13,6 +13,14 @@
 //   - create_tag and add_tag, get_tag, delete_tag: two create tools for one
 //     resource (an ambiguous group, never checked).
 //
+//   - with --graph, create_entities/open_nodes/delete_entities: entities of
+//     a knowledge graph, as the reference memory server has them: names
+//     that no tool name pairs (the config's lifecycle mapping does), made
+//     from a list of {name} objects (a name that exists already is not
+//     made again and not in the answer), read and deleted by lists of
+//     names; open_nodes answers {"entities": [...]} of the names found,
+//     and the stale store still finds deleted ones.
+//
 // Flags: --refuse-create makes create_note answer isError (a check that
 // cannot start, and says why); --crash-after-delete makes get_note exit the
 // process when it is asked for a deleted note (a crash during the checks).
@@ -40,17 +48,25 @@ type store struct {
 	deleted  map[string]string
 	projects map[string]string // id -> name
 	tasks    map[string]string // id -> project id
+	// graph: the --graph tools are listed; entities are their names,
+	// gone the deleted ones (read by a stale store).
+	graph          bool
+	entities, gone map[string]bool
 }
 
 // Main serves the store over stdio; stale selects the flawed one.
 func Main(name string, stale bool) {
 	st := &store{stale: stale, refuseCreate: slices.Contains(os.Args[1:], "--refuse-create"),
-		crashAfterDelete: slices.Contains(os.Args[1:], "--crash-after-delete"), notes: map[string]string{}, deleted: map[string]string{}, projects: map[string]string{}, tasks: map[string]string{}}
+		crashAfterDelete: slices.Contains(os.Args[1:], "--crash-after-delete"), notes: map[string]string{}, deleted: map[string]string{}, projects: map[string]string{}, tasks: map[string]string{},
+		graph: slices.Contains(os.Args[1:], "--graph"), entities: map[string]bool{}, gone: map[string]bool{}}
 	rawserver.Main(&rawserver.Server{
 		Name:    name,
 		Version: "1.0.0",
 		Methods: map[string]rawserver.Handler{
 			"tools/list": func(*rawserver.Server, *rawserver.Request) (any, error) {
+				if st.graph {
+					return map[string]any{"tools": append(tools(), graphTools()...)}, nil
+				}
 				return map[string]any{"tools": tools()}, nil
 			},
 			"tools/call": func(_ *rawserver.Server, req *rawserver.Request) (any, error) {
@@ -95,6 +111,80 @@ func tools() []any {
 	}
 }
 
+// graphTools are the --graph tools, with the reference memory server's
+// names and argument shapes.
+func graphTools() []any {
+	names := func(key string) map[string]any {
+		return schema(key, map[string]any{key: map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "minItems": 1}})
+	}
+	entity := map[string]any{"type": "object", "required": []string{"name"}, "additionalProperties": false,
+		"properties": map[string]any{"name": map[string]any{"type": "string", "minLength": 1}}}
+	return []any{
+		writer("create_entities", "Create entities of the graph; answers those that did not exist.",
+			schema("entities", map[string]any{"entities": map[string]any{"type": "array", "items": entity, "minItems": 1}})),
+		rawserver.Tool("open_nodes", "Read entities by name.", names("names")),
+		writer("delete_entities", "Delete entities by name.", names("entityNames")),
+	}
+}
+
+// graphCall serves the --graph tools; ok is false for another tool.
+func (st *store) graphCall(name string, args map[string]any) (result any, ok bool) {
+	list := func(key string) ([]string, bool) {
+		items, _ := args[key].([]any)
+		var out []string
+		for _, it := range items {
+			if m, isObj := it.(map[string]any); isObj && key == "entities" {
+				it = m["name"]
+			}
+			if s, _ := it.(string); s != "" {
+				out = append(out, s)
+			}
+		}
+		return out, len(out) > 0 && len(out) == len(items) && len(args) == 1
+	}
+	switch name {
+	case "create_entities":
+		ns, valid := list("entities")
+		if !valid {
+			return toolError("want entities: a list of {name}"), true
+		}
+		made := []any{}
+		for _, n := range ns {
+			if !st.entities[n] {
+				st.entities[n] = true
+				delete(st.gone, n)
+				made = append(made, map[string]any{"name": n})
+			}
+		}
+		return asJSON(made), true
+	case "open_nodes":
+		ns, valid := list("names")
+		if !valid {
+			return toolError("want names: a list of strings"), true
+		}
+		found := []any{}
+		for _, n := range ns {
+			if st.entities[n] || st.stale && st.gone[n] {
+				found = append(found, map[string]any{"name": n})
+			}
+		}
+		return asJSON(map[string]any{"entities": found, "relations": []any{}}), true
+	case "delete_entities":
+		ns, valid := list("entityNames")
+		if !valid {
+			return toolError("want entityNames: a list of strings"), true
+		}
+		for _, n := range ns {
+			if st.entities[n] {
+				delete(st.entities, n)
+				st.gone[n] = true
+			}
+		}
+		return rawserver.Text("Entities deleted successfully"), true
+	}
+	return nil, false
+}
+
 func toolError(format string, args ...any) map[string]any {
 	r := rawserver.Text(fmt.Sprintf(format, args...))
 	r["isError"] = true
@@ -117,6 +207,11 @@ func (st *store) call(p *rawserver.CallParams) (any, error) {
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if st.graph {
+		if r, ok := st.graphCall(p.Name, args); ok {
+			return r, nil
+		}
+	}
 	switch p.Name {
 	case "create_note":
 		title, ok := arg("title")
