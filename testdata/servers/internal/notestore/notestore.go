@@ -5,11 +5,13 @@
 //   - create_note/get_note/delete_note: a note resource, id in a JSON field
 //     "id" of the answer. The stale store's get_note still answers a deleted
 //     note (a stale read).
+//
 //   - create_project/get_project/delete_project, create_task (project_id)/
 //     get_task/delete_task: a parent and its children; the project's id is
 //     a bare UUID in the answer's text, a task's the JSON field task_id.
 //     The stale store keeps a deleted project's tasks; the clean one deletes
 //     them with it.
+//
 //   - create_tag and add_tag, get_tag, delete_tag: two create tools for one
 //     resource (an ambiguous group, never checked).
 //
