@@ -23,7 +23,13 @@ func audit(t *testing.T, cfg engine.Config) *report.Report {
 	if cfg.StartupTimeout == 0 {
 		cfg.StartupTimeout = 60 * time.Second
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	// At most 5 minutes, and ended in time for the test to report when
+	// go test -timeout comes sooner.
+	deadline := time.Now().Add(5 * time.Minute)
+	if dl, ok := t.Deadline(); ok && dl.Add(-30*time.Second).Before(deadline) {
+		deadline = dl.Add(-30 * time.Second)
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	rep, err := engine.Run(ctx, cfg)
 	if err != nil {
