@@ -265,7 +265,7 @@ func TestConcurrencyMemory(t *testing.T) {
 		w := wantCheck{id: "concurrency/" + tool, status: report.CheckPass, detail: "all 3 calls made at once succeeded"}
 		if strings.HasPrefix(tool, "delete_") {
 			// destructiveHint true: not safe to call again.
-			w = wantCheck{id: "concurrency/" + tool, status: report.CheckSkip, detail: "destructiveHint false: calling it 3 more times at once may not be harmless"}
+			w = wantCheck{id: "concurrency/" + tool, status: report.CheckSkip, detail: "annotated destructiveHint true: calling it 3 more times at once may not be harmless"}
 		}
 		want = append(want, w)
 	}
@@ -288,4 +288,38 @@ func TestConcurrencyMemory(t *testing.T) {
 	} else {
 		t.Logf("score %d %s", *rep.Score, *rep.Grade)
 	}
+}
+
+// The memory server's entities, paired by the config's lifecycle mapping
+// (no tool name pairs open_nodes with create_entities): created, read,
+// deleted and no longer found. Its relations and observations stay
+// unpaired, skipped with the reason.
+func TestLifecycleMemory(t *testing.T) {
+	srv := memoryStdio(t)
+	rep := audit(t, engine.Config{
+		Command:            srv.Args,
+		Env:                srv.Env,
+		IncludeDestructive: true,
+		Sequential:         true,
+		Lifecycle:          []engine.LifecycleGroup{{Create: "create_entities", Read: "open_nodes", Delete: "delete_entities"}},
+	})
+	if rep.Lifecycle == nil || rep.Lifecycle.Groups != 1 || !strings.HasPrefix(rep.Lifecycle.Summary, "1 group detected: entity (create_entities, open_nodes, delete_entities; mapped by the config)") {
+		t.Fatalf("lifecycle = %+v", rep.Lifecycle)
+	}
+	checks := map[string]report.Check{}
+	for _, c := range rep.Checks {
+		if c.Group == report.CheckGroupLifecycle {
+			checks[c.ID] = c
+		}
+	}
+	e := checks["lifecycle/entity"]
+	if e.Status != report.CheckPass || len(e.Calls) != 4 || !strings.Contains(e.Detail, "create_entities made id") || !strings.Contains(e.Detail, "open_nodes after the delete answered success without naming") {
+		t.Errorf("lifecycle/entity = %s: %s (%d calls)", e.Status, e.Detail, len(e.Calls))
+	}
+	for _, id := range []string{"lifecycle/relation", "lifecycle/observation"} {
+		if c, ok := checks[id]; !ok || c.Status != report.CheckSkip {
+			t.Errorf("%s = %+v (found %v), want skipped", id, c, ok)
+		}
+	}
+	t.Logf("lifecycle/entity: %s", e.Detail)
 }

@@ -132,7 +132,11 @@ func (cr *concurrencyRun) eligible(t tool, rt report.Tool) (*concurrencyCall, st
 	case t.TaskSupport == "required":
 		return nil, "task-only tool: the concurrency checks make plain calls, which it refuses by design"
 	case !t.retrySafe():
-		return nil, fmt.Sprintf("not annotated readOnlyHint, or destructiveHint false: calling it %d more times at once may not be harmless", cr.n)
+		why := "annotated neither readOnlyHint true nor destructiveHint false"
+		if t.Destructive != nil && *t.Destructive {
+			why = "annotated destructiveHint true"
+		}
+		return nil, fmt.Sprintf("%s: calling it %d more times at once may not be harmless", why, cr.n)
 	}
 	c := rt.Cases[i]
 	if c.ArgumentsDigest != nil || len(c.Arguments) > report.MaxInlineArguments {
