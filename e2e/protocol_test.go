@@ -51,15 +51,21 @@ func everythingChecks(transport string) []wantCheck {
 		{id: "probe/garbage-cursor", status: report.CheckFail, code: report.CodeBadRequestServed, detail: "served as if valid"},
 		{id: "probe/no-id", status: report.CheckPass},
 		{id: "probe/ping", status: report.CheckPass, detail: "answered: {}"},
-		{id: "probe/second-initialize", status: report.CheckPass},
+	}
+	if transport == "stdio" {
+		// A second initialize gets a full result again.
+		checks = append(checks, wantCheck{id: "probe/second-initialize", status: report.CheckPass, detail: "answered: "})
+	} else {
+		// HTTP 400 with -32600 (id null) in the body: a refusal, which passes.
+		checks = append(checks, wantCheck{id: "probe/second-initialize", status: report.CheckPass, errorCode: -32600, detail: "Server already initialized (HTTP 400)"})
 	}
 	if transport == "stdio" {
 		// Over stdio the TypeScript SDK drops a request whose params are
 		// not an object without a word: a deviation, not a hang.
 		checks = append(checks, wantCheck{id: "probe/params-not-object", status: report.CheckFail, code: report.CodeProtocolDeviation, detail: "no answer within the check's timeout (the server is otherwise alive)"})
 	} else {
-		// Over HTTP it answers HTTP 400.
-		checks = append(checks, wantCheck{id: "probe/params-not-object", status: report.CheckFail, code: report.CodeWrongErrorCode, detail: "HTTP 400"})
+		// Over HTTP it answers HTTP 400 with -32700 (id null) in the body.
+		checks = append(checks, wantCheck{id: "probe/params-not-object", status: report.CheckFail, code: report.CodeProtocolDeviation, errorCode: -32700, detail: "refused with -32700: Parse error: Invalid JSON-RPC message (HTTP 400)"})
 	}
 	return checks
 }

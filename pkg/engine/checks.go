@@ -190,7 +190,13 @@ func (cr *checkRun) check(ctx context.Context, pc protoCheck, c *report.Check) {
 		cr.hangs++
 	}
 	ctype, _ := probe.contentType.Load().(string)
-	judgeCheck(pc.expect, o, httpAnswer{status: int(probe.status.Load()), contentType: ctype}, c)
+	judged := o
+	if e := probe.rpcErr.Load(); o.closed && e != nil {
+		// An HTTP error whose body holds a JSON-RPC error the client could
+		// not match to the request (id null): the refusal it is.
+		judged.closed, judged.rpcErr = false, e
+	}
+	judgeCheck(pc.expect, judged, httpAnswer{status: int(probe.status.Load()), contentType: ctype}, c)
 	r.settle(ctx, s, o)
 	if c.Crash != nil && s.proc != nil {
 		c.Crash.ExitStatus = s.proc.ExitStatus()

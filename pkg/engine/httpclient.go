@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -141,8 +142,35 @@ func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if err == nil {
 		h.capBody(req, resp)
+		if probe != nil && req.Method == http.MethodPost && resp.StatusCode >= 400 {
+			probe.readError(resp)
+		}
 	}
 	return resp, err
+}
+
+// maxProbeErrorBody is how much of an HTTP error answer to a protocol
+// check is read for a JSON-RPC error.
+const maxProbeErrorBody = 4 << 10
+
+// readError reads the first [maxProbeErrorBody] bytes of an HTTP error
+// answer for the JSON-RPC error a server puts there (the TypeScript SDK's
+// -32700 and -32600 with id null, which the client cannot match to its
+// request), and leaves the body to its reader as it was.
+func (p *httpProbe) readError(resp *http.Response) {
+	head, _ := io.ReadAll(io.LimitReader(resp.Body, maxProbeErrorBody))
+	resp.Body = &limitBody{r: io.MultiReader(bytes.NewReader(head), resp.Body), c: resp.Body}
+	var msg struct {
+		Error *struct {
+			Code    *int64          `json:"code"`
+			Message string          `json:"message"`
+			Data    json.RawMessage `json:"data"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(head, &msg) != nil || msg.Error == nil || msg.Error.Code == nil {
+		return
+	}
+	p.rpcErr.Store(&rpc.Error{Code: *msg.Error.Code, Message: msg.Error.Message, Data: msg.Error.Data})
 }
 
 // noteAnswer counts an answer to a POST of the stateless era, to a request
@@ -174,11 +202,14 @@ type httpProbeKey struct{}
 
 // httpProbe is a protocol check's view of its HTTP request: headers that
 // replace mcp-fuzz's own (an empty value removes one; a header that
-// contradicts the body), and the status and media type of the answer.
+// contradicts the body), and the status, media type and, for an HTTP
+// error, the body's JSON-RPC error of the answer.
 type httpProbe struct {
 	headers     http.Header
 	status      atomic.Int64
 	contentType atomic.Value // string
+	// rpcErr is the JSON-RPC error in the body of an HTTP error answer.
+	rpcErr atomic.Pointer[rpc.Error]
 }
 
 // checkRedirect is the [http.Client.CheckRedirect] of h's client.
