@@ -196,8 +196,9 @@ Gates (each exits 1 when missed; without any, a run fails on crash,hang,protocol
 
 Configuration:
   --config FILE           read FILE (default: .mcp-fuzz.yml when it exists): per-tool example
-                          arguments, skip/include and timeouts, expected findings, and
-                          defaults for the flags above (a flag given here wins)
+                          arguments, skip/include and timeouts, expected findings, lifecycle
+                          pairs of create/read/delete tools (--sequential), and defaults
+                          for the flags above (a flag given here wins)
 
 Exit codes: 0 done (and every gate passed), 1 a gate missed, 2 usage or configuration
 error, 3 could not start or connect to the target, 130 interrupted by SIGINT (143 by
