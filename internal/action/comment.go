@@ -92,26 +92,8 @@ func (r *runner) comment(ctx context.Context, rep *report.Report) {
 	case err != nil:
 		r.gh.Warningf("mcp-fuzz: commenting on pull request #%d failed: %v", number, err)
 	default:
-		fmt.Fprintf(r.env.Stdout, "mcp-fuzz: pull request #%d comment: %s\n", number, upserted(res))
+		fmt.Fprintf(r.env.Stdout, "mcp-fuzz: pull request #%d comment: %s\n", number, res)
 	}
-}
-
-// upserted says what an upsert did: "created", "edited (merged 2 duplicate
-// comments)", "created (1 minimized comment left alone)".
-func upserted(res comment.Result) string {
-	var notes []string
-	if res.Merged > 0 {
-		notes = append(notes, fmt.Sprintf("merged %d duplicate comments", res.Merged))
-	}
-	if res.Skipped == 1 {
-		notes = append(notes, "1 minimized comment left alone")
-	} else if res.Skipped > 1 {
-		notes = append(notes, fmt.Sprintf("%d minimized comments left alone", res.Skipped))
-	}
-	if len(notes) == 0 {
-		return res.Action
-	}
-	return res.Action + " (" + strings.Join(notes, ", ") + ")"
 }
 
 func orUnknown(s string) string {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/google/go-github/v62/github"
@@ -79,6 +80,29 @@ type Result struct {
 	Notices       []string
 }
 
+// String says what an upsert did: "created", "edited (merged 2 duplicate
+// comments)", "created (1 minimized comment left alone)".
+func (r Result) String() string {
+	var notes []string
+	if r.Merged > 0 {
+		notes = append(notes, fmt.Sprintf("merged %d duplicate comments", r.Merged))
+	}
+	switch {
+	case r.Skipped == 1:
+		notes = append(notes, "1 minimized comment left alone")
+	case r.Skipped > 1:
+		notes = append(notes, fmt.Sprintf("%d minimized comments left alone", r.Skipped))
+	}
+	action := r.Action
+	if action == "" {
+		action = "unchanged"
+	}
+	if len(notes) == 0 {
+		return action
+	}
+	return action + " (" + strings.Join(notes, ", ") + ")"
+}
+
 // Upserter writes sections into the one mcp-fuzz comment of a pull request.
 // Retries (default 5) bounds both read-modify-write rounds and rate-limit
 // waits; Sleep (default: a timer that stops early, returning ctx.Err(), when
@@ -104,7 +128,8 @@ type Upserter struct {
 // survived, retrying with jitter when not. It never edits or deletes a
 // comment of another author, nor a minimized one: someone hid it, and a new
 // comment takes its place. With no Target.Author it creates a comment, and
-// takes the login that comment is authored by for ours. A 403 or 404 that is not a rate
+// takes the login GitHub says wrote it for ours (so too when that login is
+// not Target.Author, with a notice). A 403 or 404 that is not a rate
 // limit returns an error wrapping [ErrNoAccess]. Every wait ends early when
 // ctx is done.
 func (u *Upserter) Upsert(ctx context.Context, s Section) (Result, error) {
@@ -202,8 +227,13 @@ func (u *Upserter) apply(ctx context.Context, p plan, st *state) (bool, error) {
 		}
 		wrote = true
 		st.createdID = id
-		if st.author == "" && login != "" {
-			// GitHub says who wrote the comment we just made: us.
+		// GitHub says who wrote the comment we just made: us. An author
+		// that was not known, or was set wrong, gives way to it, or every
+		// round would make another comment it does not take for ours.
+		if login != "" && !sameLogin(login, st.author) {
+			if st.author != "" {
+				st.notices = append(st.notices, fmt.Sprintf("the comment was created as %s, not %s: took %s's comments for ours", login, st.author, login))
+			}
 			st.author = login
 		}
 		st.res.CommentID, st.res.Action = id, "created"
