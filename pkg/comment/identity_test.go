@@ -174,3 +174,32 @@ func TestGraphQLURL(t *testing.T) {
 }
 
 func noSleep(context.Context, time.Duration) error { return nil }
+
+// TestWrongAuthor: an author override that is not who the token is makes
+// one comment, not one per retry: the login GitHub shows on it wins, and a
+// notice says so.
+func TestWrongAuthor(t *testing.T) {
+	fake, u := setup(t)
+	u.Target.Author = "someone-else"
+	r := upsert(t, u, "a", testReport("alpha", 60, "D"))
+	if r.Action != "created" || r.Author != fakegithub.DefaultUser || len(r.Notices) != 1 ||
+		!strings.Contains(r.Notices[0], "created as github-actions[bot], not someone-else") {
+		t.Errorf("%+v", r)
+	}
+	if cs := fake.Comments("o", "r", 1); len(cs) != 1 {
+		t.Errorf("%d comments, want 1", len(cs))
+	}
+}
+
+func TestResultString(t *testing.T) {
+	for want, r := range map[string]Result{
+		"unchanged": {},
+		"created":   {Action: "created"},
+		"edited (merged 2 duplicate comments, 1 minimized comment left alone)": {Action: "edited", Merged: 2, Skipped: 1},
+		"created (3 minimized comments left alone)":                            {Action: "created", Skipped: 3},
+	} {
+		if got := r.String(); got != want {
+			t.Errorf("%+v: %q, want %q", r, got, want)
+		}
+	}
+}

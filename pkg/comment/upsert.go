@@ -227,6 +227,9 @@ func (u *Upserter) apply(ctx context.Context, p plan, st *state) (bool, error) {
 		}
 		wrote = true
 		st.createdID = id
+		if st.minimized != nil {
+			st.minimized[id] = false // just made: nobody has hidden it
+		}
 		// GitHub says who wrote the comment we just made: us. An author
 		// that was not known, or was set wrong, gives way to it, or every
 		// round would make another comment it does not take for ours.
