@@ -271,7 +271,7 @@ func TestCommentUnknownAuthor(t *testing.T) {
 	out := runComment(t, prEnv(t), fakeComments(t, fake, "https://api.github.com/"))
 	for _, want := range []string{
 		"::notice::mcp-fuzz: cannot tell which login the token comments as: GET /user: ",
-		"::notice::mcp-fuzz: pull request #3 comment: the token's login is not known: created a new comment rather than edit an existing one",
+		"::notice::mcp-fuzz: pull request #3 comment: the token's login was not known: created a new comment rather than edit an existing one; it is by github-actions[bot], whose comments are taken for ours for the rest of this run",
 		"mcp-fuzz: pull request #3 comment: created\n",
 	} {
 		if !strings.Contains(out, want) {

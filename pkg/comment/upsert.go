@@ -140,9 +140,6 @@ func (u *Upserter) Upsert(ctx context.Context, s Section) (Result, error) {
 		return Result{}, errors.New("comment: nil report")
 	}
 	st := &state{author: u.Target.Author, minimized: map[int64]bool{}}
-	if st.author == "" {
-		st.notices = append(st.notices, "the token's login is not known: created a new comment rather than edit an existing one")
-	}
 	for attempt := 1; ; attempt++ {
 		done, err := u.round(ctx, s, st)
 		switch {
@@ -233,10 +230,13 @@ func (u *Upserter) apply(ctx context.Context, p plan, st *state) (bool, error) {
 		// GitHub says who wrote the comment we just made: us. An author
 		// that was not known, or was set wrong, gives way to it, or every
 		// round would make another comment it does not take for ours.
-		if login != "" && !sameLogin(login, st.author) {
-			if st.author != "" {
-				st.notices = append(st.notices, fmt.Sprintf("the comment was created as %s, not %s: took %s's comments for ours", login, st.author, login))
-			}
+		switch {
+		case login == "" || sameLogin(login, st.author):
+		case st.author == "":
+			st.notices = append(st.notices, fmt.Sprintf("the token's login was not known: created a new comment rather than edit an existing one; it is by %s, whose comments are taken for ours for the rest of this run", login))
+			st.author = login
+		default:
+			st.notices = append(st.notices, fmt.Sprintf("the comment was created as %s, not %s: took %s's comments for ours", login, st.author, login))
 			st.author = login
 		}
 		st.res.CommentID, st.res.Action = id, "created"
