@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
-
-	"github.com/google/go-github/v62/github"
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/comment"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
@@ -16,21 +13,10 @@ import (
 )
 
 // CommentClientFunc connects to the GitHub API at apiURL (GITHUB_API_URL,
-// ending in "/", so GitHub Enterprise Server works) with token, over hc, for
-// the pull request comment. See [Env.CommentClient].
-type CommentClientFunc func(apiURL, token string, hc *http.Client) (comment.Client, error)
-
-// githubComments is the [CommentClientFunc] used when [Env.CommentClient] is
-// nil: go-github's issue comment calls.
-func githubComments(apiURL, token string, hc *http.Client) (comment.Client, error) {
-	base, err := url.Parse(apiURL)
-	if err != nil {
-		return nil, fmt.Errorf("GITHUB_API_URL %q: %w", apiURL, err)
-	}
-	gc := github.NewClient(hc).WithAuthToken(token)
-	gc.BaseURL = base
-	return gc.Issues, nil
-}
+// ending in "/", so GitHub Enterprise Server works) and graphqlURL
+// (GITHUB_GRAPHQL_URL) with token, over hc, for the pull request comment.
+// See [Env.CommentClient]; [comment.Connect] is the default.
+type CommentClientFunc func(apiURL, graphqlURL, token string, hc *http.Client) (*comment.API, error)
 
 // comment upserts the pull request comment as the comment input says.
 // Nothing here changes the exit code: every problem is a notice or a warning.
@@ -72,26 +58,32 @@ func (r *runner) comment(ctx context.Context, rep *report.Report) {
 	}
 	newClient := r.env.CommentClient
 	if newClient == nil {
-		newClient = githubComments
+		newClient = comment.Connect
 	}
-	client, err := newClient(apiURL, r.s.token, r.env.HTTPClient)
+	// GITHUB_GRAPHQL_URL, when Actions sets it; else the one that goes
+	// with the API URL (the context's default is github.com's).
+	api, err := newClient(apiURL, r.env.Getenv("GITHUB_GRAPHQL_URL"), r.s.token, r.env.HTTPClient)
 	if err != nil {
 		r.gh.Warningf("mcp-fuzz: commenting on pull request #%d failed: %v", number, err)
 		return
 	}
-	// Our comment is the one whose first line is the marker; with
-	// MCP_FUZZ_COMMENT_AUTHOR, only that login's.
+	// Our comment is the one whose first line is the marker and whose
+	// author is the token's own login (MCP_FUZZ_COMMENT_AUTHOR overrides
+	// it); nobody else's is edited or deleted.
 	author := r.env.Getenv("MCP_FUZZ_COMMENT_AUTHOR")
 	target := render.TargetName(rep)
 	key := r.s.commentKey
 	if key == "" {
 		key = strings.TrimSpace(ghc.Job + " " + target)
 	}
-	u := &comment.Upserter{
-		Client: client,
-		Target: comment.Target{Owner: owner, Repo: repo, Number: number, Author: author},
+	u, err := api.Upserter(ctx, comment.Target{Owner: owner, Repo: repo, Number: number, Author: author})
+	if err != nil {
+		r.gh.Noticef("mcp-fuzz: %v; set MCP_FUZZ_COMMENT_AUTHOR to the login the github-token comments as", err)
 	}
 	res, err := u.Upsert(ctx, comment.Section{Key: key, Target: target, Report: rep})
+	for _, n := range res.Notices {
+		r.gh.Noticef("mcp-fuzz: pull request #%d comment: %s", number, n)
+	}
 	switch {
 	case errors.Is(err, comment.ErrNoAccess):
 		r.gh.Noticef("mcp-fuzz: no permission to comment on pull request #%d (%v). A pull request from a fork gets a read-only token: "+
@@ -100,17 +92,8 @@ func (r *runner) comment(ctx context.Context, rep *report.Report) {
 	case err != nil:
 		r.gh.Warningf("mcp-fuzz: commenting on pull request #%d failed: %v", number, err)
 	default:
-		fmt.Fprintf(r.env.Stdout, "mcp-fuzz: pull request #%d comment: %s\n", number, upserted(res))
+		fmt.Fprintf(r.env.Stdout, "mcp-fuzz: pull request #%d comment: %s\n", number, res)
 	}
-}
-
-// upserted says what an upsert did: "created", "edited (merged 2 duplicate
-// comments)".
-func upserted(res comment.Result) string {
-	if res.Merged > 0 {
-		return fmt.Sprintf("%s (merged %d duplicate comments)", res.Action, res.Merged)
-	}
-	return res.Action
 }
 
 func orUnknown(s string) string {

@@ -37,11 +37,11 @@ func prEnv(t *testing.T) map[string]string {
 // fakeComments is a [CommentClientFunc] that checks the API URL and token
 // the action passes, and returns go-github's client of fake.
 func fakeComments(t *testing.T, fake *fakegithub.Server, wantAPI string) CommentClientFunc {
-	return func(apiURL, token string, hc *http.Client) (comment.Client, error) {
+	return func(apiURL, graphqlURL, token string, hc *http.Client) (*comment.API, error) {
 		if apiURL != wantAPI || token != "tok" {
 			t.Errorf("comment client for %s with token %q; want %s with tok", apiURL, token, wantAPI)
 		}
-		return githubComments(fake.URL, token, hc)
+		return comment.Connect(fake.URL, "", token, hc)
 	}
 }
 
@@ -163,12 +163,14 @@ func TestCommentModes(t *testing.T) {
 			out: "mcp-fuzz: pull request #3 comment: created\n", keys: []string{"fuzz srv 1 (./srv)"}},
 		{name: "the client cannot be made",
 			client: func(*testing.T, *fakegithub.Server, string) CommentClientFunc {
-				return func(string, string, *http.Client) (comment.Client, error) { return nil, errors.New("bad URL") }
+				return func(string, string, string, *http.Client) (*comment.API, error) { return nil, errors.New("bad URL") }
 			},
 			out: "::warning::mcp-fuzz: commenting on pull request #3 failed: bad URL"},
 		{name: "other failure",
 			client: func(*testing.T, *fakegithub.Server, string) CommentClientFunc {
-				return func(string, string, *http.Client) (comment.Client, error) { return failing{}, nil }
+				return func(string, string, string, *http.Client) (*comment.API, error) {
+					return &comment.API{Comments: failing{}}, nil
+				}
 			},
 			out: "::warning::mcp-fuzz: commenting on pull request #3 failed: listing comments: boom"},
 	} {
@@ -203,27 +205,96 @@ func TestCommentModes(t *testing.T) {
 	}
 }
 
-// TestGitHubComments checks the default client: go-github against the API
-// URL, authenticated with the token.
-func TestGitHubComments(t *testing.T) {
+// TestConnect checks the default client: go-github against the API URL,
+// authenticated with the token, GraphQL beside it.
+func TestConnect(t *testing.T) {
 	fake := fakegithub.New(t)
-	var auth string
+	var auth []string
 	hc := &http.Client{Transport: roundTrip(func(r *http.Request) (*http.Response, error) {
-		auth = r.Header.Get("Authorization")
+		auth = append(auth, r.Method+" "+r.URL.Path+" "+r.Header.Get("Authorization"))
 		return http.DefaultTransport.RoundTrip(r)
 	})}
-	c, err := githubComments(fake.URL, "tok", hc)
+	api, err := comment.Connect(fake.URL, "", "tok", hc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := c.ListComments(context.Background(), "o", "r", 3, nil); err != nil {
+	if _, _, err := api.Comments.ListComments(context.Background(), "o", "r", 3, nil); err != nil {
 		t.Fatal(err)
 	}
-	if auth != "Bearer tok" || fake.Calls()["list"] != 1 {
-		t.Errorf("Authorization %q, calls %v", auth, fake.Calls())
+	id, err := comment.Whoami(context.Background(), api.Users, api.GraphQL)
+	if err != nil || id.Login != fakegithub.DefaultUser {
+		t.Errorf("whoami = %+v, %v", id, err)
 	}
-	if _, err := githubComments("http://[::1", "tok", hc); err == nil || !strings.Contains(err.Error(), "GITHUB_API_URL") {
+	want := "GET /repos/o/r/issues/3/comments Bearer tok\nGET /user Bearer tok\nPOST /graphql Bearer tok"
+	if got := strings.Join(auth, "\n"); got != want {
+		t.Errorf("requests:\n%s\nwant:\n%s", got, want)
+	}
+	if _, err := comment.Connect("http://[::1", "", "tok", hc); err == nil || !strings.Contains(err.Error(), "GITHUB_API_URL") {
 		t.Errorf("bad URL: %v", err)
+	}
+}
+
+// TestCommentOnlyOurs runs the commenting step on a pull request where a
+// third party posted a comment that starts with our marker: it is neither
+// edited nor deleted, and our own comment is created. A minimized comment
+// of ours is left alone too.
+func TestCommentOnlyOurs(t *testing.T) {
+	fake := fakegithub.New(t)
+	forged := comment.Render([]comment.SectionData{{Key: "fuzz srv 1 (./srv)", Target: "forged"}})
+	mallory := fake.Seed("o", "r", 3, "mallory", forged)
+	hidden := fake.Seed("o", "r", 3, fakegithub.DefaultUser, forged)
+	fake.Minimize(hidden)
+	out := runComment(t, prEnv(t), fakeComments(t, fake, "https://api.github.com/"))
+	if !strings.Contains(out, "mcp-fuzz: pull request #3 comment: created (1 minimized comment left alone)\n") {
+		t.Errorf("output:\n%s", out)
+	}
+	cs := fake.Comments("o", "r", 3)
+	if len(cs) != 3 || cs[0].ID != mallory || cs[0].Body != forged || cs[1].ID != hidden || cs[1].Body != forged {
+		t.Fatalf("the third party's or the minimized comment was touched: %+v", cs)
+	}
+	if c := fake.Calls(); c["edit"] != 0 || c["delete"] != 0 {
+		t.Errorf("calls %v, want no edit or delete", c)
+	}
+	if secs, ok := comment.Parse(cs[2].Body); !ok || cs[2].User != fakegithub.DefaultUser || len(secs) != 1 || secs[0].Target == "forged" {
+		t.Errorf("our comment: %+v", cs[2])
+	}
+}
+
+// TestCommentUnknownAuthor: when neither GET /user nor GraphQL says who
+// the token is, a notice says so and a new comment is made; the third
+// party's comment with our marker is not touched.
+func TestCommentUnknownAuthor(t *testing.T) {
+	fake := fakegithub.New(t)
+	fake.SetGraphQLDown(true)
+	forged := comment.Render([]comment.SectionData{{Key: "fuzz srv 1 (./srv)", Target: "forged"}})
+	fake.Seed("o", "r", 3, "mallory", forged)
+	out := runComment(t, prEnv(t), fakeComments(t, fake, "https://api.github.com/"))
+	for _, want := range []string{
+		"::notice::mcp-fuzz: cannot tell which login the token comments as: GET /user: ",
+		"::notice::mcp-fuzz: pull request #3 comment: the token's login was not known: created a new comment rather than edit an existing one; it is by github-actions[bot], whose comments are taken for ours for the rest of this run",
+		"mcp-fuzz: pull request #3 comment: created\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	cs := fake.Comments("o", "r", 3)
+	if len(cs) != 2 || cs[0].Body != forged || fake.Calls()["edit"] != 0 {
+		t.Errorf("comments %+v, calls %v", cs, fake.Calls())
+	}
+}
+
+// TestCommentAuthorOverride: MCP_FUZZ_COMMENT_AUTHOR names our login
+// without asking GitHub.
+func TestCommentAuthorOverride(t *testing.T) {
+	fake := fakegithub.New(t)
+	fake.SetUser("robot")
+	env := prEnv(t)
+	env["MCP_FUZZ_COMMENT_AUTHOR"] = "robot"
+	runComment(t, env, fakeComments(t, fake, "https://api.github.com/"))
+	out := runComment(t, env, fakeComments(t, fake, "https://api.github.com/"))
+	if !strings.Contains(out, "comment: unchanged") || fake.Calls()["user"] != 0 {
+		t.Errorf("calls %v\n%s", fake.Calls(), out)
 	}
 }
 

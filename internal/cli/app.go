@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"time"
 
@@ -32,6 +33,7 @@ type App struct {
 	LookupEnv  func(string) (string, bool)
 	Version    string
 	Executable func() (string, error) // this binary, for the demo
+	HTTPClient *http.Client           // for GitHub (comment); nil: http.DefaultClient
 }
 
 // Run executes args (without the program name) and returns the exit code.
@@ -46,6 +48,8 @@ func (a *App) Run(ctx context.Context, args []string) int {
 			return a.runMerge(args[1:])
 		case "replay":
 			return a.runReplay(ctx, args[1:])
+		case "comment":
+			return a.runComment(ctx, args[1:])
 		case "demo-server":
 			if err := demo.Serve(ctx, a.Stdin, a.Stdout); err != nil && ctx.Err() == nil {
 				fmt.Fprintf(a.Stderr, "mcp-fuzz demo-server: %v\n", err)

@@ -2,12 +2,17 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/fakegithub"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
 )
 
@@ -47,11 +52,67 @@ func TestScripts(t *testing.T) {
 	fixture.Build(t, "malformed-tools")
 	fixture.Build(t, "concurrency-race")
 	fixture.Build(t, "concurrency-swapped-ids")
+	// One fake GitHub API for the comment scripts; each uses pull requests
+	// of its own.
+	gh := fakegithub.New(t)
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FIXTURES", bin)
+			env.Setenv("GITHUB_API_URL", gh.URL)
 			return nil
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"fakegithub": fakeGitHubCmd(gh)},
 	})
+}
+
+// fakeGitHubCmd is the script command fakegithub, which looks at and
+// changes the fake GitHub API the comment subcommand talks to:
+//
+//	fakegithub seed [-minimized] OWNER/NAME PR USER FILE  store a comment by USER with FILE's text
+//	fakegithub comments OWNER/NAME PR                     print each comment: id, author, characters, first line
+//
+// comments fails when a body is over GitHub's 65,536 characters.
+func fakeGitHubCmd(gh *fakegithub.Server) func(ts *testscript.TestScript, neg bool, args []string) {
+	return func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg {
+			ts.Fatalf("fakegithub does not fail")
+		}
+		repo := func(s string) (string, string) {
+			owner, name, ok := strings.Cut(s, "/")
+			if !ok {
+				ts.Fatalf("fakegithub: %q is not OWNER/NAME", s)
+			}
+			return owner, name
+		}
+		pr := func(s string) int {
+			n, err := strconv.Atoi(s)
+			ts.Check(err)
+			return n
+		}
+		minimized := len(args) > 1 && args[0] == "seed" && args[1] == "-minimized"
+		if minimized {
+			args = append(args[:1:1], args[2:]...)
+		}
+		switch {
+		case len(args) == 5 && args[0] == "seed":
+			owner, name := repo(args[1])
+			id := gh.Seed(owner, name, pr(args[2]), args[3], ts.ReadFile(args[4]))
+			if minimized {
+				gh.Minimize(id)
+			}
+		case len(args) == 3 && args[0] == "comments":
+			owner, name := repo(args[1])
+			for _, c := range gh.Comments(owner, name, pr(args[2])) {
+				n := utf8.RuneCountInString(c.Body)
+				first, _, _ := strings.Cut(c.Body, "\n")
+				fmt.Fprintf(ts.Stdout(), "%d %s %d chars: %s\n", c.ID, c.User, n, first)
+				if n > fakegithub.MaxBody {
+					ts.Fatalf("comment %d has %d characters, over %d", c.ID, n, fakegithub.MaxBody)
+				}
+			}
+		default:
+			ts.Fatalf("usage: fakegithub seed [-minimized] OWNER/NAME PR USER FILE | comments OWNER/NAME PR")
+		}
+	}
 }

@@ -101,6 +101,10 @@ Usage:
                                           re-run one case (against the recorded target
                                           unless one is given) and print old vs new verdict;
                                           a finding id works too (ID@legacy: in that era)
+  mcp-fuzz comment REPORT.json... --pr N [--repo OWNER/NAME] [--key K]
+                                          put reports into the pull request's one mcp-fuzz
+                                          comment, as the Action does (token from
+                                          GITHUB_TOKEN or GH_TOKEN; see comment --help)
   mcp-fuzz version                        print the version
 
 Target:

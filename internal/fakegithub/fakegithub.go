@@ -58,13 +58,16 @@ type Server struct {
 	// or 429.
 	RateLimitStatus int
 
-	srv      *httptest.Server
-	mu       sync.Mutex
-	user     string
-	nextID   int64
-	clock    time.Time
-	comments []*stored
-	calls    map[string]int
+	srv       *httptest.Server
+	mu        sync.Mutex
+	user      string
+	viewer    string // GraphQL viewer login, "" for user
+	gqlDown   bool
+	minimized map[int64]bool
+	nextID    int64
+	clock     time.Time
+	comments  []*stored
+	calls     map[string]int
 }
 
 type stored struct {
@@ -77,11 +80,12 @@ type stored struct {
 func New(t testing.TB) *Server {
 	t.Helper()
 	s := &Server{
-		PerPage: 30,
-		user:    DefaultUser,
-		nextID:  1000,
-		clock:   time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC),
-		calls:   map[string]int{},
+		PerPage:   30,
+		user:      DefaultUser,
+		nextID:    1000,
+		clock:     time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC),
+		calls:     map[string]int{},
+		minimized: map[int64]bool{},
 	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL + "/"
@@ -95,6 +99,20 @@ func (s *Server) SetUser(login string) {
 	defer s.mu.Unlock()
 	s.user = login
 }
+
+// SetViewer sets the login GraphQL's viewer query answers; "" (the
+// default) answers the user of [Server.SetUser]. GitHub's own viewer for an
+// installation token has the "[bot]" suffix; set a bare login to see that a
+// client copes without it.
+func (s *Server) SetViewer(login string) { s.mu.Lock(); s.viewer = login; s.mu.Unlock() }
+
+// SetGraphQLDown makes every GraphQL request answer 502, as a GitHub
+// Enterprise Server without the GraphQL API, or a proxy that blocks it, might.
+func (s *Server) SetGraphQLDown(v bool) { s.mu.Lock(); s.gqlDown = v; s.mu.Unlock() }
+
+// Minimize marks comment id as minimized (hidden), which only the GraphQL
+// API shows (IssueComment.isMinimized), as on GitHub.
+func (s *Server) Minimize(id int64) { s.mu.Lock(); s.minimized[id] = true; s.mu.Unlock() }
 
 // SetReadOnly sets [Server.ReadOnly] under the lock.
 func (s *Server) SetReadOnly(v bool) { s.mu.Lock(); s.ReadOnly = v; s.mu.Unlock() }
@@ -131,7 +149,8 @@ func (s *Server) Comments(owner, repo string, number int) []Comment {
 }
 
 // Calls returns how many requests each route received, by "list",
-// "create", "edit" and "delete", counting requests that were refused.
+// "create", "edit", "delete", "user" (GET /user) and "graphql", counting
+// requests that were refused.
 func (s *Server) Calls() map[string]int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -272,6 +291,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
+	switch r.URL.Path {
+	case "/user":
+		s.serveUser(w, r)
+		return
+	case "/graphql":
+		s.serveGraphQL(w, r)
+		return
+	}
+
 	var in struct {
 		Body *string `json:"body"`
 	}
@@ -382,4 +410,90 @@ func (s *Server) serveList(w http.ResponseWriter, r *http.Request, owner, repo s
 		w.Header().Set("Link", strings.Join(links, ", "))
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// serveUser answers GET /user: the login of a user token; 403 for an
+// installation token (a login ending in "[bot]"), as GitHub answers the
+// Actions GITHUB_TOKEN and GitHub App tokens.
+func (s *Server) serveUser(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls["user"]++
+	switch {
+	case s.NotFound || r.Method != http.MethodGet:
+		writeError(w, http.StatusNotFound, "Not Found")
+	case strings.HasSuffix(s.user, "[bot]"):
+		writeJSON(w, http.StatusForbidden, map[string]string{
+			"message":           "Resource not accessible by integration",
+			"documentation_url": "https://docs.github.com/rest/users/users#get-the-authenticated-user",
+			"status":            "403",
+		})
+	default:
+		writeJSON(w, http.StatusOK, userJSON{Login: s.user, ID: int64(len(s.user)), Type: "User"})
+	}
+}
+
+// serveGraphQL answers the two GraphQL queries mcp-fuzz makes: the viewer's
+// login, and nodes(ids:) of issue comments with isMinimized. Anything else
+// gets a GraphQL error.
+func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Query     string         `json:"query"`
+		Variables map[string]any `json:"variables"`
+	}
+	err := json.NewDecoder(r.Body).Decode(&in)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls["graphql"]++
+	switch {
+	case s.NotFound || r.Method != http.MethodPost:
+		writeError(w, http.StatusNotFound, "Not Found")
+		return
+	case s.gqlDown:
+		writeError(w, http.StatusBadGateway, "Bad Gateway")
+		return
+	case err != nil:
+		writeError(w, http.StatusBadRequest, "Problems parsing JSON")
+		return
+	}
+	gqlError := func(msg string) {
+		writeJSON(w, http.StatusOK, map[string]any{"errors": []map[string]string{{"message": msg}}})
+	}
+	switch {
+	case strings.Contains(in.Query, "viewer"):
+		login := s.viewer
+		if login == "" {
+			login = s.user
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"data": map[string]any{"viewer": map[string]string{"login": login}}})
+	case strings.Contains(in.Query, "nodes("):
+		ids, _ := in.Variables["ids"].([]any)
+		if len(ids) > 100 {
+			gqlError("You may not request more than 100 nodes")
+			return
+		}
+		nodes := []any{}
+		for _, v := range ids {
+			id, _ := v.(string)
+			n, err := strconv.ParseInt(strings.TrimPrefix(id, "IC_fake"), 10, 64)
+			var c *stored
+			for _, sc := range s.comments {
+				if err == nil && sc.ID == n {
+					c = sc
+				}
+			}
+			if c == nil {
+				nodes = append(nodes, nil)
+				continue
+			}
+			reason := ""
+			if s.minimized[c.ID] {
+				reason = "outdated"
+			}
+			nodes = append(nodes, map[string]any{"id": id, "databaseId": c.ID, "isMinimized": s.minimized[c.ID], "minimizedReason": reason})
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"data": map[string]any{"nodes": nodes}})
+	default:
+		gqlError("fakegithub: unsupported query")
+	}
 }

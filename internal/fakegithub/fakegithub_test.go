@@ -198,3 +198,63 @@ func TestConcurrent(t *testing.T) {
 		t.Fatalf("%d comments, want 16", n)
 	}
 }
+
+// TestIdentity: GET /user answers a user's login and 403 for a bot, as
+// GitHub answers an installation token; GraphQL's viewer answers both.
+func TestIdentity(t *testing.T) {
+	s := fakegithub.New(t)
+	gh := client(t, s)
+	ctx := context.Background()
+	_, resp, err := gh.Users.Get(ctx, "")
+	if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden || !strings.Contains(err.Error(), "Resource not accessible by integration") {
+		t.Errorf("GET /user as %s: %v", fakegithub.DefaultUser, err)
+	}
+	s.SetUser("alice")
+	if u, _, err := gh.Users.Get(ctx, ""); err != nil || u.GetLogin() != "alice" {
+		t.Errorf("GET /user as alice: %v, %v", u, err)
+	}
+	var out struct {
+		Data struct {
+			Viewer struct{ Login string } `json:"viewer"`
+		} `json:"data"`
+	}
+	req, _ := gh.NewRequest("POST", s.URL+"graphql", map[string]string{"query": "query{viewer{login}}"})
+	if _, err := gh.Do(ctx, req, &out); err != nil || out.Data.Viewer.Login != "alice" {
+		t.Errorf("viewer: %+v, %v", out, err)
+	}
+	s.SetGraphQLDown(true)
+	if _, err := gh.Do(ctx, req, &out); err == nil {
+		t.Error("GraphQL down answered")
+	}
+	if c := s.Calls(); c["user"] != 2 || c["graphql"] != 2 {
+		t.Errorf("calls %v", c)
+	}
+}
+
+// TestMinimized: nodes(ids:) says which comments are minimized, null for
+// an id that names none.
+func TestMinimized(t *testing.T) {
+	s := fakegithub.New(t)
+	gh := client(t, s)
+	a := s.Seed("o", "r", 1, "alice", "a")
+	b := s.Seed("o", "r", 1, "alice", "b")
+	s.Minimize(b)
+	var out struct {
+		Data struct {
+			Nodes []*struct {
+				ID          string `json:"id"`
+				IsMinimized bool   `json:"isMinimized"`
+			} `json:"nodes"`
+		} `json:"data"`
+	}
+	ids := []string{fmt.Sprintf("IC_fake%d", a), fmt.Sprintf("IC_fake%d", b), "IC_nope"}
+	req, _ := gh.NewRequest("POST", s.URL+"graphql", map[string]any{
+		"query": "query($ids:[ID!]!){nodes(ids:$ids){... on IssueComment{id isMinimized}}}", "variables": map[string]any{"ids": ids}})
+	if _, err := gh.Do(context.Background(), req, &out); err != nil {
+		t.Fatal(err)
+	}
+	n := out.Data.Nodes
+	if len(n) != 3 || n[0] == nil || n[0].IsMinimized || n[1] == nil || !n[1].IsMinimized || n[2] != nil {
+		t.Errorf("nodes %+v", n)
+	}
+}

@@ -54,8 +54,9 @@ func (o op) notFound() error {
 	return errVanished
 }
 
-// ours lists every page of comments and returns ours, oldest first.
-func (u *Upserter) ours(ctx context.Context) ([]*github.IssueComment, error) {
+// ours lists every page of comments and returns ours, oldest first: those
+// by st.author whose first line is [Marker], less the minimized ones.
+func (u *Upserter) ours(ctx context.Context, st *state) ([]*github.IssueComment, error) {
 	var out []*github.IssueComment
 	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
 	for {
@@ -74,7 +75,7 @@ func (u *Upserter) ours(ctx context.Context) ([]*github.IssueComment, error) {
 			return nil, err
 		}
 		for _, c := range page {
-			if u.isOurs(c) {
+			if isOurs(c, st.author) {
 				out = append(out, c)
 			}
 		}
@@ -90,19 +91,58 @@ func (u *Upserter) ours(ctx context.Context) ([]*github.IssueComment, error) {
 		}
 		return out[i].GetID() < out[j].GetID()
 	})
-	return out, nil
+	return u.unminimized(ctx, st, out), nil
 }
 
-func (u *Upserter) isOurs(c *github.IssueComment) bool {
-	if u.Target.Author != "" && !strings.EqualFold(c.GetUser().GetLogin(), u.Target.Author) {
+// isOurs reports whether c is a comment of ours: by author, which must be
+// known, and with [Marker] for its first line. Anyone can write the marker.
+func isOurs(c *github.IssueComment, author string) bool {
+	if !sameLogin(c.GetUser().GetLogin(), author) {
 		return false
 	}
 	first, _, _ := strings.Cut(c.GetBody(), "\n")
 	return strings.TrimSpace(first) == Marker
 }
 
-// create creates a comment with body and returns its id.
-func (u *Upserter) create(ctx context.Context, body string) (int64, error) {
+// unminimized returns ours less the comments that are minimized, asking
+// [Upserter.GraphQL] about each comment once per Upsert. When asking fails
+// it says so in a notice and takes none for minimized from then on: the
+// comments are ours either way.
+func (u *Upserter) unminimized(ctx context.Context, st *state, ours []*github.IssueComment) []*github.IssueComment {
+	if u.GraphQL == nil || st.noGraphQL {
+		return ours
+	}
+	var ask []string
+	byNode := map[string]int64{}
+	for _, c := range ours {
+		if _, known := st.minimized[c.GetID()]; !known && c.GetNodeID() != "" {
+			ask = append(ask, c.GetNodeID())
+			byNode[c.GetNodeID()] = c.GetID()
+		}
+	}
+	if len(ask) > 0 {
+		hidden, err := Minimized(ctx, u.GraphQL, ask)
+		if err != nil {
+			st.noGraphQL = true
+			st.notices = append(st.notices, fmt.Sprintf("could not ask GraphQL which comments are minimized (%v): took none of ours for minimized", err))
+			return ours
+		}
+		for node, id := range byNode {
+			st.minimized[id] = hidden[node]
+		}
+	}
+	out := ours[:0:0]
+	for _, c := range ours {
+		if !st.minimized[c.GetID()] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// create creates a comment with body and returns its id and the login
+// GitHub says authored it.
+func (u *Upserter) create(ctx context.Context, body string) (int64, string, error) {
 	var c *github.IssueComment
 	err := u.call(ctx, opCreate, func() (*github.Response, error) {
 		var resp *github.Response
@@ -110,7 +150,7 @@ func (u *Upserter) create(ctx context.Context, body string) (int64, error) {
 		c, resp, err = u.Client.CreateComment(ctx, u.Target.Owner, u.Target.Repo, u.Target.Number, &github.IssueComment{Body: &body})
 		return resp, err
 	})
-	return c.GetID(), err
+	return c.GetID(), c.GetUser().GetLogin(), err
 }
 
 // edit replaces the body of comment id.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 	"testing"
@@ -71,7 +72,7 @@ func TestApply(t *testing.T) {
 			u := &Upserter{Client: f}
 			st := &state{createdID: tc.createdID}
 			wrote, err := u.apply(context.Background(), tc.plan, st)
-			if err != nil || wrote != tc.wrote || st.result() != tc.result || !slices.Equal(f.calls, tc.calls) {
+			if err != nil || wrote != tc.wrote || !reflect.DeepEqual(st.result(), tc.result) || !slices.Equal(f.calls, tc.calls) {
 				t.Errorf("apply = %v, %v, %+v, calls %q; want %v, %+v, calls %q", wrote, err, st.result(), f.calls, tc.wrote, tc.result, tc.calls)
 			}
 		})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/google/go-github/v62/github"
@@ -47,8 +48,10 @@ type Client interface {
 var _ Client = (*github.IssuesService)(nil)
 
 // Target is the pull request (or issue) to comment on. Author is the login
-// that owns our comments; "" accepts any author whose comment starts with
-// [Marker].
+// the token's comments are authored by, as REST shows it (see [Whoami]):
+// only its comments are ours. "" means it is not known: no existing
+// comment is ours, and [Upserter.Upsert] creates one (and from then on takes
+// the login that authored it for ours).
 type Target struct {
 	Owner, Repo string
 	Number      int
@@ -64,12 +67,40 @@ type Section struct {
 
 // Result says what [Upserter.Upsert] did. Action is "created", "edited" or
 // "unchanged"; Merged counts duplicate comments merged and deleted;
-// PreviousScore is the score in the section before this run.
+// PreviousScore is the score in the section before this run; Author is the
+// login taken for ours; Notices are things the caller should tell the
+// user (the author was not known, minimized comments could not be seen).
 type Result struct {
 	CommentID     int64
 	Action        string
 	Merged        int
 	PreviousScore *int
+	Author        string
+	Skipped       int // minimized comments of ours left alone
+	Notices       []string
+}
+
+// String says what an upsert did: "created", "edited (merged 2 duplicate
+// comments)", "created (1 minimized comment left alone)".
+func (r Result) String() string {
+	var notes []string
+	if r.Merged > 0 {
+		notes = append(notes, fmt.Sprintf("merged %d duplicate comments", r.Merged))
+	}
+	switch {
+	case r.Skipped == 1:
+		notes = append(notes, "1 minimized comment left alone")
+	case r.Skipped > 1:
+		notes = append(notes, fmt.Sprintf("%d minimized comments left alone", r.Skipped))
+	}
+	action := r.Action
+	if action == "" {
+		action = "unchanged"
+	}
+	if len(notes) == 0 {
+		return action
+	}
+	return action + " (" + strings.Join(notes, ", ") + ")"
 }
 
 // Upserter writes sections into the one mcp-fuzz comment of a pull request.
@@ -77,10 +108,12 @@ type Result struct {
 // waits; Sleep (default: a timer that stops early, returning ctx.Err(), when
 // ctx is done) and Rand (default a shared source) are for tests. Settle
 // (default 1s) is how long to wait after writing before the re-read that
-// verifies no concurrent writer dropped our section.
+// verifies no concurrent writer dropped our section. GraphQL, when set,
+// tells which comments are minimized (see [Minimized]); nil sees none.
 type Upserter struct {
 	Client  Client
 	Target  Target
+	GraphQL Querier
 	Retries int
 	Sleep   func(ctx context.Context, d time.Duration) error
 	Rand    *rand.Rand
@@ -88,11 +121,15 @@ type Upserter struct {
 }
 
 // Upsert puts s into the comment: it reads all comments, takes ours (first
-// line [Marker], by Target.Author when set), merges duplicates into the
+// line [Marker], by Target.Author, not minimized), merges duplicates into the
 // oldest and deletes the rest, replaces or appends the section of s.Key,
 // keeps the body under [MaxBodyBytes], edits only when the body changed, and
 // re-reads to verify that our section and every section that was there
-// survived, retrying with jitter when not. A 403 or 404 that is not a rate
+// survived, retrying with jitter when not. It never edits or deletes a
+// comment of another author, nor a minimized one: someone hid it, and a new
+// comment takes its place. With no Target.Author it creates a comment, and
+// takes the login GitHub says wrote it for ours (so too when that login is
+// not Target.Author, with a notice). A 403 or 404 that is not a rate
 // limit returns an error wrapping [ErrNoAccess]. Every wait ends early when
 // ctx is done.
 func (u *Upserter) Upsert(ctx context.Context, s Section) (Result, error) {
@@ -102,7 +139,7 @@ func (u *Upserter) Upsert(ctx context.Context, s Section) (Result, error) {
 	if s.Report == nil {
 		return Result{}, errors.New("comment: nil report")
 	}
-	st := &state{}
+	st := &state{author: u.Target.Author, minimized: map[int64]bool{}}
 	for attempt := 1; ; attempt++ {
 		done, err := u.round(ctx, s, st)
 		switch {
@@ -127,11 +164,22 @@ type state struct {
 	previous  *int
 	createdID int64
 	res       Result
+	author    string         // the login of ours; "" until known
+	minimized map[int64]bool // comments asked about, by id
+	noGraphQL bool           // asking failed once: do not ask again
+	notices   []string
 }
 
 func (st *state) result() Result {
 	r := st.res
 	r.PreviousScore = st.previous
+	r.Author = st.author
+	r.Notices = st.notices
+	for _, m := range st.minimized {
+		if m {
+			r.Skipped++
+		}
+	}
 	if r.Action == "" {
 		r.Action = "unchanged"
 	}
@@ -141,7 +189,7 @@ func (st *state) result() Result {
 // round is one read-plan-apply-verify round. It returns done when our
 // section is verified in place, or when there was nothing to write.
 func (u *Upserter) round(ctx context.Context, s Section, st *state) (bool, error) {
-	ours, err := u.ours(ctx)
+	ours, err := u.ours(ctx, st)
 	if err != nil {
 		return false, err
 	}
@@ -160,7 +208,7 @@ func (u *Upserter) round(ctx context.Context, s Section, st *state) (bool, error
 	if err := u.wait(ctx, u.settle()); err != nil {
 		return false, fmt.Errorf("waiting to verify: %w", err)
 	}
-	return u.verify(ctx, p.mine, p.others)
+	return u.verify(ctx, st, p.mine, p.others)
 }
 
 // apply performs p: it creates or edits our comment and deletes the
@@ -170,12 +218,27 @@ func (u *Upserter) apply(ctx context.Context, p plan, st *state) (bool, error) {
 	wrote := false
 	switch p.write {
 	case opCreate:
-		id, err := u.create(ctx, p.body)
+		id, login, err := u.create(ctx, p.body)
 		if err != nil {
 			return false, err
 		}
 		wrote = true
 		st.createdID = id
+		if st.minimized != nil {
+			st.minimized[id] = false // just made: nobody has hidden it
+		}
+		// GitHub says who wrote the comment we just made: us. An author
+		// that was not known, or was set wrong, gives way to it, or every
+		// round would make another comment it does not take for ours.
+		switch {
+		case login == "" || sameLogin(login, st.author):
+		case st.author == "":
+			st.notices = append(st.notices, fmt.Sprintf("the token's login was not known: created a new comment rather than edit an existing one; it is by %s, whose comments are taken for ours for the rest of this run", login))
+			st.author = login
+		default:
+			st.notices = append(st.notices, fmt.Sprintf("the comment was created as %s, not %s: took %s's comments for ours", login, st.author, login))
+			st.author = login
+		}
 		st.res.CommentID, st.res.Action = id, "created"
 	case opEdit:
 		if err := u.edit(ctx, p.id, p.body); err != nil {
@@ -206,8 +269,8 @@ func (u *Upserter) apply(ctx context.Context, p plan, st *state) (bool, error) {
 
 // verify re-reads the comments and reports whether the oldest of ours holds
 // want and a section for every key in before.
-func (u *Upserter) verify(ctx context.Context, want SectionData, before []string) (bool, error) {
-	ours, err := u.ours(ctx)
+func (u *Upserter) verify(ctx context.Context, st *state, want SectionData, before []string) (bool, error) {
+	ours, err := u.ours(ctx, st)
 	if err != nil || len(ours) == 0 {
 		return false, err
 	}
