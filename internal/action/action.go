@@ -138,9 +138,9 @@ func (r *runner) run(ctx context.Context) int {
 
 	// Annotations wait until the end, where they are printed in order of
 	// importance within the step's limits: the missed gates first.
-	var errs []string
-	reportPath := r.write("report", s.report, "json", rep, &errs)
-	sarifPath := r.write("sarif", s.sarif, "sarif", rep, &errs)
+	var is issues
+	reportPath := r.write("report", s.report, "json", rep, &is)
+	sarifPath := r.write("sarif", s.sarif, "sarif", rep, &is)
 	res := out.Gates
 	r.summary(render.MarkdownLimit(rep, render.MaxMarkdownBytes-gateTextMax) + gateText(res))
 	r.outputs(map[string]string{
@@ -155,7 +155,7 @@ func (r *runner) run(ctx context.Context) int {
 		"static":      strconv.FormatBool(rep.Static),
 	})
 	if interrupted {
-		r.annotate(annotations(nil, errs, nil, nil), room{})
+		r.annotate(annotations(nil, is.errs, is.warnings, nil), room{})
 		return out.Code
 	}
 	fmt.Fprintf(r.env.Stdout, "mcp-fuzz: %s\n", verdictLine(rep))
@@ -164,10 +164,14 @@ func (r *runner) run(ctx context.Context) int {
 	if s.comment != commentOff {
 		reserve.warnings = 1
 	}
-	r.annotate(annotations(res.Failures, errs, out.Warnings, rep.Findings), reserve)
+	r.annotate(annotations(res.Failures, is.errs, append(is.warnings, out.Warnings...), rep.Findings), reserve)
 	r.comment(ctx, rep)
 	return out.Code
 }
+
+// issues are the action's own errors and warnings, annotated at the end
+// (see [runner.annotate]).
+type issues struct{ errs, warnings []string }
 
 // usage reports bad inputs (exit 2).
 func (r *runner) usage(err error) int {
@@ -220,8 +224,9 @@ func (r *runner) outputs(out map[string]string) {
 // write writes rep to a requested file in the format called format (see
 // [render.ByName]) and returns its path for the outputs (relative to the
 // workspace), or "" when none was requested or writing failed (added to
-// errs for an error annotation, not a failed step).
-func (r *runner) write(input, path, format string, rep *report.Report, errs *[]string) string {
+// is for an annotation, not a failed step). A file written into the
+// workspace is handed to the workspace's owner (see [writeFile]).
+func (r *runner) write(input, path, format string, rep *report.Report, is *issues) string {
 	if path == "" {
 		return ""
 	}
@@ -230,15 +235,16 @@ func (r *runner) write(input, path, format string, rep *report.Report, errs *[]s
 	if err == nil {
 		b, err = f.Render(rep, render.Options{})
 	}
+	var chownErr error
 	if err == nil {
-		err = os.MkdirAll(filepath.Dir(path), 0o755)
-	}
-	if err == nil {
-		err = os.WriteFile(path, b, 0o644)
+		chownErr, err = writeFile(r.s.workspace, path, b, func() (int, int, bool) { return workspaceOwner(r.s.workspace) })
 	}
 	if err != nil {
-		*errs = append(*errs, fmt.Sprintf("writing input %s %s: %v", input, path, err))
+		is.errs = append(is.errs, fmt.Sprintf("writing input %s %s: %v", input, path, err))
 		return ""
+	}
+	if chownErr != nil {
+		is.warnings = append(is.warnings, fmt.Sprintf("input %s %s: written, but %v", input, path, chownErr))
 	}
 	return relative(r.s.workspace, path)
 }
