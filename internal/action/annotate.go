@@ -52,9 +52,10 @@ func (r *room) of(kind string) *int {
 // plan returns the annotations to print, in order, and those that do not
 // fit. items come in priority order; each takes one annotation of its kind
 // while there is room. When some do not fit, one closing line says how many
-// were left out; it takes the last place of the kind it speaks for (the
-// error kind when any error is left out), so the total stays within r.
-// Without room of any kind for it, the closing line is nil.
+// were left out, so the total stays within r: it is of the kind it speaks
+// for (error when any error is left out) and takes a free place, else the
+// last group of findings' place, of that kind or else of the other. Without
+// such a place, the closing line is nil.
 func plan(items []annotation, r room) (shown, dropped []annotation, closing *annotation) {
 	left := r
 	for _, a := range items {
@@ -74,15 +75,16 @@ func plan(items []annotation, r room) (shown, dropped []annotation, closing *ann
 			kind = kindError
 		}
 	}
-	// The closing line needs a place: a free one of its kind, else the
-	// last shown of its kind, else (no room of that kind at all) a place
-	// of the other kind.
+	// The closing line needs a place: a free one of its kind, else that of
+	// the last group of findings shown of its kind (a missed gate or a
+	// message of the action's own is never pushed out), else one of the
+	// other kind.
 	place := func(kind string) bool {
 		if *left.of(kind) > 0 {
 			return true
 		}
 		for i := len(shown) - 1; i >= 0; i-- {
-			if shown[i].kind == kind {
+			if shown[i].kind == kind && shown[i].group {
 				dropped = append([]annotation{shown[i]}, dropped...)
 				shown = slices.Delete(shown, i, i+1)
 				return true
@@ -91,11 +93,7 @@ func plan(items []annotation, r room) (shown, dropped []annotation, closing *ann
 		return false
 	}
 	if !place(kind) {
-		if kind == kindError {
-			kind = kindWarning
-		} else {
-			kind = kindError
-		}
+		kind = other(kind)
 		if !place(kind) {
 			return shown, dropped, nil
 		}
@@ -104,8 +102,15 @@ func plan(items []annotation, r room) (shown, dropped []annotation, closing *ann
 	return shown, dropped, closing
 }
 
-// moreText says what the closing line of [plan] leaves out: "and 3 more
-// groups of findings (14 findings): see the job summary".
+func other(kind string) string {
+	if kind == kindError {
+		return kindWarning
+	}
+	return kindError
+}
+
+// moreText says what the closing line of [plan] leaves out and where it is:
+// "and 2 more groups of findings, in the job summary (GitHub shows …)".
 func moreText(dropped []annotation) string {
 	var groups, others int
 	for _, a := range dropped {
@@ -117,13 +122,13 @@ func moreText(dropped []annotation) string {
 	}
 	var parts []string
 	if others > 0 {
-		parts = append(parts, plural(others, "more message", "more messages")+" (in the log above)")
+		parts = append(parts, plural(others, "more message", "more messages")+", in the log")
 	}
 	if groups > 0 {
-		parts = append(parts, plural(groups, "more group of findings", "more groups of findings"))
+		parts = append(parts, plural(groups, "more group of findings", "more groups of findings")+", in the job summary")
 	}
-	return fmt.Sprintf("and %s: see the job summary (GitHub shows %d error and %d warning annotations per step)",
-		strings.Join(parts, " and "), MaxErrorAnnotations, MaxWarningAnnotations)
+	return fmt.Sprintf("and %s (GitHub shows %d error and %d warning annotations per step)",
+		strings.Join(parts, ", and "), MaxErrorAnnotations, MaxWarningAnnotations)
 }
 
 func plural(n int, one, many string) string {
@@ -268,7 +273,7 @@ func (r *runner) annotate(items []annotation, reserve room) {
 	// are in the job summary.
 	for _, a := range dropped {
 		if !a.group {
-			fmt.Fprintf(r.env.Stdout, "%s: %s\n", a.kind, a.msg)
+			fmt.Fprintf(r.env.Stdout, "%s: %s\n", a.kind, escape.Terminal(a.msg, 0))
 		}
 	}
 }

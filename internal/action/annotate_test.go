@@ -55,10 +55,12 @@ func TestPlan(t *testing.T) {
 		{"all fit", "eeEEWW", room{10, 10}, "eeEEWW", ""},
 		{"exactly full", strings.Repeat("E", 10) + strings.Repeat("W", 10), room{10, 10}, strings.Repeat("E", 10) + strings.Repeat("W", 10), ""},
 		{"errors overflow: the last error place says so", "eeee" + strings.Repeat("E", 7) + "WW", room{10, 10},
-			"eeee" + strings.Repeat("E", 5) + "WW+e", "and 2 more groups of findings: see the job summary"},
+			"eeee" + strings.Repeat("E", 5) + "WW+e", "and 2 more groups of findings, in the job summary ("},
 		{"warnings overflow: a warning says so", "E" + strings.Repeat("W", 12), room{10, 10},
 			"E" + strings.Repeat("W", 9) + "+w", "and 3 more groups of findings"},
-		{"a gate does not fit: it is a message, not a group", "eeeE", room{2, 10}, "e+e", "and 2 more messages (in the log above) and 1 more group of findings"},
+		{"a gate does not fit: it is a message, not a group", "eeeE", room{2, 10}, "ee+w", "and 1 more message, in the log, and 1 more group of findings, in the job summary"},
+		{"gates are never pushed out by the closing line", "eeeEW", room{3, 1}, "eee+w", "and 2 more groups"},
+		{"gates fill everything: no closing line", "eeE", room{2, 0}, "ee", ""},
 		{"no error room: the closing line is a warning", "EEW", room{0, 2}, "W+w", "and 2 more groups"},
 		{"no error room, warnings full: the last warning gives way", "EWW", room{0, 2}, "W+w", "and 2 more groups"},
 		{"no room at all", "EW", room{0, 0}, "", ""},
@@ -232,7 +234,7 @@ func TestActionAnnotationsOnTheDemo(t *testing.T) {
 		"::error title=mcp-fuzz%3A crash in get_weather::crash in get_weather: 7 cases (",
 		"::error title=mcp-fuzz%3A crash in parse_date::crash in parse_date: 5 cases (",
 		"::error title=mcp-fuzz%3A hang in slow_lookup::hang in slow_lookup: 2 cases (",
-		"::error::mcp-fuzz: and 2 more groups of findings: see the job summary",
+		"::error::mcp-fuzz: and 2 more groups of findings, in the job summary (GitHub shows 10 error and 10 warning annotations per step)",
 	} {
 		if i < len(errs) && !strings.HasPrefix(errs[i], want) {
 			t.Errorf("error %d:\n%s\nwant it to start with\n%s", i, errs[i], want)
@@ -243,5 +245,25 @@ func TestActionAnnotationsOnTheDemo(t *testing.T) {
 		if !strings.Contains(string(summary), s) {
 			t.Errorf("the job summary, which the closing line points to, lacks %s", s)
 		}
+	}
+}
+
+// TestDroppedMessagesStayPlain: a missed gate that finds no place is printed
+// as a plain line, which server text (a tool name in the gate's case ids)
+// cannot turn into a workflow command.
+func TestDroppedMessagesStayPlain(t *testing.T) {
+	var out bytes.Buffer
+	count := &annotationCounter{w: &out}
+	r := &runner{env: Env{Stdout: count}, gh: githubactions.New(githubactions.WithWriter(count)), count: count}
+	var gates []string
+	for i := 0; i < MaxErrorAnnotations+2; i++ {
+		gates = append(gates, fmt.Sprintf("gate %d: tool\n::error::injected\r\n::warning::injected", i))
+	}
+	r.annotate(annotations(gates, nil, nil, nil), room{})
+	if count.errors != MaxErrorAnnotations || count.warnings != 1 || strings.Contains(out.String(), "\n::error::injected") {
+		t.Errorf("%d errors, %d warnings (want %d and the closing line):\n%s", count.errors, count.warnings, MaxErrorAnnotations, out.String())
+	}
+	if !strings.Contains(out.String(), "\nerror: mcp-fuzz: gate missed: gate 11: tool ::error::injected") {
+		t.Errorf("the last gate is not in the log as a plain line:\n%s", out.String())
 	}
 }
