@@ -259,8 +259,12 @@ func annotations(gates, errs, warnings []string, findings []report.Finding) []an
 // places for what may still come (the pull request comment's warning).
 func (r *runner) annotate(items []annotation, reserve room) {
 	left := room{
-		errors:   MaxErrorAnnotations - r.count.errors - reserve.errors,
-		warnings: MaxWarningAnnotations - r.count.warnings - reserve.warnings,
+		errors:   MaxErrorAnnotations - reserve.errors,
+		warnings: MaxWarningAnnotations - reserve.warnings,
+	}
+	if r.count != nil {
+		left.errors -= r.count.errors
+		left.warnings -= r.count.warnings
 	}
 	shown, dropped, closing := plan(items, room{max(left.errors, 0), max(left.warnings, 0)})
 	for _, a := range shown {
