@@ -31,9 +31,6 @@ const (
 	ExitInterrupted = audit.ExitInterrupted
 )
 
-// MaxAnnotations is how many findings become ::error / ::warning annotations.
-const MaxAnnotations = 10
-
 // Env is the environment the action runs in, injected so that tests run it
 // in-process.
 type Env struct {
@@ -60,9 +57,13 @@ func Run(ctx context.Context, env Env) int {
 	if env.HTTPClient == nil {
 		env.HTTPClient = http.DefaultClient
 	}
-	gh := githubactions.New(githubactions.WithGetenv(env.Getenv), githubactions.WithWriter(env.Stdout))
+	// Every ::error and ::warning goes through count, so the annotations of
+	// findings get the places the others leave.
+	count := &annotationCounter{w: env.Stdout}
+	env.Stdout = count
+	gh := githubactions.New(githubactions.WithGetenv(env.Getenv), githubactions.WithWriter(count))
 	// Secrets are masked before anything else is printed.
-	r := &runner{env: env, gh: gh, masked: map[string]bool{}}
+	r := &runner{env: env, gh: gh, count: count, masked: map[string]bool{}}
 	r.mask(secretsOf(gh.GetInput, env.Getenv))
 	return r.run(ctx)
 }
@@ -70,6 +71,7 @@ func Run(ctx context.Context, env Env) int {
 type runner struct {
 	env    Env
 	gh     *githubactions.Action
+	count  *annotationCounter // what gh and env.Stdout printed
 	s      settings
 	masked map[string]bool
 }
@@ -134,8 +136,11 @@ func (r *runner) run(ctx context.Context) int {
 		return r.connectFailed(out.Err)
 	}
 
-	reportPath := r.write("report", s.report, "json", rep)
-	sarifPath := r.write("sarif", s.sarif, "sarif", rep)
+	// Annotations wait until the end, where they are printed in order of
+	// importance within the step's limits: the missed gates first.
+	var is issues
+	reportPath := r.write("report", s.report, "json", rep, &is)
+	sarifPath := r.write("sarif", s.sarif, "sarif", rep, &is)
 	res := out.Gates
 	r.summary(render.MarkdownLimit(rep, render.MaxMarkdownBytes-gateTextMax) + gateText(res))
 	r.outputs(map[string]string{
@@ -150,19 +155,23 @@ func (r *runner) run(ctx context.Context) int {
 		"static":      strconv.FormatBool(rep.Static),
 	})
 	if interrupted {
+		r.annotate(annotations(nil, is.errs, is.warnings, nil), room{})
 		return out.Code
 	}
-	for _, w := range out.Warnings {
-		r.gh.Warningf("mcp-fuzz: %s", w)
-	}
-	r.annotate(rep)
-	r.comment(ctx, rep)
 	fmt.Fprintf(r.env.Stdout, "mcp-fuzz: %s\n", verdictLine(rep))
-	for _, f := range res.Failures {
-		r.gh.Errorf("mcp-fuzz: gate missed: %s", f)
+	// The comment, printed after, may add one warning: keep its place.
+	var reserve room
+	if s.comment != commentOff {
+		reserve.warnings = 1
 	}
+	r.annotate(annotations(res.Failures, is.errs, append(is.warnings, out.Warnings...), rep.Findings), reserve)
+	r.comment(ctx, rep)
 	return out.Code
 }
+
+// issues are the action's own errors and warnings, annotated at the end
+// (see [runner.annotate]).
+type issues struct{ errs, warnings []string }
 
 // usage reports bad inputs (exit 2).
 func (r *runner) usage(err error) int {
@@ -214,9 +223,10 @@ func (r *runner) outputs(out map[string]string) {
 
 // write writes rep to a requested file in the format called format (see
 // [render.ByName]) and returns its path for the outputs (relative to the
-// workspace), or "" when none was requested or writing failed (an error
-// annotation, not a failed step).
-func (r *runner) write(input, path, format string, rep *report.Report) string {
+// workspace), or "" when none was requested or writing failed (added to
+// is for an annotation, not a failed step). A file written into the
+// workspace is handed to the workspace's owner (see [writeFile]).
+func (r *runner) write(input, path, format string, rep *report.Report, is *issues) string {
 	if path == "" {
 		return ""
 	}
@@ -225,15 +235,16 @@ func (r *runner) write(input, path, format string, rep *report.Report) string {
 	if err == nil {
 		b, err = f.Render(rep, render.Options{})
 	}
+	var chownErr error
 	if err == nil {
-		err = os.MkdirAll(filepath.Dir(path), 0o755)
-	}
-	if err == nil {
-		err = os.WriteFile(path, b, 0o644)
+		chownErr, err = writeFile(r.s.workspace, path, b, func() (int, int, bool) { return workspaceOwner(r.s.workspace) })
 	}
 	if err != nil {
-		r.gh.Errorf("mcp-fuzz: writing input %s %s: %v", input, path, err)
+		is.errs = append(is.errs, fmt.Sprintf("writing input %s %s: %v", input, path, err))
 		return ""
+	}
+	if chownErr != nil {
+		is.warnings = append(is.warnings, fmt.Sprintf("input %s %s: written, but %v", input, path, chownErr))
 	}
 	return relative(r.s.workspace, path)
 }

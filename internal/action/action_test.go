@@ -10,7 +10,6 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
 func TestSplitCommand(t *testing.T) {
@@ -170,23 +169,6 @@ func TestSecretsOf(t *testing.T) {
 	want := []string{"bearer-canary-value", "env-canary-value", "Bearer abc-header-token", "abc-header-token", "vendor-0042", "ghs_actionTokenValue"}
 	if !slices.Equal(got, want) {
 		t.Errorf("secrets %q, want %q", got, want)
-	}
-}
-
-func TestWorst(t *testing.T) {
-	var fs []report.Finding
-	for i := 0; i < 8; i++ {
-		fs = append(fs, report.Finding{ID: fmt.Sprint("w", i), Severity: "warning"}, report.Finding{ID: fmt.Sprint("i", i), Severity: "info"})
-	}
-	fs = append(fs, report.Finding{ID: "e", Severity: "error"}, report.Finding{ID: "c", Severity: "critical"})
-	got := worst(fs, MaxAnnotations)
-	var ids []string
-	for _, f := range got {
-		ids = append(ids, f.ID)
-	}
-	want := []string{"c", "e", "w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7"}
-	if !slices.Equal(ids, want) {
-		t.Errorf("worst = %v, want %v", ids, want)
 	}
 }
 

@@ -234,7 +234,7 @@ func relative(workspace, path string) string {
 	if path == "" {
 		return ""
 	}
-	if r, err := filepath.Rel(workspace, path); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+	if r, ok := within(workspace, path); ok {
 		return filepath.ToSlash(r)
 	}
 	return path

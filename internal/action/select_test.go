@@ -62,7 +62,7 @@ func TestInputSkipReason(t *testing.T) {
 // fails the step.
 func TestServerViolationAnnotation(t *testing.T) {
 	code, out, _, summary := runFixture(t, "stdout-banner", map[string]string{"fail-on": "protocol"})
-	want := "::error title=mcp-fuzz%3A protocol_violation in the server::the server broke the protocol outside any tool call (1 violation): at startup: non jsonrpc line on stdout: "
+	want := "::error title=mcp-fuzz%3A protocol_violation in the server::protocol_violation in the server: 1 finding (server/stdout): the server broke the protocol outside any tool call (1 violation): at startup: non jsonrpc line on stdout: "
 	if code != ExitGate || !strings.Contains(out, want) || !strings.Contains(summary, "#### Server") {
 		t.Errorf("code %d; want %d and %q in\n%s\nsummary:\n%s", code, ExitGate, want, out, summary)
 	}

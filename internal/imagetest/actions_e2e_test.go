@@ -201,8 +201,8 @@ func TestActionInActions(t *testing.T) {
 			t.Errorf("%s not written: %v", f, err)
 		}
 	}
-	if n := strings.Count(res.stdout, "\n::error ") + strings.Count(res.stdout, "\n::warning "); n == 0 || n > action.MaxAnnotations {
-		t.Errorf("%d annotations, want 1 to %d", n, action.MaxAnnotations)
+	if e, w := strings.Count(res.stdout, "\n::error"), strings.Count(res.stdout, "\n::warning"); e+w == 0 || e > action.MaxErrorAnnotations || w > action.MaxWarningAnnotations {
+		t.Errorf("%d error and %d warning annotations, want 1 to %d and %d", e, w, action.MaxErrorAnnotations, action.MaxWarningAnnotations)
 	}
 	if !strings.Contains(res.stdout, "mcp-fuzz: pull request #7 comment: created") {
 		t.Errorf("no comment created:\n%s", res.stdout)

@@ -1,0 +1,89 @@
+package action
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// writeFile writes data at path, a file the inputs asked for. A path inside
+// workspace is written through an [os.Root] of it, so no symbolic link can
+// take the write (or the chown) outside; a path outside the workspace is
+// written as it is.
+//
+// The Docker action runs as root, so what it writes into the workspace would
+// be root's, and a self-hosted runner's next checkout could not clean it up.
+// When owner gives the workspace owner's uid and gid (see
+// [workspaceOwner]), the file and every directory written for it are handed
+// to that owner, without following symbolic links ([os.Root.Lchown]). A
+// failed chown is returned as chownErr: the file is written all the same.
+func writeFile(workspace, path string, data []byte, owner func() (uid, gid int, ok bool)) (chownErr, err error) {
+	rel, inside := within(workspace, path)
+	if !inside {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, err
+		}
+		return nil, os.WriteFile(path, data, 0o644)
+	}
+	root, err := os.OpenRoot(workspace)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	created, err := missingDirs(root, filepath.Dir(rel))
+	if err != nil {
+		return nil, err
+	}
+	if err := root.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
+		return nil, err
+	}
+	if err := root.WriteFile(rel, data, 0o644); err != nil {
+		return nil, err
+	}
+	uid, gid, ok := owner()
+	if !ok {
+		return nil, nil
+	}
+	var errs []error
+	for _, p := range append(created, rel) {
+		if err := root.Lchown(p, uid, gid); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("handing it to the workspace owner %d:%d: %w", uid, gid, errors.Join(errs...)), nil
+	}
+	return nil, nil
+}
+
+// within returns path relative to workspace when it lies inside it.
+func within(workspace, path string) (string, bool) {
+	if workspace == "" {
+		return "", false
+	}
+	rel, err := filepath.Rel(workspace, path)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return rel, true
+}
+
+// missingDirs lists, outermost first, the directories of dir (relative to
+// root) that do not exist yet: those MkdirAll will create.
+func missingDirs(root *os.Root, dir string) ([]string, error) {
+	var missing []string
+	for d := dir; d != "." && d != string(filepath.Separator); d = filepath.Dir(d) {
+		_, err := root.Lstat(d)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		missing = append([]string{d}, missing...)
+	}
+	return missing, nil
+}
