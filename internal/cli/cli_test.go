@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/sarifcheck"
+
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
@@ -53,5 +55,26 @@ func TestScripts(t *testing.T) {
 			env.Setenv("FIXTURES", bin)
 			return nil
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"sarifcheck": sarifCheck,
+		},
 	})
+}
+
+// sarifCheck is the script command "sarifcheck FILE": FILE passes the
+// official SARIF 2.1.0 schema and code scanning's requirements, with every
+// location a file of the script's work directory (the repository root).
+func sarifCheck(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: sarifcheck FILE")
+	}
+	b, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	err = sarifcheck.Check(b, sarifcheck.Options{Root: ts.Getenv("WORK")})
+	switch {
+	case neg && err == nil:
+		ts.Fatalf("%s passes the SARIF checks", args[0])
+	case !neg && err != nil:
+		ts.Fatalf("%s fails the SARIF checks: %v", args[0], err)
+	}
 }

@@ -216,3 +216,25 @@ func usesLine(path string) int {
 	}
 	return 1
 }
+
+// Workflow reads the running workflow's file from the GitHub Actions
+// environment (getenv): its path relative to the repository root, from
+// GITHUB_WORKFLOW_REF ("owner/repo/.github/workflows/ci.yml@refs/heads/main")
+// when that names this repository (GITHUB_REPOSITORY), and whether it ran
+// from the analysed commit (GITHUB_WORKFLOW_SHA is GITHUB_SHA). "" outside
+// Actions.
+func Workflow(getenv func(string) string) (path string, atCommit bool) {
+	ref, repo := getenv("GITHUB_WORKFLOW_REF"), getenv("GITHUB_REPOSITORY")
+	if ref == "" || repo == "" {
+		return "", false
+	}
+	if i := strings.LastIndex(ref, "@"); i >= 0 {
+		ref = ref[:i]
+	}
+	path, ok := strings.CutPrefix(ref, repo+"/")
+	if !ok || path == "" {
+		return "", false
+	}
+	sha := getenv("GITHUB_WORKFLOW_SHA")
+	return path, sha != "" && sha == getenv("GITHUB_SHA")
+}

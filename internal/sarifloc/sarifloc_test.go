@@ -158,3 +158,26 @@ func TestRoot(t *testing.T) {
 		t.Errorf("Root without .git = %s", got)
 	}
 }
+
+func TestWorkflow(t *testing.T) {
+	env := map[string]string{
+		"GITHUB_WORKFLOW_REF": "octo/repo/.github/workflows/fuzz.yml@refs/pull/7/merge",
+		"GITHUB_REPOSITORY":   "octo/repo",
+		"GITHUB_WORKFLOW_SHA": "abc", "GITHUB_SHA": "abc",
+	}
+	get := func(k string) string { return env[k] }
+	if p, at := Workflow(get); p != ".github/workflows/fuzz.yml" || !at {
+		t.Errorf("Workflow = %q %v", p, at)
+	}
+	env["GITHUB_SHA"] = "def"
+	if _, at := Workflow(get); at {
+		t.Error("another commit counts as the workflow's")
+	}
+	env["GITHUB_REPOSITORY"] = "other/repo"
+	if p, _ := Workflow(get); p != "" {
+		t.Errorf("another repository's workflow: %q", p)
+	}
+	if p, _ := Workflow(func(string) string { return "" }); p != "" {
+		t.Errorf("outside Actions: %q", p)
+	}
+}
