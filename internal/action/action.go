@@ -72,6 +72,8 @@ type runner struct {
 	gh     *githubactions.Action
 	s      settings
 	masked map[string]bool
+	// sarif locates the results of the sarif output (see sarif.go).
+	sarif render.SARIFOptions
 }
 
 // mask hides each value in the job log, once.
@@ -109,6 +111,11 @@ func (r *runner) run(ctx context.Context) int {
 	if err != nil {
 		return r.usage(err)
 	}
+	if s.sarif != "" {
+		if r.sarif, err = r.sarifLocation(o.SARIF); err != nil {
+			return r.usage(err)
+		}
+	}
 	cfg := &o.Engine
 	cfg.LookupEnv = r.lookup
 	r.mask(cfg.SecretValues()) // what the config file added (env:, secrets:)
@@ -135,6 +142,12 @@ func (r *runner) run(ctx context.Context) int {
 	}
 
 	reportPath := r.write("report", s.report, "json", rep)
+	if s.sarif != "" {
+		r.sarif.Category = r.sarifCategory(r.sarif.Category, rep)
+		if r.sarif.Location.URI == "" && len(rep.Findings) > 0 {
+			r.gh.Warningf("mcp-fuzz: %s", noSARIFLocation)
+		}
+	}
 	sarifPath := r.write("sarif", s.sarif, "sarif", rep)
 	res := out.Gates
 	r.summary(render.MarkdownLimit(rep, render.MaxMarkdownBytes-gateTextMax) + gateText(res))
@@ -223,7 +236,7 @@ func (r *runner) write(input, path, format string, rep *report.Report) string {
 	f, err := render.ByName(format)
 	var b []byte
 	if err == nil {
-		b, err = f.Render(rep, render.Options{})
+		b, err = f.Render(rep, render.Options{SARIF: r.sarif})
 	}
 	if err == nil {
 		err = os.MkdirAll(filepath.Dir(path), 0o755)
