@@ -74,6 +74,8 @@ type runner struct {
 	count  *annotationCounter // what gh and env.Stdout printed
 	s      settings
 	masked map[string]bool
+	// sarif locates the results of the sarif output (see sarif.go).
+	sarif render.SARIFOptions
 }
 
 // mask hides each value in the job log, once.
@@ -111,6 +113,11 @@ func (r *runner) run(ctx context.Context) int {
 	if err != nil {
 		return r.usage(err)
 	}
+	if s.sarif != "" {
+		if r.sarif, err = r.sarifLocation(o.SARIF); err != nil {
+			return r.usage(err)
+		}
+	}
 	cfg := &o.Engine
 	cfg.LookupEnv = r.lookup
 	r.mask(cfg.SecretValues()) // what the config file added (env:, secrets:)
@@ -140,6 +147,12 @@ func (r *runner) run(ctx context.Context) int {
 	// importance within the step's limits: the missed gates first.
 	var is issues
 	reportPath := r.write("report", s.report, "json", rep, &is)
+	if s.sarif != "" {
+		r.sarif.Category = r.sarifCategory(r.sarif.Category, rep)
+		if r.sarif.Location.URI == "" && len(rep.Findings) > 0 {
+			is.warnings = append(is.warnings, noSARIFLocation)
+		}
+	}
 	sarifPath := r.write("sarif", s.sarif, "sarif", rep, &is)
 	res := out.Gates
 	r.summary(render.MarkdownLimit(rep, render.MaxMarkdownBytes-gateTextMax) + gateText(res))
@@ -233,7 +246,7 @@ func (r *runner) write(input, path, format string, rep *report.Report, is *issue
 	f, err := render.ByName(format)
 	var b []byte
 	if err == nil {
-		b, err = f.Render(rep, render.Options{})
+		b, err = f.Render(rep, render.Options{SARIF: r.sarif})
 	}
 	var chownErr error
 	if err == nil {

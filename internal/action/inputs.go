@@ -20,7 +20,7 @@ var Inputs = []string{
 	"no-calls", "include-destructive", "tools", "skip-tools", "cases", "seed", "timeout",
 	"startup-timeout", "repeat", "era", "protocol-version", "concurrency", "sequential", "protocol", "config", "secrets",
 	"fail-under", "fail-on", "baseline", "comment", "comment-key",
-	"github-token", "sarif", "report",
+	"github-token", "sarif", "sarif-location", "report",
 }
 
 // Outputs are the outputs of action.yml, in its order.
@@ -44,6 +44,7 @@ type settings struct {
 	sarif      string // absolute path to write, or ""
 	report     string // absolute path to write, or ""
 	workspace  string // GITHUB_WORKSPACE (absolute), where outputs are relative to
+	dir        string // working-directory (absolute), where relative inputs start
 	warnings   []string
 }
 
@@ -84,6 +85,7 @@ func readInputs(get func(string) string, workspace string) (settings, error) {
 			base = filepath.Join(workspace, wd)
 		}
 	}
+	s.dir = base
 	resolve := func(p string) string {
 		if p == "" || filepath.IsAbs(p) {
 			return p
@@ -171,6 +173,7 @@ func readInputs(get func(string) string, workspace string) (settings, error) {
 	s.commentKey = get("comment-key")
 	s.token = get("github-token")
 	s.sarif = resolve(get("sarif"))
+	a.SARIFLocation = resolve(get("sarif-location"))
 	s.report = resolve(get("report"))
 	for _, p := range []struct{ name, path string }{{"sarif", s.sarif}, {"report", s.report}} {
 		if p.path != "" && strings.HasSuffix(p.path, string(filepath.Separator)) {

@@ -36,6 +36,8 @@ type Options struct {
 	Gates   score.Gates
 	Format  string   // of stdout (the command line): text, json, markdown, ...
 	Outputs []string // files to write, format from the extension
+	// SARIF is what locates SARIF output: see package sarifloc.
+	SARIF SARIF
 
 	// spell names options in errors the engine finds during the run, as
 	// Build spelled its own.
@@ -43,6 +45,14 @@ type Options struct {
 	// defaultReplacedBy names the score floor that replaced the default
 	// gate when no finding gate is set ("--fail-under"); "" otherwise.
 	defaultReplacedBy string
+}
+
+// SARIF is what the options say about SARIF output; the front end, which
+// knows the repository root, finds the location from it (package sarifloc).
+type SARIF struct {
+	Location string // the file named by sarif-location, or ""
+	Category string // sarif-category, or ""
+	Config   string // the config file read, or ""
 }
 
 // Outcome is what [Run] found.

@@ -73,6 +73,11 @@ type Settings struct {
 
 	// Config is the config file; "" reads config.DefaultPath when it exists.
 	Config string
+
+	// SARIFLocation is the file SARIF results point at (--sarif-location);
+	// SARIFCategory their code scanning category (--sarif-category).
+	SARIFLocation string
+	SARIFCategory string
 }
 
 // Names spells an option key (a flag name of the command line: "timeout",
@@ -185,6 +190,8 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 	}
 
 	o := Options{Format: s.Format, Outputs: s.Outputs, spell: spell}
+	o.SARIF = SARIF{Location: pick(s.SARIFLocation, file.SARIFLocation), Category: pick(s.SARIFCategory, file.SARIFCategory), Config: configPath(s.Config)}
+
 	c := &o.Engine
 	c.Command, c.URL, c.Headers, c.Bearer, c.Cwd = s.Command, s.URL, s.Headers, s.Bearer, pick(s.Cwd, file.Cwd)
 	if c.Bearer == "" && lookup != nil {
@@ -469,6 +476,17 @@ func buildGates(g *score.Gates, replacedBy *string, s Settings, f *config.File, 
 		}
 	}
 	return nil
+}
+
+// configPath is the config file a run reads (see [loadConfig]): path, or
+// config.DefaultPath when path is "" and that exists; "" for none.
+func configPath(path string) string {
+	if path == "" {
+		if _, err := os.Stat(config.DefaultPath); err == nil {
+			return config.DefaultPath
+		}
+	}
+	return path
 }
 
 // loadConfig reads path, or config.DefaultPath when path is "" and the file

@@ -423,3 +423,37 @@ func TestBuildNoCallsEngineConflicts(t *testing.T) {
 		}
 	}
 }
+
+// The SARIF settings: the front end's over the config file's, and the
+// config file read (the default one when it exists) for per-tool lines.
+func TestBuildSARIF(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "c.yml")
+	if err := os.WriteFile(cfg, []byte("sarif-location: pkg/package.json\nsarif-category: from-file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o, err := Build(Settings{Command: []string{"srv"}, Config: cfg}, FlagNames, noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (SARIF{Location: "pkg/package.json", Category: "from-file", Config: cfg}); o.SARIF != want {
+		t.Errorf("from the file: %+v, want %+v", o.SARIF, want)
+	}
+	o, err = Build(Settings{Command: []string{"srv"}, Config: cfg, SARIFLocation: "a.json", SARIFCategory: "flag"}, FlagNames, noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.SARIF.Location != "a.json" || o.SARIF.Category != "flag" {
+		t.Errorf("flags over the file: %+v", o.SARIF)
+	}
+	t.Chdir(dir)
+	if o, _ := Build(Settings{Command: []string{"srv"}}, FlagNames, noEnv); o.SARIF.Config != "" {
+		t.Errorf("no default config file, yet Config %q", o.SARIF.Config)
+	}
+	if err := os.WriteFile(".mcp-fuzz.yml", []byte("cases: 3\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := Build(Settings{Command: []string{"srv"}}, FlagNames, noEnv); o.SARIF.Config != ".mcp-fuzz.yml" {
+		t.Errorf("default config file read, Config %q", o.SARIF.Config)
+	}
+}

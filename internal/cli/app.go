@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/demo"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
@@ -120,6 +121,11 @@ func (a *App) runDemo(ctx context.Context, args []string) int {
 		st.Timeout = new(time.Duration)
 		*st.Timeout = 2 * time.Second
 	}
+	if st.SARIFCategory == "" {
+		// The demo server's command is this binary's path, which differs
+		// between installs: its code scanning category is fixed instead.
+		st.SARIFCategory = "demo"
+	}
 	// Its findings are on purpose: the demo is not gated unless asked to be.
 	st.NoDefaultGate = true
 	if st.Config == "" {
@@ -140,13 +146,20 @@ func (a *App) fuzz(ctx context.Context, st audit.Settings) int {
 	if !ok {
 		return code
 	}
+	var sarif render.SARIFOptions
+	if wantsSARIF(o.Format, o.Outputs) {
+		var err error
+		if sarif, err = a.sarifOptions(o.SARIF); err != nil {
+			return a.usageError(err)
+		}
+	}
 	o.Engine.Progress = newProgress(a.Stderr).event
 	out := audit.Run(ctx, o)
 	switch {
 	case out.Interrupted() && out.Report != nil:
 		// Write what the run has: a partial report is still evidence.
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: %s; writing the partial report\n", out.Report.EndedEarly)
-		a.emit(out.Report, o.Format, o.Outputs)
+		a.emit(out.Report, o.Format, o.Outputs, sarif)
 		return out.Code
 	case out.Interrupted():
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: interrupted (%v) before the server was ready; nothing to report\n", context.Cause(ctx))
@@ -159,7 +172,7 @@ func (a *App) fuzz(ctx context.Context, st audit.Settings) int {
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: %s\n", escape.Terminal(out.Err.Error(), 0))
 		return out.Code
 	}
-	if code := a.emit(out.Report, o.Format, o.Outputs); code != ExitOK {
+	if code := a.emit(out.Report, o.Format, o.Outputs, sarif); code != ExitOK {
 		return code
 	}
 	for _, w := range out.Warnings {

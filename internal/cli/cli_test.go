@@ -10,6 +10,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/sarifcheck"
+
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/fakegithub"
@@ -62,7 +64,10 @@ func TestScripts(t *testing.T) {
 			env.Setenv("GITHUB_API_URL", gh.URL)
 			return nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"fakegithub": fakeGitHubCmd(gh)},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"fakegithub": fakeGitHubCmd(gh),
+			"sarifcheck": sarifCheck,
+		},
 	})
 }
 
@@ -114,5 +119,23 @@ func fakeGitHubCmd(gh *fakegithub.Server) func(ts *testscript.TestScript, neg bo
 		default:
 			ts.Fatalf("usage: fakegithub seed [-minimized] OWNER/NAME PR USER FILE | comments OWNER/NAME PR")
 		}
+	}
+}
+
+// sarifCheck is the script command "sarifcheck FILE": FILE passes the
+// official SARIF 2.1.0 schema and code scanning's requirements, with every
+// location a file of the script's work directory (the repository root).
+func sarifCheck(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: sarifcheck FILE")
+	}
+	b, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	err = sarifcheck.Check(b, sarifcheck.Options{Root: ts.Getenv("WORK")})
+	switch {
+	case neg && err == nil:
+		ts.Fatalf("%s passes the SARIF checks", args[0])
+	case !neg && err != nil:
+		ts.Fatalf("%s fails the SARIF checks: %v", args[0], err)
 	}
 }

@@ -185,6 +185,17 @@ Output:
   -o, --output FILE       also write FILE, format from its extension (repeatable):
                           .json report, .md Markdown, .sarif SARIF 2.1.0, .xml JUnit,
                           .jsonl full trace, .svg badge
+  --sarif-location FILE   the repository file SARIF results point at (code scanning needs
+                          one); default: the config file (each tool's per-tool line), else
+                          the nearest server.json, package.json, pyproject.toml, setup.py,
+                          Cargo.toml, go.mod, pom.xml, build.gradle(.kts), composer.json
+                          or Gemfile up to the repository root, else (in Actions) the
+                          workflow file; with none, results have no location and code
+                          scanning refuses the upload (a warning says so)
+  --sarif-category NAME   code scanning category: automationDetails.id is
+                          mcp-fuzz/NAME/ (default: the target's command or URL), so
+                          uploads for several targets of one commit do not replace
+                          each other
 
 Gates (each exits 1 when missed; without any, a run fails on crash,hang,protocol,leak
        and when no tool was tested, except under --no-calls):
@@ -259,6 +270,8 @@ func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 	fs.Var(&outputs, "o", "")
 	fs.Var(&outputs, "output", "")
 	fs.StringVar(&st.Config, "config", "", "")
+	fs.StringVar(&st.SARIFLocation, "sarif-location", "", "")
+	fs.StringVar(&st.SARIFCategory, "sarif-category", "", "")
 	fs.BoolVar(&help, "help", false, "")
 	fs.BoolVar(&help, "h", false, "")
 

@@ -11,6 +11,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/config"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
@@ -22,17 +24,21 @@ func readReport(path string) (*report.Report, error) { return report.ReadFile(pa
 
 // outputFlags parses the -o/--format flags of report and merge; the rest of
 // args are returned as positional arguments.
-func outputFlags(name string, args []string) (outputs []string, format string, rest []string, err error) {
+func outputFlags(name string, args []string) (outputs []string, format string, rest []string, sarif audit.SARIF, err error) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var outs listFlag
 	fs.Var(&outs, "o", "")
 	fs.Var(&outs, "output", "")
 	fs.StringVar(&format, "format", "", "")
+	if name == "report" {
+		fs.StringVar(&sarif.Location, "sarif-location", "", "")
+		fs.StringVar(&sarif.Category, "sarif-category", "", "")
+	}
 	// Flags may follow the files: parse repeatedly.
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, "", nil, err
+			return nil, "", nil, sarif, err
 		}
 		if fs.NArg() == 0 {
 			break
@@ -42,17 +48,17 @@ func outputFlags(name string, args []string) (outputs []string, format string, r
 	}
 	for _, o := range outs {
 		if _, err := formatOf(o); err != nil {
-			return nil, "", nil, err
+			return nil, "", nil, sarif, err
 		}
 	}
-	return outs, format, rest, nil
+	return outs, format, rest, sarif, nil
 }
 
 // runReport re-renders a saved report: mcp-fuzz report FILE.json -o out.md.
 func (a *App) runReport(args []string) int {
-	outs, format, files, err := outputFlags("report", args)
+	outs, format, files, sarif, err := outputFlags("report", args)
 	if err == nil && len(files) != 1 {
-		err = errors.New("usage: mcp-fuzz report FILE.json [-o OUT]... [--format F]")
+		err = errors.New("usage: mcp-fuzz report FILE.json [-o OUT]... [--format F] [--sarif-location FILE] [--sarif-category NAME]")
 	}
 	if err == nil && format == "" && len(outs) == 0 {
 		format = "text"
@@ -69,12 +75,25 @@ func (a *App) runReport(args []string) int {
 	}
 	// Replay reproducers of a run that wrote no .json name this one.
 	engine.SetReportPath(rep, files[0])
-	return a.emit(rep, format, outs)
+	var opts render.SARIFOptions
+	if wantsSARIF(format, outs) {
+		if _, err := os.Stat(config.DefaultPath); err == nil {
+			sarif.Config = config.DefaultPath
+		}
+		if opts, err = a.sarifOptions(sarif); err != nil {
+			return a.usageError(err)
+		}
+	}
+	return a.emit(rep, format, outs, opts)
 }
 
-// emit writes rep to each output file and, in format, to stdout. The replay
-// reproducers of every output name the first .json output, if any.
-func (a *App) emit(rep *report.Report, format string, outs []string) int {
+// emit writes rep to each output file and, in format, to stdout, with
+// SARIF results located by sarif. The replay reproducers of every output
+// name the first .json output, if any.
+func (a *App) emit(rep *report.Report, format string, outs []string, sarif render.SARIFOptions) int {
+	if wantsSARIF(format, outs) && sarif.Location.URI == "" && len(rep.Findings) > 0 {
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: warning: %s\n", noSARIFLocation)
+	}
 	for _, path := range outs {
 		if f, _ := formatOf(path); f.Name == "json" {
 			engine.SetReportPath(rep, path)
@@ -82,7 +101,7 @@ func (a *App) emit(rep *report.Report, format string, outs []string) int {
 		}
 	}
 	for _, path := range outs {
-		if err := writeOutput(path, rep); err != nil {
+		if err := writeOutput(path, rep, render.Options{SARIF: sarif}); err != nil {
 			fmt.Fprintf(a.Stderr, "mcp-fuzz: writing %s: %v\n", path, err)
 			return ExitUsage
 		}
@@ -93,7 +112,7 @@ func (a *App) emit(rep *report.Report, format string, outs []string) int {
 	f, err := render.ByName(format)
 	var b []byte
 	if err == nil {
-		b, err = f.Render(rep, render.Options{Colour: useColour(a.Stdout, a.LookupEnv)})
+		b, err = f.Render(rep, render.Options{Colour: useColour(a.Stdout, a.LookupEnv), SARIF: sarif})
 	}
 	if err != nil {
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: rendering %s: %v\n", format, err)
@@ -106,7 +125,7 @@ func (a *App) emit(rep *report.Report, format string, outs []string) int {
 // runMerge combines the reports of several targets (the matrix fan-in):
 // mcp-fuzz merge a.json b.json -o combined.md.
 func (a *App) runMerge(args []string) int {
-	outs, format, files, err := outputFlags("merge", args)
+	outs, format, files, _, err := outputFlags("merge", args)
 	if err == nil && len(files) == 0 {
 		err = errors.New("usage: mcp-fuzz merge A.json B.json ... [-o combined.md|combined.json]")
 	}

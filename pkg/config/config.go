@@ -50,6 +50,11 @@ type File struct {
 	// Secrets names further environment variables whose values are secrets.
 	Secrets List   `yaml:"secrets"`
 	Cwd     string `yaml:"cwd"`
+	// SARIFLocation is the repository file SARIF results point at when
+	// this file is not to be (relative to the working directory).
+	SARIFLocation string `yaml:"sarif-location"`
+	// SARIFCategory is the code scanning category of SARIF output.
+	SARIFCategory string `yaml:"sarif-category"`
 
 	// PerTool settings, by tool name.
 	PerTool map[string]Tool `yaml:"per-tool"`

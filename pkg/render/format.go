@@ -27,6 +27,8 @@ type Options struct {
 	// Colour turns on ANSI colour in the text format (see [Terminal]); the
 	// other formats ignore it.
 	Colour bool
+	// SARIF locates the results of the sarif format (see [SARIF]).
+	SARIF SARIFOptions
 }
 
 // Render renders rep in format f.
@@ -65,7 +67,7 @@ var formats = []Format{
 	},
 	{
 		Name: "sarif", Ext: ".sarif", Description: "SARIF 2.1.0",
-		render: func(r *report.Report, _ Options) ([]byte, error) { return SARIF(r, SARIFOptions{}) },
+		render: func(r *report.Report, o Options) ([]byte, error) { return SARIF(r, o.SARIF) },
 	},
 	{
 		Name: "junit", Ext: ".xml", Description: "JUnit XML",

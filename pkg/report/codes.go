@@ -56,6 +56,14 @@ type Code struct {
 	Fix string
 	// FailOn is the --fail-on kind that gates on the code.
 	FailOn string
+	// SecuritySeverity is the code's score in GitHub code scanning's
+	// security-severity scale (over 0.0 up to 10.0, as text: "7.5"; 9.0 and
+	// over is critical, 7.0 high, 4.0 medium, else low), for a code that an
+	// attacker can cause or use; "" for one about reliability or
+	// conformance, which code scanning then does not count as security.
+	SecuritySeverity string
+	// CWE is the weakness the code is an instance of ("CWE-400"), or "".
+	CWE string
 }
 
 // CodeEraDifference is the code of a case whose verdict differs between
@@ -65,11 +73,11 @@ const CodeEraDifference = "era_difference"
 // codes lists every finding code, worst first: reports order findings of one
 // severity by their position here.
 var codes = []Code{
-	{Name: string(Crash), Severity: SeverityCritical, FailOn: "crash",
+	{Name: string(Crash), Severity: SeverityCritical, FailOn: "crash", SecuritySeverity: "7.5", CWE: "CWE-248",
 		Title:   "Server crashed",
 		Message: "the server crashed",
 		Fix:     "Catch errors in tool handlers and return a result with isError: true instead of exiting, closing the connection or answering with an internal error."},
-	{Name: string(Hang), Severity: SeverityCritical, FailOn: "hang",
+	{Name: string(Hang), Severity: SeverityCritical, FailOn: "hang", SecuritySeverity: "5.3", CWE: "CWE-400",
 		Title:   "Server did not answer",
 		Message: "the server did not answer",
 		Fix:     "Bound every tool call with a timeout and answer (isError: true) when work cannot finish; never block on bad input."},
@@ -77,11 +85,11 @@ var codes = []Code{
 		Title:   "Protocol violation",
 		Message: "the server broke the protocol",
 		Fix:     "Write only JSON-RPC messages to stdout (logs go to stderr) and answer every request exactly once with its own id."},
-	{Name: FlagLeak, Flag: true, Severity: SeverityCritical, FailOn: "leak",
+	{Name: FlagLeak, Flag: true, Severity: SeverityCritical, FailOn: "leak", SecuritySeverity: "7.5", CWE: "CWE-200",
 		Title:   "Internals leaked",
 		Message: "the answer leaks internals",
 		Fix:     "Do not echo stack traces, file paths or secrets in results or error messages; log them to stderr instead."},
-	{Name: string(Accepted), Severity: SeverityError, FailOn: "accepted",
+	{Name: string(Accepted), Severity: SeverityError, FailOn: "accepted", SecuritySeverity: "5.3", CWE: "CWE-20",
 		Title:   "Forbidden input accepted",
 		Message: "input the schema forbids was accepted silently",
 		Fix:     "Validate arguments against the declared inputSchema before acting and reject bad input with isError: true and a message saying what is wrong."},
@@ -97,7 +105,7 @@ var codes = []Code{
 		Title:   "Validation differs by protocol era",
 		Message: "the server judged the same input differently in the two protocol eras",
 		Fix:     "Run the same validation and error handling for tools/call in both eras (the server/discover and the initialize code paths): one of them lacks a check or lets an error escape."},
-	{Name: CodeStaleRead, Check: true, Severity: SeverityError, FailOn: CodeStaleRead,
+	{Name: CodeStaleRead, Check: true, Severity: SeverityError, FailOn: CodeStaleRead, SecuritySeverity: "4.3", CWE: "CWE-459",
 		Title:   "Deleted resource still readable",
 		Message: "a resource was still readable after its delete tool succeeded",
 		Fix:     "Make the delete tool remove what it says it deleted (or answer isError when it cannot), and make the read tool answer isError for an id that no longer exists: a model that deleted something must not find it again."},
@@ -125,7 +133,7 @@ var codes = []Code{
 		Title:   "Bloated answer",
 		Message: "the valid answer is bloated",
 		Fix:     "Return less: paginate, summarise or truncate large results, which waste the model's context."},
-	{Name: CodeEnvelopeIgnored, Check: true, Severity: SeverityWarning, FailOn: "envelope",
+	{Name: CodeEnvelopeIgnored, Check: true, Severity: SeverityWarning, FailOn: "envelope", SecuritySeverity: "4.3", CWE: "CWE-20",
 		Title:   "Broken request envelope served",
 		Message: "a request with a broken envelope or routing header was served as if it were valid",
 		Fix:     "Check io.modelcontextprotocol/protocolVersion and clientCapabilities in every request's _meta (and, over HTTP, that MCP-Protocol-Version, Mcp-Method and Mcp-Name match the body) before acting; never carry them over from earlier requests."},

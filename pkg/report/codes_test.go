@@ -2,6 +2,8 @@ package report
 
 import (
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -108,6 +110,24 @@ func TestVerdictPredicates(t *testing.T) {
 		failure := slices.Contains([]Verdict{Crash, Hang, ProtocolViolation}, v)
 		if v.Answered() != answered || v.Confirms() != confirms || v.Failure() != failure {
 			t.Errorf("%s: Answered %v Confirms %v Failure %v; want %v %v %v", v, v.Answered(), v.Confirms(), v.Failure(), answered, confirms, failure)
+		}
+	}
+}
+
+// A security-severity is code scanning's score: a number over 0.0 up to
+// 10.0, as text; a CWE is spelled CWE-N.
+func TestCodeSecuritySeverity(t *testing.T) {
+	for _, c := range Codes() {
+		if c.SecuritySeverity != "" {
+			v, err := strconv.ParseFloat(c.SecuritySeverity, 64)
+			if err != nil || v <= 0 || v > 10 {
+				t.Errorf("%s: security-severity %q", c.Name, c.SecuritySeverity)
+			}
+		}
+		if c.CWE != "" {
+			if n, ok := strings.CutPrefix(c.CWE, "CWE-"); !ok || n == "" || strings.Trim(n, "0123456789") != "" {
+				t.Errorf("%s: CWE %q", c.Name, c.CWE)
+			}
 		}
 	}
 }
