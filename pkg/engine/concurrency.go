@@ -178,10 +178,21 @@ func (cr *concurrencyRun) open(ctx context.Context, n int) ([]*session, []string
 	return live, why
 }
 
-// closeAll closes sessions and counts their late answers.
+// closeAll closes sessions, together, and counts their late answers. A
+// server that ignores SIGTERM costs a kill grace to stop: one after
+// another, the N servers of a check would cost N of them, past the
+// checks' budget (which is spent before the sessions close).
 func (cr *concurrencyRun) closeAll(sessions []*session) {
+	var wg sync.WaitGroup
 	for _, s := range sessions {
-		s.close()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.close()
+		}()
+	}
+	wg.Wait()
+	for _, s := range sessions {
 		s.mu.Lock()
 		cr.lateAnswers += s.lateAnswers
 		s.mu.Unlock()
