@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -130,5 +132,106 @@ func TestHostileConcurrencyStubborn(t *testing.T) {
 	})
 	if c := checkByID(t, rep, "concurrency/echo"); c.Status != report.CheckPass {
 		t.Errorf("concurrency/echo = %+v, want a pass", c)
+	}
+}
+
+// lifecycleHostile audits hostile-lifecycle with args and a secret in its
+// environment, and returns the report and its JSON.
+func lifecycleHostile(t *testing.T, secret string, args ...string) (*report.Report, string) {
+	t.Helper()
+	rep := runFixture(t, "hostile-lifecycle", func(c *Config) {
+		c.Command = append(c.Command, args...)
+		c.Env = []string{"API_TOKEN=" + secret}
+		c.IncludeDestructive, c.Sequential = true, true
+		c.Cases = 3
+		c.Timeout = time.Second
+	})
+	b, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep, string(b)
+}
+
+// Ids that attack the lifecycle checks: the value of a secret (whole, or
+// inside the id), terminal escapes and line breaks. No secret reaches the
+// report, the escapes are quoted in the detail, and nothing is a crash or
+// a hang; a delete that never answers is the hang it is.
+func TestHostileLifecycle(t *testing.T) {
+	const secret = "sk-live-4f9a8b7c6d5e4f3a2b1c"
+	for _, tc := range []struct {
+		args   []string
+		status string
+		code   string
+	}{
+		{nil, report.CheckPass, ""},
+		{[]string{"-id", "secret"}, report.CheckSkip, ""},
+		{[]string{"-id", "secret-part"}, report.CheckSkip, ""},
+		{[]string{"-id", "ansi"}, report.CheckPass, ""},
+		{[]string{"-delete-hang"}, report.CheckFail, string(report.Hang)},
+	} {
+		rep, js := lifecycleHostile(t, secret, tc.args...)
+		if strings.Contains(js, secret) || strings.Contains(js, "sk-live") {
+			t.Errorf("%v: the secret is in the report", tc.args)
+		}
+		c := checkByID(t, rep, "lifecycle/note")
+		if c.Status != tc.status || c.Code != tc.code {
+			t.Errorf("%v: lifecycle/note = %s %s (%s), want %s %s", tc.args, c.Status, c.Code, c.Detail, tc.status, tc.code)
+		}
+		if len(tc.args) == 2 && strings.HasPrefix(tc.args[1], "secret") && !strings.Contains(c.Detail, "carries the value of a secret") {
+			t.Errorf("%v: detail %q does not say the id carries a secret (the redacted id was sent back and its refusal read as the server's)", tc.args, c.Detail)
+		}
+		if strings.ContainsAny(c.Detail, "\x1b\x07\r\n") {
+			t.Errorf("%v: raw control characters in the detail %q", tc.args, c.Detail)
+		}
+	}
+}
+
+// A probe refused with a JSON-RPC error whose message is over
+// --max-response was refused all the same: the check judges the code the
+// scan of the whole answer found, not "answered ..., not an error" (a
+// false bad_request_served on every probe).
+func TestHostileProbesHugeRefusal(t *testing.T) {
+	rep := runFixture(t, "hostile-probes", func(c *Config) {
+		c.Command = append(c.Command, "-mode", "huge")
+		c.Protocol = true
+		c.Cases = 2
+	})
+	st := checkStatuses(rep)
+	if got := st["probe/unknown-method"]; got != report.CheckPass {
+		t.Errorf("probe/unknown-method refused with a huge -32601 = %s, want pass", got)
+	}
+	for _, c := range rep.Checks {
+		if c.Code == report.CodeBadRequestServed || c.Code == report.CodeEnvelopeIgnored {
+			t.Errorf("%s = %s %s (%s): a refusal judged as a request served", c.ID, c.Status, c.Code, c.Detail)
+		}
+	}
+}
+
+// The same in judgeCheck: an oversize error answer is a refusal with its
+// code; an oversize result is judged by what the check expects of a
+// result; an oversize answer that breaks JSON-RPC is a violation.
+func TestJudgeCheckOversize(t *testing.T) {
+	isErr := true
+	for _, tc := range []struct {
+		name   string
+		e      expectation
+		over   rpc.Oversize
+		status string
+		code   string
+	}{
+		{"error answer, code expected", deviant(-32601), rpc.Oversize{Bytes: 9 << 20, Ended: true, IsErrorAnswer: true, Code: -32601}, report.CheckPass, ""},
+		{"error answer, other code", deviant(-32602), rpc.Oversize{Bytes: 9 << 20, Ended: true, IsErrorAnswer: true, Code: -32601}, report.CheckFail, report.CodeProtocolDeviation},
+		{"any answer will do", expectation{servedOK: func(json.RawMessage) bool { return true }}, rpc.Oversize{Bytes: 9 << 20, Ended: true}, report.CheckPass, ""},
+		{"isError result", expectation{deviation: true, served: report.CodeBadRequestServed, servedOK: isErrorAnswer}, rpc.Oversize{Bytes: 9 << 20, Ended: true, IsError: &isErr}, report.CheckPass, ""},
+		{"result where a refusal is due", deviant(-32601), rpc.Oversize{Bytes: 9 << 20, Ended: true}, report.CheckFail, report.CodeBadRequestServed},
+		{"malformed", deviant(-32601), rpc.Oversize{Bytes: 9 << 20, Ended: true, Malformed: "not JSON"}, report.CheckFail, report.CodeProtocolDeviation},
+	} {
+		over := tc.over
+		var c report.Check
+		judgeCheck(tc.e, outcome{oversize: &over}, httpAnswer{}, &c)
+		if c.Status != tc.status || c.Code != tc.code {
+			t.Errorf("%s: %s %s (%s), want %s %s", tc.name, c.Status, c.Code, c.Detail, tc.status, tc.code)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -226,6 +227,13 @@ func (lc *lifecycle) createWith(ctx context.Context, g *lcGroup, args map[string
 	id, how := findID(text, structured, g.noun, args)
 	if id == nil {
 		return nil, k.stop(report.CheckSkip, "", fmt.Sprintf("not run: no id of the new %s found in %s's answer (no JSON field id, %s_id or name, no UUID, no name of the arguments echoed): %s", g.noun, g.create.Name, g.noun, excerpt(text, 120)))
+	}
+	if strings.Contains(fmt.Sprint(id), leak.Redacted) {
+		// The answer was redacted before it reached the check: the id
+		// carries a secret's value, and what is left of it names nothing
+		// the server made. Sent back, its refusal would read as the
+		// server's failure to find its own resource.
+		return nil, k.stop(report.CheckSkip, "", fmt.Sprintf("not run: the id of the new %s in %s's answer (%s) carries the value of a secret, redacted, so it cannot be sent back", g.noun, g.create.Name, how))
 	}
 	if n := len(fmt.Sprint(id)); n > maxLifecycleIDLen {
 		// The server's id goes back to it in the read and the delete, and
