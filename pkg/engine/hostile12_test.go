@@ -235,3 +235,54 @@ func TestJudgeCheckOversize(t *testing.T) {
 		}
 	}
 }
+
+// A server that does not support cancellation answers the cancelled
+// request anyway, a moment later (the specification allows the race and
+// asks the client to ignore that answer): concurrency/cancel passes, and
+// the answer is no protocol violation anywhere.
+func TestHostileConcurrencyCancelRace(t *testing.T) {
+	rep := runFixture(t, "hostile-concurrency", func(c *Config) {
+		c.Command = append(c.Command, "-slow")
+		c.Cases = 1
+		c.Concurrency = 2
+		c.Cwd = t.TempDir()
+	})
+	if rep.ServerViolationCount > 0 {
+		t.Errorf("the answer to a cancelled request was counted a violation: %v", rep.ServerViolations)
+	}
+	if c := checkByID(t, rep, "concurrency/cancel"); c.Status != report.CheckPass {
+		t.Errorf("concurrency/cancel = %s %s (%s), want a pass", c.Status, c.Code, c.Detail)
+	}
+}
+
+// A server whose every delete hangs, with many resources: each group's
+// check costs a timeout (and its cleanup more). Like the protocol checks,
+// the lifecycle checks stop after maxCheckHangs calls got no answer: the
+// rest are skipped with why, so the server costs a few timeouts, not a
+// few per resource.
+func TestHostileLifecycleHangsBounded(t *testing.T) {
+	rep := runFixture(t, "hostile-lifecycle", func(c *Config) {
+		c.Command = append(c.Command, "-delete-hang", "-nouns", "6")
+		c.IncludeDestructive, c.Sequential = true, true
+		c.Cases = 1
+		c.Timeout = time.Second
+	})
+	hung, skipped := 0, 0
+	for _, c := range rep.Checks {
+		if c.Group != report.CheckGroupLifecycle {
+			continue
+		}
+		switch {
+		case c.Code == string(report.Hang):
+			hung++
+		case c.Status == report.CheckSkip:
+			skipped++
+		}
+	}
+	if hung > maxCheckHangs {
+		t.Errorf("%d lifecycle checks hung, want at most %d: the rest should be skipped", hung, maxCheckHangs)
+	}
+	if hung+skipped != 6 {
+		t.Errorf("%d hung + %d skipped, want 6 checks in all", hung, skipped)
+	}
+}

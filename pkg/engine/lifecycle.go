@@ -27,6 +27,20 @@ type lifecycle struct {
 	rep *report.Report // the report so far: the audit's valid calls, the era
 	// calls are the tools/call lines of the check being run.
 	calls []json.RawMessage
+	// hangs counts the calls that got no complete answer within the
+	// timeout: after maxCheckHangs of them the remaining checks are
+	// skipped, and nothing more is cleaned up, so that a server whose
+	// deletes all hang costs a few timeouts, not a few per resource.
+	hangs int
+}
+
+// hangsSpent is the skip detail of a check the lifecycle checks' hangs
+// left no room for ("" while there is room).
+func (lc *lifecycle) hangsSpent() string {
+	if lc.hangs < maxCheckHangs {
+		return ""
+	}
+	return fmt.Sprintf("not run: %d calls of the lifecycle checks before this one got no answer within the timeout", lc.hangs)
 }
 
 // runLifecycle plans and runs the lifecycle checks of tools; audited are
@@ -39,6 +53,10 @@ func runLifecycle(ctx context.Context, r *runner, rep *report.Report, tools []to
 	for _, g := range plan.groups {
 		if ctx.Err() != nil {
 			break
+		}
+		if why := lc.hangsSpent(); why != "" {
+			out = append(out, lc.skipped(g, why)...)
+			continue
 		}
 		out = append(out, lc.check(ctx, g)...)
 	}
@@ -72,23 +90,49 @@ func (k *lcCheck) stop(status, code, why string) *stepError {
 	return &stepError{k.c}
 }
 
+// ownCheck and orphanCheck are g's checks before they run.
+func ownCheck(g *lcGroup) report.Check {
+	return report.Check{
+		ID: report.CheckGroupLifecycle + "/" + g.noun, Group: report.CheckGroupLifecycle,
+		Title:    "a " + g.noun + " is no longer readable once deleted",
+		Expected: fmt.Sprintf("after %s succeeds, %s answers isError or a JSON-RPC error", g.delete.Name, g.read.Name),
+	}
+}
+
+func orphanCheck(g *lcGroup) report.Check {
+	return report.Check{
+		ID: report.CheckGroupLifecycle + "/" + g.parent.noun + "/" + g.noun, Group: report.CheckGroupLifecycle,
+		Title:    fmt.Sprintf("a %s is not readable once its %s is deleted (an observation)", g.noun, g.parent.noun),
+		Expected: fmt.Sprintf("after %s deletes the parent, %s answers isError or a JSON-RPC error", g.parent.delete.Name, g.read.Name),
+	}
+}
+
+// skipped are g's checks, skipped with why.
+func (lc *lifecycle) skipped(g *lcGroup, why string) []report.Check {
+	out := []report.Check{ownCheck(g)}
+	if g.parent != nil {
+		out = append(out, orphanCheck(g))
+	}
+	for i := range out {
+		out[i].Status, out[i].Detail = report.CheckSkip, why
+	}
+	return out
+}
+
 // check runs the checks of g: its own lifecycle, and the parent/child
 // check when it has a parent.
 func (lc *lifecycle) check(ctx context.Context, g *lcGroup) []report.Check {
 	var out []report.Check
-	own := &lcCheck{c: report.Check{
-		ID: report.CheckGroupLifecycle + "/" + g.noun, Group: report.CheckGroupLifecycle,
-		Title:    "a " + g.noun + " is no longer readable once deleted",
-		Expected: fmt.Sprintf("after %s succeeds, %s answers isError or a JSON-RPC error", g.delete.Name, g.read.Name),
-	}}
+	own := &lcCheck{c: ownCheck(g)}
 	lc.calls = nil
 	out = append(out, lc.finish(own, lc.own(ctx, g, own)))
 	if g.parent != nil {
-		pc := &lcCheck{c: report.Check{
-			ID: report.CheckGroupLifecycle + "/" + g.parent.noun + "/" + g.noun, Group: report.CheckGroupLifecycle,
-			Title:    fmt.Sprintf("a %s is not readable once its %s is deleted (an observation)", g.noun, g.parent.noun),
-			Expected: fmt.Sprintf("after %s deletes the parent, %s answers isError or a JSON-RPC error", g.parent.delete.Name, g.read.Name),
-		}}
+		if why := lc.hangsSpent(); why != "" {
+			c := orphanCheck(g)
+			c.Status, c.Detail = report.CheckSkip, why
+			return append(out, c)
+		}
+		pc := &lcCheck{c: orphanCheck(g)}
 		lc.calls = nil
 		out = append(out, lc.finish(pc, lc.orphan(ctx, g, pc)))
 	}
@@ -273,7 +317,7 @@ func (lc *lifecycle) remove(ctx context.Context, g *lcGroup, id any, k *lcCheck)
 // comes back does not matter.
 func (lc *lifecycle) bestEffortDelete(ctx context.Context, g *lcGroup, id any) {
 	args, err := lc.argsFor(g.delete, &lcCheck{})
-	if err != nil || ctx.Err() != nil || lc.r.s == nil {
+	if err != nil || ctx.Err() != nil || lc.r.s == nil || lc.hangsSpent() != "" {
 		return
 	}
 	args[g.deleteArg.name] = idValue(id, g.deleteArg)
@@ -320,7 +364,11 @@ func (lc *lifecycle) call(ctx context.Context, t tool, args map[string]any) (rep
 		return rc, ""
 	}
 	r.lastAnswer = nil
+	r.timedOut = false
 	r.runCase(ctx, t, casegen.Case{ID: rc.ID, Tool: t.Name, Kind: casegen.Valid, Arguments: raw}, &rc, false, t.outputValidator())
+	if r.timedOut {
+		lc.hangs++
+	}
 	text := ""
 	if a := r.lastAnswer; a != nil {
 		text = a.Text + string(a.StructRaw)

@@ -8,7 +8,9 @@
 //     leaves its session, empties its environment and outlives its parent
 //     (which exits at once), so that it is an orphan nobody's marker names;
 //   - -hang-shared: a tools/call made while another process of the fixture
-//     is alive in the same working directory is never answered.
+//     is alive in the same working directory is never answered;
+//   - -slow: each tools/call is answered 300 ms later, cancelled or not
+//     (the server does not support cancellation, which it may not).
 package main
 
 import (
@@ -31,6 +33,7 @@ var (
 	stubborn   = flag.Bool("stubborn", false, "ignore SIGTERM and the end of input")
 	daemon     = flag.Bool("daemon", false, "leave an orphan daemon with an empty environment (PIDDIR)")
 	hangShared = flag.Bool("hang-shared", false, "never answer a tools/call while another process is alive")
+	slow       = flag.Bool("slow", false, "answer each tools/call 300 ms later")
 )
 
 func main() {
@@ -58,6 +61,9 @@ func main() {
 			}
 			if *hangShared && othersAlive() {
 				return nil, rawserver.ErrAnswered // never answered
+			}
+			if *slow {
+				time.Sleep(300 * time.Millisecond)
 			}
 			return rawserver.PoliteAnswer(p), nil
 		},

@@ -8,8 +8,9 @@
 //   - secret-part: note-API_TOKEN-1, the value inside the id;
 //   - ansi: an id with terminal escapes, a newline and a carriage return.
 //
-// -delete-hang makes delete_note never answer. Otherwise the store is
-// sound: a deleted note is gone.
+// -delete-hang makes delete_note never answer. -nouns N serves N
+// resources (note, memo, card, …: N groups of three tools) that behave
+// alike. Otherwise the store is sound: a deleted note is gone.
 package main
 
 import (
@@ -17,6 +18,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 
 	"github.com/mcp-fuzz/mcp-fuzz/testdata/servers/internal/rawserver"
@@ -25,6 +27,8 @@ import (
 var (
 	idMode     = flag.String("id", "plain", "plain, secret, secret-part or ansi")
 	deleteHang = flag.Bool("delete-hang", false, "never answer delete_note")
+	nouns      = flag.Int("nouns", 1, "how many resources (at most 8)")
+	names      = []string{"note", "memo", "card", "page", "sheet", "board", "album", "badge"}
 	mu         sync.Mutex
 	notes      = map[string]string{}
 	next       int
@@ -64,11 +68,14 @@ func main() {
 	srv := &rawserver.Server{Name: "hostile-lifecycle", Version: "1.0.0"}
 	srv.Methods = map[string]rawserver.Handler{
 		"tools/list": func(*rawserver.Server, *rawserver.Request) (any, error) {
-			return map[string]any{"tools": []any{
-				writer("create_note", "Create a note with a title; answers its id.", schema("title", "The note's title.")),
-				rawserver.Tool("get_note", "Read one note by its id.", schema("note_id", "The note's id.")),
-				writer("delete_note", "Delete one note by its id.", schema("note_id", "The note's id.")),
-			}}, nil
+			var tools []any
+			for _, n := range names[:min(max(*nouns, 1), len(names))] {
+				tools = append(tools,
+					writer("create_"+n, "Create a "+n+" with a title; answers its id.", schema("title", "The "+n+"'s title.")),
+					rawserver.Tool("get_"+n, "Read one "+n+" by its id.", schema(n+"_id", "The "+n+"'s id.")),
+					writer("delete_"+n, "Delete one "+n+" by its id.", schema(n+"_id", "The "+n+"'s id.")))
+			}
+			return map[string]any{"tools": tools}, nil
 		},
 		"tools/call": func(_ *rawserver.Server, req *rawserver.Request) (any, error) {
 			p, err := rawserver.DecodeCall(req)
@@ -81,30 +88,31 @@ func main() {
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			switch p.Name {
-			case "create_note":
+			verb, noun, _ := strings.Cut(p.Name, "_")
+			switch verb {
+			case "create":
 				title, ok := args["title"].(string)
 				if !ok || len(args) != 1 {
 					return toolError("title (a string) is required, and nothing else"), nil
 				}
 				id := newID()
-				notes[id] = title
+				notes[noun+"/"+id] = title
 				b, _ := json.Marshal(map[string]string{"id": id, "title": title})
 				return rawserver.Text(string(b)), nil
-			case "get_note", "delete_note":
-				id, ok := args["note_id"].(string)
+			case "get", "delete":
+				id, ok := args[noun+"_id"].(string)
 				if !ok || len(args) != 1 {
-					return toolError("note_id (a string) is required, and nothing else"), nil
+					return toolError(noun + "_id (a string) is required, and nothing else"), nil
 				}
-				title, found := notes[id]
+				title, found := notes[noun+"/"+id]
 				if !found {
-					return toolError("no such note"), nil
+					return toolError("no such " + noun), nil
 				}
-				if p.Name == "delete_note" {
+				if verb == "delete" {
 					if *deleteHang {
 						return nil, rawserver.ErrAnswered
 					}
-					delete(notes, id)
+					delete(notes, noun+"/"+id)
 					return rawserver.Text("deleted"), nil
 				}
 				b, _ := json.Marshal(map[string]string{"id": id, "title": title})
