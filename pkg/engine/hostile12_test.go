@@ -1,7 +1,12 @@
 package engine
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -284,5 +289,68 @@ func TestHostileLifecycleHangsBounded(t *testing.T) {
 	}
 	if hung+skipped != 6 {
 		t.Errorf("%d hung + %d skipped, want 6 checks in all", hung, skipped)
+	}
+}
+
+// Over HTTP, a server that refuses a tools/call with HTTP 503 while
+// another is in flight (its body echoes the bearer token): the concurrency
+// check fails, its detail does not carry the token, and the reproducer
+// neither.
+func TestHostileConcurrencyHTTPBusy(t *testing.T) {
+	const bearer = "s3cret-bearer"
+	inner := httpServer(t, false)
+	var inFlight atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if bytes.Contains(body, []byte(`"tools/call"`)) {
+			if inFlight.Add(1) > 1 {
+				inFlight.Add(-1)
+				http.Error(w, "busy; your token was "+r.Header.Get("Authorization"), http.StatusServiceUnavailable)
+				return
+			}
+			defer inFlight.Add(-1)
+			time.Sleep(200 * time.Millisecond)
+		}
+		req, _ := http.NewRequestWithContext(r.Context(), r.Method, inner.URL+r.URL.RequestURI(), bytes.NewReader(body))
+		req.Header = r.Header.Clone()
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		for k, v := range resp.Header {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(resp.StatusCode)
+		if f, ok := w.(http.Flusher); ok {
+			buf := make([]byte, 32<<10)
+			for {
+				n, err := resp.Body.Read(buf)
+				if n > 0 {
+					_, _ = w.Write(buf[:n])
+					f.Flush()
+				}
+				if err != nil {
+					return
+				}
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	rep, err := Run(ctx, Config{URL: srv.URL, Headers: []string{"X-Tenant: t1"}, Bearer: bearer, Timeout: 5 * time.Second, StartupTimeout: 10 * time.Second, Cases: 2, Concurrency: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, _ := json.Marshal(rep)
+	if bytes.Contains(js, []byte(bearer)) {
+		t.Errorf("the bearer token is in the report")
+	}
+	c := checkByID(t, rep, "concurrency/lookup_user")
+	if c.Status != report.CheckFail {
+		t.Errorf("concurrency/lookup_user = %s %s (%s), want a failure", c.Status, c.Code, c.Detail)
 	}
 }
