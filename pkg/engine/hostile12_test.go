@@ -302,41 +302,37 @@ func TestHostileConcurrencyHTTPBusy(t *testing.T) {
 	var inFlight atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		if bytes.Contains(body, []byte(`"tools/call"`)) {
+		call := bytes.Contains(body, []byte(`"tools/call"`))
+		if call {
 			if inFlight.Add(1) > 1 {
 				inFlight.Add(-1)
 				http.Error(w, "busy; your token was "+r.Header.Get("Authorization"), http.StatusServiceUnavailable)
 				return
 			}
-			defer inFlight.Add(-1)
 			time.Sleep(200 * time.Millisecond)
 		}
 		req, _ := http.NewRequestWithContext(r.Context(), r.Method, inner.URL+r.URL.RequestURI(), bytes.NewReader(body))
 		req.Header = r.Header.Clone()
 		resp, err := http.DefaultClient.Do(req)
+		var answer []byte
+		if err == nil {
+			answer, _ = io.ReadAll(resp.Body)
+			resp.Body.Close()
+		}
+		if call {
+			// Before the answer is written: the client's next call may
+			// follow at once.
+			inFlight.Add(-1)
+		}
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadGateway)
 			return
 		}
-		defer resp.Body.Close()
 		for k, v := range resp.Header {
 			w.Header()[k] = v
 		}
 		w.WriteHeader(resp.StatusCode)
-		if f, ok := w.(http.Flusher); ok {
-			buf := make([]byte, 32<<10)
-			for {
-				n, err := resp.Body.Read(buf)
-				if n > 0 {
-					_, _ = w.Write(buf[:n])
-					f.Flush()
-				}
-				if err != nil {
-					return
-				}
-			}
-		}
+		_, _ = w.Write(answer)
 	}))
 	t.Cleanup(srv.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -352,5 +348,34 @@ func TestHostileConcurrencyHTTPBusy(t *testing.T) {
 	c := checkByID(t, rep, "concurrency/lookup_user")
 	if c.Status != report.CheckFail {
 		t.Errorf("concurrency/lookup_user = %s %s (%s), want a failure", c.Status, c.Code, c.Detail)
+	}
+}
+
+// A static audit (--no-calls) of servers that echo a secret everywhere,
+// declare resources and prompts, or answer with huge discovery: no
+// secret in the report, nothing called, no crash or hang anywhere.
+func TestHostileNoCalls(t *testing.T) {
+	const secret = "sk-live-4f9a8b7c6d5e4f3a2b1c"
+	for _, fx := range []struct {
+		name string
+		args []string
+	}{{"hostile-secret-echo", nil}, {"hostile-probes", []string{"-mode", "flood"}}, {"hostile-huge-discover", nil}, {"hostile-lifecycle", []string{"-id", "secret"}}} {
+		rep := runFixture(t, fx.name, func(c *Config) {
+			c.Command = append(c.Command, fx.args...)
+			c.Env = []string{"API_TOKEN=" + secret, "DEBUG=true"}
+			c.NoCalls = true
+		})
+		js, _ := json.Marshal(rep)
+		if strings.Contains(string(js), secret) {
+			t.Errorf("%s: the secret is in the report", fx.name)
+		}
+		if rep.Summary.Crash+rep.Summary.Hang+rep.Summary.ProtocolViolation > 0 || len(cases(rep)) > 0 {
+			t.Errorf("%s: a static audit has cases or failures: %+v", fx.name, rep.Summary)
+		}
+		for _, c := range rep.Checks {
+			if c.Code == string(report.Crash) || c.Code == string(report.Hang) {
+				t.Errorf("%s: check %s = %s (%s) in a static audit", fx.name, c.ID, c.Code, c.Detail)
+			}
+		}
 	}
 }

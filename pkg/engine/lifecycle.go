@@ -460,7 +460,7 @@ func idText(id any) string {
 
 // maxLifecycleIDLen bounds the id a create tool's answer gives: a longer
 // one skips the check.
-const maxLifecycleIDLen = maxTaskIDLen
+const maxLifecycleIDLen = 512
 
 // mentions reports whether the answer text names id.
 func mentions(text string, id any) bool {
