@@ -379,3 +379,44 @@ func TestHostileNoCalls(t *testing.T) {
 		}
 	}
 }
+
+// A server that answers one request at a time (JSON-RPC asks nothing
+// more), each tools/call in 300 ms, under --timeout 1s: alone every call
+// is quick, and 16 requests in flight together on one session are
+// answered one after another, never a timeout without progress. That is
+// no hang: the same-session check passes.
+func TestHostileConcurrencySequentialServer(t *testing.T) {
+	rep := runFixture(t, "hostile-concurrency", func(c *Config) {
+		c.Command = append(c.Command, "-slow")
+		c.Cases = 1
+		c.Concurrency = MaxConcurrency
+		c.Timeout = time.Second
+		c.Cwd = t.TempDir()
+	})
+	if c := checkByID(t, rep, "concurrency/same-session"); c.Status != report.CheckPass {
+		t.Errorf("concurrency/same-session = %s %s (%s), want a pass", c.Status, c.Code, c.Detail)
+	}
+	for _, c := range rep.Checks {
+		if c.Code == string(report.Hang) {
+			t.Errorf("%s: a false hang (%s)", c.ID, c.Detail)
+		}
+	}
+}
+
+// Its twin that deadlocks: tools/calls that overlap on one session are
+// never answered. The same-session check is still a hang.
+func TestHostileConcurrencyDeadlock(t *testing.T) {
+	rep := runFixture(t, "hostile-concurrency", func(c *Config) {
+		c.Command = append(c.Command, "-deadlock")
+		c.Cases = 1
+		c.Concurrency = 4
+		c.Timeout = time.Second
+		c.Cwd = t.TempDir()
+	})
+	if v := validCase(t, rep, "echo"); v.Verdict != report.OK {
+		t.Fatalf("echo alone = %s (%s), want ok", v.Verdict, v.Detail)
+	}
+	if c := checkByID(t, rep, "concurrency/same-session"); c.Status != report.CheckFail || c.Code != string(report.Hang) {
+		t.Errorf("concurrency/same-session = %s %s (%s), want a hang", c.Status, c.Code, c.Detail)
+	}
+}

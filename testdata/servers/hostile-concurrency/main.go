@@ -10,7 +10,10 @@
 //   - -hang-shared: a tools/call made while another process of the fixture
 //     is alive in the same working directory is never answered;
 //   - -slow: each tools/call is answered 300 ms later, cancelled or not
-//     (the server does not support cancellation, which it may not).
+//     (the server does not support cancellation, which it may not), one
+//     request at a time;
+//   - -deadlock: tools/calls on one session that overlap are never
+//     answered, none of them (one alone is answered after 100 ms).
 package main
 
 import (
@@ -22,6 +25,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -34,6 +38,8 @@ var (
 	daemon     = flag.Bool("daemon", false, "leave an orphan daemon with an empty environment (PIDDIR)")
 	hangShared = flag.Bool("hang-shared", false, "never answer a tools/call while another process is alive")
 	slow       = flag.Bool("slow", false, "answer each tools/call 300 ms later")
+	deadlock   = flag.Bool("deadlock", false, "never answer overlapping tools/calls")
+	inFlight   atomic.Int32
 )
 
 func main() {
@@ -61,6 +67,18 @@ func main() {
 			}
 			if *hangShared && othersAlive() {
 				return nil, rawserver.ErrAnswered // never answered
+			}
+			if *deadlock {
+				inFlight.Add(1)
+				go func() {
+					time.Sleep(100 * time.Millisecond)
+					if inFlight.Load() > 1 {
+						select {} // never answered
+					}
+					inFlight.Add(-1)
+					_ = srv.Respond(req.ID, rawserver.PoliteAnswer(p), nil)
+				}()
+				return nil, rawserver.ErrAnswered
 			}
 			if *slow {
 				time.Sleep(300 * time.Millisecond)
