@@ -164,6 +164,10 @@ type lcPlan struct {
 
 // planLifecycle groups tools by resource. skip says why a tool is not
 // called ("" when it is): a group with such a tool is skipped.
+// maxOtherReads bounds the read tools of other resources a skipped
+// group's detail names.
+const maxOtherReads = 8
+
 func planLifecycle(tools []tool, skip func(tool) string) lcPlan {
 	type verbs [3][]tool
 	byNoun := map[string]*verbs{}
@@ -226,7 +230,14 @@ func planLifecycle(tools []tool, skip func(tool) string) lcPlan {
 		}
 		if len(why) > 0 {
 			if len(vs[verbRead]) == 0 && len(otherReads) > 0 {
-				why = append(why, "read tools of other resources, not paired by name: "+strings.Join(otherReads, ", "))
+				// Named in every such group's detail: a few, so that the
+				// details do not grow with groups × read tools.
+				shown := otherReads[:min(len(otherReads), maxOtherReads)]
+				more := ""
+				if n := len(otherReads) - len(shown); n > 0 {
+					more = fmt.Sprintf(" and %d more", n)
+				}
+				why = append(why, "read tools of other resources, not paired by name: "+strings.Join(shown, ", ")+more)
 			}
 			skipWhy(strings.Join(why, "; "))
 			continue
