@@ -25,7 +25,10 @@ const MinSecretLen = 4
 const excerptRunes = 120
 
 // redacted replaces every secret.
-const redacted = "***"
+const redacted = Redacted
+
+// Redacted is what [Detector.Redact] puts in place of a secret.
+const Redacted = "***"
 
 // A Match is one kind of leak found in a text.
 type Match struct {

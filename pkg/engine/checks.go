@@ -247,6 +247,14 @@ func judgeCheck(e expectation, o outcome, h httpAnswer, c *report.Check) {
 	fail := func(code, detail string) {
 		c.Status, c.Code, c.Detail = report.CheckFail, code, detail
 	}
+	if over := o.oversize; over != nil && (over.Ended || over.Malformed != "") {
+		// Judged from the scan of the whole answer, as the oracle judges
+		// it: an error answer over --max-response is a refusal with its
+		// code, not a request served; a result, one served; one that
+		// breaks JSON-RPC, a violation.
+		o = o.settled()
+		o.oversize = nil
+	}
 	switch {
 	case o.closed && h.status >= 400:
 		// Over HTTP the server answered, with a status and no JSON-RPC

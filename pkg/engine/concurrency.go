@@ -182,10 +182,21 @@ func (cr *concurrencyRun) open(ctx context.Context, n int) ([]*session, []string
 	return live, why
 }
 
-// closeAll closes sessions and counts their late answers.
+// closeAll closes sessions, together, and counts their late answers. A
+// server that ignores SIGTERM costs a kill grace to stop: one after
+// another, the N servers of a check would cost N of them, past the
+// checks' budget (which is spent before the sessions close).
 func (cr *concurrencyRun) closeAll(sessions []*session) {
+	var wg sync.WaitGroup
 	for _, s := range sessions {
-		s.close()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.close()
+		}()
+	}
+	wg.Wait()
+	for _, s := range sessions {
 		s.mu.Lock()
 		cr.lateAnswers += s.lateAnswers
 		s.mu.Unlock()
@@ -385,7 +396,11 @@ func (cr *concurrencyRun) sameSession(ctx context.Context, s *session, other str
 	s.mu.Lock()
 	lateBefore := s.lateAnswers
 	s.mu.Unlock()
-	limit := cr.cfg.Timeout
+	// JSON-RPC does not ask a server to work on requests at once: one
+	// that answers them one after another, each in time, is no hang. The
+	// requests still in flight are given up on only once no answer came
+	// for --timeout (a stall), not --timeout after they were all sent.
+	stall := newStallWatch(ctx, cr.cfg.Timeout)
 	start := make(chan struct{})
 	var wg sync.WaitGroup
 	began := time.Now()
@@ -394,20 +409,23 @@ func (cr *concurrencyRun) sameSession(ctx context.Context, s *session, other str
 		go func() {
 			defer wg.Done()
 			<-start
-			cctx, cancel := context.WithTimeout(ctx, limit)
-			defer cancel()
 			var params any
 			if reqs[i].params != nil {
 				params = reqs[i].params
 			}
-			reqs[i].raw, _, reqs[i].err = s.call(cctx, reqs[i].method, params)
-			if ctx.Err() == nil && errors.Is(reqs[i].err, context.DeadlineExceeded) {
+			reqs[i].raw, _, reqs[i].err = s.call(stall.ctx, reqs[i].method, params)
+			switch {
+			case ctx.Err() != nil:
+			case stall.stalled() && errors.Is(reqs[i].err, context.Canceled):
 				reqs[i].err = errHung
+			default:
+				stall.progress()
 			}
 		}()
 	}
 	close(start)
 	wg.Wait()
+	stall.stop()
 	c.DurationMs = float64(time.Since(began).Microseconds()) / 1000
 	// A duplicated answer may come just after the last awaited one.
 	time.Sleep(50 * time.Millisecond)
@@ -420,6 +438,62 @@ func (cr *concurrencyRun) sameSession(ctx context.Context, s *session, other str
 
 // errHung marks a request of a session check that got no answer in time.
 var errHung = errors.New("no answer within --timeout")
+
+// stallWatch gives up on requests in flight together once none of them
+// was answered for a whole timeout: its ctx is cancelled then.
+type stallWatch struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	limit  time.Duration
+
+	mu   sync.Mutex
+	last time.Time // the last answer (or the start)
+	done chan struct{}
+	hit  chan struct{} // closed on a stall
+}
+
+func newStallWatch(parent context.Context, limit time.Duration) *stallWatch {
+	w := &stallWatch{limit: limit, last: time.Now(), done: make(chan struct{}), hit: make(chan struct{})}
+	w.ctx, w.cancel = context.WithCancel(parent)
+	go w.watch()
+	return w
+}
+
+func (w *stallWatch) watch() {
+	for {
+		w.mu.Lock()
+		wait := time.Until(w.last.Add(w.limit))
+		w.mu.Unlock()
+		if wait <= 0 {
+			close(w.hit)
+			w.cancel()
+			return
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-w.done:
+			t.Stop()
+			return
+		}
+	}
+}
+
+// progress notes an answer: the next stall is a timeout from now.
+func (w *stallWatch) progress() {
+	w.mu.Lock()
+	w.last = time.Now()
+	w.mu.Unlock()
+}
+
+// stalled reports whether the requests were given up on.
+func (w *stallWatch) stalled() bool { return isDone(w.hit) }
+
+// stop ends the watch once every request returned.
+func (w *stallWatch) stop() {
+	close(w.done)
+	w.cancel()
+}
 
 // judgeSameSession decides the same-session check from the answers of
 // reqs, the violations on the wire and the late (duplicated) answers, and
@@ -474,7 +548,7 @@ func (cr *concurrencyRun) judgeSameSession(ctx context.Context, s *session, reqs
 		return hung == 0 && !isDone(s.client.Done())
 	case hung > 0:
 		c.Status, c.Code = report.CheckFail, string(report.Hang)
-		c.Detail = fmt.Sprintf("%d of %d requests in flight together got no answer within --timeout %s", hung, len(reqs), cr.cfg.Timeout)
+		c.Detail = fmt.Sprintf("%d of %d requests in flight together got no answer: none came for --timeout %s", hung, len(reqs), cr.cfg.Timeout)
 		return false
 	}
 	c.Status = report.CheckPass

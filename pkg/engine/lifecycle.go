@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -30,6 +31,20 @@ type lifecycle struct {
 	calls []json.RawMessage
 	// made counts the creates, for [lifecycle.freshNames].
 	made int
+	// hangs counts the calls that got no complete answer within the
+	// timeout: after maxCheckHangs of them the remaining checks are
+	// skipped, and nothing more is cleaned up, so that a server whose
+	// deletes all hang costs a few timeouts, not a few per resource.
+	hangs int
+}
+
+// hangsSpent is the skip detail of a check the lifecycle checks' hangs
+// left no room for ("" while there is room).
+func (lc *lifecycle) hangsSpent() string {
+	if lc.hangs < maxCheckHangs {
+		return ""
+	}
+	return fmt.Sprintf("not run: %d calls of the lifecycle checks before this one got no answer within the timeout", lc.hangs)
 }
 
 // runLifecycle plans and runs the lifecycle checks of tools; audited are
@@ -42,6 +57,10 @@ func runLifecycle(ctx context.Context, r *runner, rep *report.Report, tools []to
 	for _, g := range plan.groups {
 		if ctx.Err() != nil {
 			break
+		}
+		if why := lc.hangsSpent(); why != "" {
+			out = append(out, lc.skipped(g, why)...)
+			continue
 		}
 		out = append(out, lc.check(ctx, g)...)
 	}
@@ -75,23 +94,49 @@ func (k *lcCheck) stop(status, code, why string) *stepError {
 	return &stepError{k.c}
 }
 
+// ownCheck and orphanCheck are g's checks before they run.
+func ownCheck(g *lcGroup) report.Check {
+	return report.Check{
+		ID: report.CheckGroupLifecycle + "/" + g.noun, Group: report.CheckGroupLifecycle,
+		Title:    lifecycleTitle(g.noun),
+		Expected: fmt.Sprintf("after %s succeeds, %s answers isError or a JSON-RPC error", g.delete.Name, g.read.Name),
+	}
+}
+
+func orphanCheck(g *lcGroup) report.Check {
+	return report.Check{
+		ID: report.CheckGroupLifecycle + "/" + g.parent.noun + "/" + g.noun, Group: report.CheckGroupLifecycle,
+		Title:    fmt.Sprintf("%s is not readable once its %s is deleted (an observation)", withArticle(g.noun), g.parent.noun),
+		Expected: fmt.Sprintf("after %s deletes the parent, %s answers isError or a JSON-RPC error", g.parent.delete.Name, g.read.Name),
+	}
+}
+
+// skipped are g's checks, skipped with why.
+func (lc *lifecycle) skipped(g *lcGroup, why string) []report.Check {
+	out := []report.Check{ownCheck(g)}
+	if g.parent != nil {
+		out = append(out, orphanCheck(g))
+	}
+	for i := range out {
+		out[i].Status, out[i].Detail = report.CheckSkip, why
+	}
+	return out
+}
+
 // check runs the checks of g: its own lifecycle, and the parent/child
 // check when it has a parent.
 func (lc *lifecycle) check(ctx context.Context, g *lcGroup) []report.Check {
 	var out []report.Check
-	own := &lcCheck{c: report.Check{
-		ID: report.CheckGroupLifecycle + "/" + g.noun, Group: report.CheckGroupLifecycle,
-		Title:    lifecycleTitle(g.noun),
-		Expected: fmt.Sprintf("after %s succeeds, %s answers isError or a JSON-RPC error", g.delete.Name, g.read.Name),
-	}}
+	own := &lcCheck{c: ownCheck(g)}
 	lc.calls = nil
 	out = append(out, lc.finish(own, lc.own(ctx, g, own)))
 	if g.parent != nil {
-		pc := &lcCheck{c: report.Check{
-			ID: report.CheckGroupLifecycle + "/" + g.parent.noun + "/" + g.noun, Group: report.CheckGroupLifecycle,
-			Title:    fmt.Sprintf("%s is not readable once its %s is deleted (an observation)", withArticle(g.noun), g.parent.noun),
-			Expected: fmt.Sprintf("after %s deletes the parent, %s answers isError or a JSON-RPC error", g.parent.delete.Name, g.read.Name),
-		}}
+		if why := lc.hangsSpent(); why != "" {
+			c := orphanCheck(g)
+			c.Status, c.Detail = report.CheckSkip, why
+			return append(out, c)
+		}
+		pc := &lcCheck{c: orphanCheck(g)}
 		lc.calls = nil
 		out = append(out, lc.finish(pc, lc.orphan(ctx, g, pc)))
 	}
@@ -234,6 +279,13 @@ func (lc *lifecycle) createWith(ctx context.Context, g *lcGroup, args map[string
 	if id == nil {
 		return nil, k.stop(report.CheckSkip, "", fmt.Sprintf("not run: no id of the new %s found in %s's answer (no JSON field id, %s_id or name, no UUID, no name of the arguments echoed): %s", g.noun, g.create.Name, g.noun, excerpt(text, 120)))
 	}
+	if strings.Contains(fmt.Sprint(id), leak.Redacted) {
+		// The answer was redacted before it reached the check: the id
+		// carries a secret's value, and what is left of it names nothing
+		// the server made. Sent back, its refusal would read as the
+		// server's failure to find its own resource.
+		return nil, k.stop(report.CheckSkip, "", fmt.Sprintf("not run: the id of the new %s in %s's answer (%s) carries the value of a secret, redacted, so it cannot be sent back", g.noun, g.create.Name, how))
+	}
 	if n := len(fmt.Sprint(id)); n > maxLifecycleIDLen {
 		// The server's id goes back to it in the read and the delete, and
 		// into the reproducer: bounded like a taskId.
@@ -272,7 +324,7 @@ func (lc *lifecycle) remove(ctx context.Context, g *lcGroup, id any, k *lcCheck)
 // comes back does not matter.
 func (lc *lifecycle) bestEffortDelete(ctx context.Context, g *lcGroup, id any) {
 	args, err := lc.argsFor(g.delete, &lcCheck{})
-	if err != nil || ctx.Err() != nil || lc.r.s == nil {
+	if err != nil || ctx.Err() != nil || lc.r.s == nil || lc.hangsSpent() != "" {
 		return
 	}
 	args[g.deleteArg.name] = idValue(id, g.deleteArg)
@@ -319,7 +371,11 @@ func (lc *lifecycle) call(ctx context.Context, t tool, args map[string]any) (rep
 		return rc, ""
 	}
 	r.lastAnswer = nil
+	r.timedOut = false
 	r.runCase(ctx, t, casegen.Case{ID: rc.ID, Tool: t.Name, Kind: casegen.Valid, Arguments: raw}, &rc, false, t.outputValidator())
+	if r.timedOut {
+		lc.hangs++
+	}
 	text := ""
 	if a := r.lastAnswer; a != nil {
 		text = a.Text + string(a.StructRaw)
@@ -411,7 +467,7 @@ func idText(id any) string {
 
 // maxLifecycleIDLen bounds the id a create tool's answer gives: a longer
 // one skips the check.
-const maxLifecycleIDLen = maxTaskIDLen
+const maxLifecycleIDLen = 512
 
 // mentions reports whether the answer text names id as a whole: not
 // inside a longer name or number (the id "a" is not in "entities", nor

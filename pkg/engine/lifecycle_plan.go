@@ -195,6 +195,10 @@ type lcPlan struct {
 	summary string
 }
 
+// maxOtherReads bounds the read tools of other resources a skipped
+// group's detail names.
+const maxOtherReads = 8
+
 // LifecycleGroup is one resource whose create, read and delete tools are
 // named by the user ([Config.Lifecycle]) rather than found by name.
 type LifecycleGroup struct {
@@ -344,7 +348,14 @@ func planLifecycle(tools []tool, skip func(tool) string, mapped []LifecycleGroup
 		}
 		if len(why) > 0 {
 			if len(vs[verbRead]) == 0 && len(otherReads) > 0 {
-				why = append(why, "read tools of other resources, not paired by name: "+strings.Join(otherReads, ", ")+" (config lifecycle can pair them)")
+				// Named in every such group's detail: a few, so that the
+				// details do not grow with groups × read tools.
+				shown := otherReads[:min(len(otherReads), maxOtherReads)]
+				more := ""
+				if n := len(otherReads) - len(shown); n > 0 {
+					more = fmt.Sprintf(" and %d more", n)
+				}
+				why = append(why, "read tools of other resources, not paired by name: "+strings.Join(shown, ", ")+more+" (config lifecycle can pair them)")
 			}
 			skipCheck(noun, strings.Join(why, "; "))
 			continue

@@ -14,12 +14,14 @@ import (
 // Bounds of a task-augmented call (MCP 2025-11-25 tasks): the server's
 // pollInterval is clamped to [minPollInterval, maxPollInterval], and no
 // more than maxTaskPolls tasks/get requests are sent for one call, whatever
-// the call timeout.
+// the call timeout. The specification bounds no taskId, and a stateless
+// server may encode its state into one (a kilobyte or more is no defect):
+// maxTaskIDLen only bounds what the polls send back, maxTaskPolls times.
 const (
 	minPollInterval = 100 * time.Millisecond
 	maxPollInterval = 2 * time.Second
 	maxTaskPolls    = 600
-	maxTaskIDLen    = 512
+	maxTaskIDLen    = 64 << 10
 )
 
 // Task statuses of MCP 2025-11-25. All but "working" end the polling:

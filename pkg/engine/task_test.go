@@ -28,6 +28,9 @@ func TestTaskOnlyToolIsCalledAsATask(t *testing.T) {
 		{mode: "stuck", want: report.Hang},
 		{mode: "crash", want: report.Crash},
 		{mode: "malformed", want: report.ProtocolViolation},
+		// The specification bounds no taskId: a stateless server may
+		// encode its state into one of a kilobyte or more.
+		{mode: "long-id", want: report.OK, none: true},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			rep := runFixture(t, "tasks", func(c *Config) {

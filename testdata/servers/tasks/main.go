@@ -10,16 +10,21 @@
 //   - stuck: its tasks stay "working" forever;
 //   - crash: it exits on tasks/result;
 //   - malformed: it answers the task-augmented call with a plain
-//     CallToolResult, no task.
+//     CallToolResult, no task;
+//   - long-id: as clean, with taskIds of about 1.4 KiB (opaque state
+//     encoded into the id, as a stateless server may do: the specification
+//     bounds no taskId).
 //
 // A plain tools/call is refused with -32601, as a task-only tool should.
 package main
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -32,7 +37,7 @@ type task struct {
 }
 
 var (
-	mode  = flag.String("mode", "clean", "clean, lax, stuck, crash or malformed")
+	mode  = flag.String("mode", "clean", "clean, lax, stuck, crash, malformed or long-id")
 	mu    sync.Mutex
 	tasks = map[string]*task{}
 	next  int
@@ -82,6 +87,9 @@ func call(_ *rawserver.Server, req *rawserver.Request) (any, error) {
 	defer mu.Unlock()
 	next++
 	id := fmt.Sprintf("task-%d", next)
+	if *mode == "long-id" {
+		id += "." + base64.RawURLEncoding.EncodeToString([]byte(strings.Repeat(fmt.Sprintf("state of task %d;", next), 64)))
+	}
 	t := &task{created: time.Now(), result: rawserver.Text(text)}
 	tasks[id] = t
 	return map[string]any{"task": object(id, t)}, nil
