@@ -1,17 +1,29 @@
 # syntax=docker/dockerfile:1
 # mcp-fuzz image: the CLI and the GitHub Action entrypoint, plus node/npm/npx and
 # python3/uv/uvx so that `npx ...` and `uvx ...` MCP servers run inside it.
-# Build: docker build --build-arg VERSION=v1.2.3 -t mcp-fuzz .
+# Build: docker build --build-arg VERSION=1.2.3 -t mcp-fuzz .
+# Multi-arch: docker buildx build --platform linux/amd64,linux/arm64 .
+#
+# The build stage runs on the BUILDER's platform ($BUILDPLATFORM) and
+# cross-compiles for the target with GOOS/GOARCH from TARGETOS/TARGETARCH
+# (BuildKit sets both), so an arm64 image needs no QEMU for the Go build,
+# which is slow under emulation. Only the runtime stage (apt-get) runs as the
+# target platform (under QEMU when it is not the builder's). The syntax line above needs BuildKit, which
+# every builder of this file (buildx, the Actions runner's docker build) uses.
+# VERSION is what --version prints: X.Y.Z without "v", as goreleaser's
+# {{ .Version }} in .goreleaser.yaml, so the image and the release binaries agree.
 
 # The Go version follows go.mod's go directive (major.minor); internal/imagetest checks.
-FROM golang:1.26-bookworm AS build
+FROM --platform=$BUILDPLATFORM golang:1.26-bookworm AS build
+ARG TARGETOS
+ARG TARGETARCH
 ARG VERSION=dev
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /out/mcp-fuzz ./cmd/mcp-fuzz \
- && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /out/mcp-fuzz-action ./cmd/action
+RUN CGO_ENABLED=0 GOOS=$TARGETOS GOARCH=$TARGETARCH go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /out/mcp-fuzz ./cmd/mcp-fuzz \
+ && CGO_ENABLED=0 GOOS=$TARGETOS GOARCH=$TARGETARCH go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /out/mcp-fuzz-action ./cmd/action
 
 FROM node:22-bookworm-slim
 LABEL org.opencontainers.image.title="mcp-fuzz" \

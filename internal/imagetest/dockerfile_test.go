@@ -219,3 +219,72 @@ func TestDockerignore(t *testing.T) {
 		}
 	}
 }
+
+// TestDockerfileCrossCompiles checks that the Go build stage runs on the
+// builder's platform and cross-compiles for the target one, so a multi-arch
+// build (linux/arm64 on an amd64 runner) compiles Go natively instead of
+// under QEMU: FROM --platform=$BUILDPLATFORM, ARG TARGETOS and TARGETARCH in
+// that stage, and every go build given GOOS=$TARGETOS GOARCH=$TARGETARCH. The
+// runtime stage must NOT pin a platform: it is the target's.
+func TestDockerfileCrossCompiles(t *testing.T) {
+	nodes := parseDockerfile(t)
+	stage := -1 // index of the current FROM
+	var (
+		buildArgs = map[string]bool{}
+		builds    int
+	)
+	for _, n := range nodes {
+		a := args(n)
+		switch strings.ToLower(n.Value) {
+		case "from":
+			stage++
+			var platform string
+			for _, f := range n.Flags {
+				if v, ok := strings.CutPrefix(f, "--platform="); ok {
+					platform = v
+				}
+			}
+			if stage == 0 {
+				if platform != "$BUILDPLATFORM" && platform != "${BUILDPLATFORM}" {
+					t.Errorf("line %d: build stage FROM has --platform=%q, want --platform=$BUILDPLATFORM (cross-compile; no QEMU for Go)", n.StartLine, platform)
+				}
+			} else if platform != "" {
+				t.Errorf("line %d: runtime stage FROM --platform=%s: the runtime stage must be the target platform", n.StartLine, platform)
+			}
+		case "arg":
+			if stage == 0 {
+				for _, v := range a {
+					name, _, _ := strings.Cut(v, "=")
+					buildArgs[name] = true
+				}
+			}
+		case "run":
+			if stage != 0 {
+				continue
+			}
+			// Each `go build` of a && chain must carry its own GOOS/GOARCH.
+			for _, cmd := range strings.Split(strings.Join(a, " "), "&&") {
+				words := strings.Fields(cmd)
+				i := slices.Index(words, "build")
+				if i < 1 || words[i-1] != "go" {
+					continue
+				}
+				builds++
+				env := words[:i-1]
+				for _, want := range [][2]string{{"GOOS", "TARGETOS"}, {"GOARCH", "TARGETARCH"}} {
+					if !slices.Contains(env, want[0]+"=$"+want[1]) && !slices.Contains(env, want[0]+"=${"+want[1]+"}") {
+						t.Errorf("line %d: %q does not set %s=$%s", n.StartLine, strings.TrimSpace(cmd), want[0], want[1])
+					}
+				}
+			}
+		}
+	}
+	for _, name := range []string{"TARGETOS", "TARGETARCH"} {
+		if !buildArgs[name] {
+			t.Errorf("the build stage does not declare ARG %s (BuildKit's platform args are not visible in a stage without it)", name)
+		}
+	}
+	if builds == 0 {
+		t.Error("the build stage runs no go build")
+	}
+}
