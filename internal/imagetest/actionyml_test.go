@@ -1,8 +1,10 @@
 package imagetest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"testing"
 
@@ -88,8 +90,11 @@ func TestActionYAML(t *testing.T) {
 			t.Errorf("input %s: default %v, want %q", name, d, want)
 		}
 	}
-	if pub.Runs.Using != "docker" || pub.Runs.Image != "docker://ghcr.io/mcp-fuzz/mcp-fuzz:1" {
-		t.Errorf("action.yml runs %+v, want docker with docker://ghcr.io/mcp-fuzz/mcp-fuzz:1", pub.Runs)
+	if pub.Runs.Using != "docker" {
+		t.Errorf("action.yml runs.using %q, want docker", pub.Runs.Using)
+	}
+	if err := checkActionImage(pub.Runs.Image, os.Getenv(releaseImageEnv)); err != nil {
+		t.Errorf("action.yml: %v", err)
 	}
 	if pub.Name == "" || pub.Branding.Icon == "" || pub.Branding.Color == "" {
 		t.Errorf("action.yml: name %q, branding %+v: all are needed for the Marketplace", pub.Name, pub.Branding)
@@ -110,5 +115,67 @@ func TestActionYAML(t *testing.T) {
 	}
 	if got := filepath.Join(filepath.Dir(localPath), local.Runs.Image); got != "Dockerfile" {
 		t.Errorf("%s: image %s resolves to %s, want the root Dockerfile", localPath, local.Runs.Image, got)
+	}
+}
+
+// releaseImageEnv names the variable release.yml sets, on the release commit
+// it just wrote, to the image reference action.yml must now run.
+const releaseImageEnv = "MCP_FUZZ_RELEASE_IMAGE"
+
+// pinnedImage is the only form a release's action.yml may run: the image of
+// exactly this release, by tag (for people) and digest (for the runner, which
+// then ignores the tag). The repository part is github.repository lower-cased,
+// so a fork releases to its own package.
+var pinnedImage = regexp.MustCompile(`^docker://ghcr\.io/[a-z0-9]+(?:[._-][a-z0-9]+)*/[a-z0-9]+(?:[._-][a-z0-9]+)*:[0-9]+\.[0-9]+\.[0-9]+(?:-[0-9A-Za-z.-]+)?@sha256:[0-9a-f]{64}$`)
+
+// checkActionImage says whether image is a valid runs.image for action.yml.
+// Without a release (release == ""), it must be the repository's Dockerfile:
+// main's action.yml builds the image of its own commit, so `@main` never runs
+// new inputs on an old image, and a release commit merged back into main (or
+// a moving tag such as :1 put back) is caught here. On a release commit,
+// release.yml passes the reference it wrote, which must be digest-pinned.
+func checkActionImage(image, release string) error {
+	if release == "" {
+		if image != "Dockerfile" {
+			return fmt.Errorf("runs.image is %q; on main it must be 'Dockerfile' (release.yml pins a digest on the release commit only; set %s=<ref> to check a release commit)", image, releaseImageEnv)
+		}
+		return nil
+	}
+	if !pinnedImage.MatchString(release) {
+		return fmt.Errorf("%s=%q is not docker://ghcr.io/OWNER/REPO:X.Y.Z@sha256:<64 hex>", releaseImageEnv, release)
+	}
+	if image != release {
+		return fmt.Errorf("runs.image is %q, want the release's %q", image, release)
+	}
+	return nil
+}
+
+// TestCheckActionImage shows checkActionImage rejects what issue 13 is about:
+// a moving tag, a tag without digest, a digest without tag, an upper-case or
+// non-GHCR name, and a pinned reference on main.
+func TestCheckActionImage(t *testing.T) {
+	const digest = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	good := "docker://ghcr.io/mcp-fuzz/mcp-fuzz:1.2.3@" + digest
+	for _, c := range []struct {
+		image, release string
+		ok             bool
+	}{
+		{"Dockerfile", "", true},
+		{good, good, true},
+		{"docker://ghcr.io/a-fork/mcp-fuzz:0.1.0-rc.1@" + digest, "docker://ghcr.io/a-fork/mcp-fuzz:0.1.0-rc.1@" + digest, true},
+		{good, "", false}, // a release commit merged into main
+		{"docker://ghcr.io/mcp-fuzz/mcp-fuzz:1", "", false},
+		{"Dockerfile", good, false},
+		{"docker://ghcr.io/mcp-fuzz/mcp-fuzz:1", "docker://ghcr.io/mcp-fuzz/mcp-fuzz:1", false},
+		{"docker://ghcr.io/mcp-fuzz/mcp-fuzz:1.2.3", "docker://ghcr.io/mcp-fuzz/mcp-fuzz:1.2.3", false},
+		{"docker://ghcr.io/mcp-fuzz/mcp-fuzz@" + digest, "docker://ghcr.io/mcp-fuzz/mcp-fuzz@" + digest, false},
+		{"docker://ghcr.io/Mcp-Fuzz/mcp-fuzz:1.2.3@" + digest, "docker://ghcr.io/Mcp-Fuzz/mcp-fuzz:1.2.3@" + digest, false},
+		{"docker://docker.io/mcp-fuzz/mcp-fuzz:1.2.3@" + digest, "docker://docker.io/mcp-fuzz/mcp-fuzz:1.2.3@" + digest, false},
+		{"docker://ghcr.io/mcp-fuzz/mcp-fuzz:1.2.3@sha256:abc", "docker://ghcr.io/mcp-fuzz/mcp-fuzz:1.2.3@sha256:abc", false},
+		{good, "docker://ghcr.io/mcp-fuzz/mcp-fuzz:1.2.4@" + digest, false},
+	} {
+		if err := checkActionImage(c.image, c.release); (err == nil) != c.ok {
+			t.Errorf("checkActionImage(%q, %q) = %v, want ok=%v", c.image, c.release, err, c.ok)
+		}
 	}
 }
