@@ -17,12 +17,17 @@
 # build-from-source true, version is any `go install` version, and an empty
 # one builds the action's own source.
 #
-# Environment: VERSION, FROM_SOURCE, ACTION_REF, ACTION_PATH, RUNNER_OS_NAME,
+# Environment: VERSION, FROM_SOURCE, ACTION_REF, ACTION_REPOSITORY (the
+# owner/name the action was used from: a fork's releases are its own),
+# ACTION_PATH, RUNNER_OS_NAME,
 # RUNNER_ARCH_NAME, GH_TOKEN, and the runner's RUNNER_TEMP, GITHUB_PATH,
 # GITHUB_OUTPUT, GITHUB_SERVER_URL.
 set -euo pipefail
 
-REPO=mcp-fuzz/mcp-fuzz
+# REPO is where releases are downloaded from; MODULE the Go module, which a
+# fork keeps.
+REPO=${ACTION_REPOSITORY:-mcp-fuzz/mcp-fuzz}
+MODULE=mcp-fuzz/mcp-fuzz
 
 # is_release_tag TAG: TAG is vMAJOR.MINOR.PATCH, the tags the release
 # workflow publishes.
@@ -160,8 +165,8 @@ download() {
 build_source() {
   local src="${ACTION_PATH:?}/.." label="${ACTION_REF:-source}"
   need_go "building mcp-fuzz from source ($REPO/host@${ACTION_REF:-local})"
-  if ! grep -q "^module github.com/$REPO\$" "$src/go.mod" 2>/dev/null; then
-    echo "::error::$src is not the mcp-fuzz source (no go.mod of github.com/$REPO)"
+  if ! grep -q "^module github.com/$MODULE\$" "$src/go.mod" 2>/dev/null; then
+    echo "::error::$src is not the mcp-fuzz source (no go.mod of github.com/$MODULE)"
     exit 1
   fi
   (
@@ -191,8 +196,8 @@ main() {
       ;;
     "install "*)
       need_go build-from-source
-      GOBIN="$bin" go install "github.com/$REPO/cmd/mcp-fuzz@${what#install }"
-      GOBIN="$bin" go install "github.com/$REPO/cmd/action@${what#install }"
+      GOBIN="$bin" go install "github.com/$MODULE/cmd/mcp-fuzz@${what#install }"
+      GOBIN="$bin" go install "github.com/$MODULE/cmd/action@${what#install }"
       # go install names the binary after its directory: action -> mcp-fuzz-action.
       mv -f "$bin/action$ext" "$bin/mcp-fuzz-action$ext"
       ;;

@@ -122,8 +122,8 @@ while [ $# -gt 0 ]; do
 done
 case "$url" in
   https://api.github.com/repos/mcp-fuzz/mcp-fuzz/releases/latest) printf '{\n  "url": "x",\n  "tag_name": "v1.4.0",\n  "name": "v1.4.0"\n}\n' ;;
-  https://github.com/mcp-fuzz/mcp-fuzz/releases/download/*)
-    f="$FAKE_RELEASES/${url#https://github.com/mcp-fuzz/mcp-fuzz/releases/download/}"
+  https://github.com/*/releases/download/*)
+    f="$FAKE_RELEASES/${url#https://github.com/*/releases/download/}"
     [ -f "$f" ] || { echo "curl: (22) 404 $url" >&2; exit 22; }
     cp "$f" "$out" ;;
   *) echo "curl: unexpected $url" >&2; exit 6 ;;
@@ -226,8 +226,10 @@ func TestHostInstall(t *testing.T) {
 		// fail: the step fails with this ::error; else log lists the
 		// commands run (in order, as prefixes) and version is what the
 		// installed mcp-fuzz prints.
-		fail    string
-		log     []string
+		fail string
+		log  []string
+		// logHas is a string the log must hold somewhere ("": none).
+		logHas  string
 		version string
 	}{
 		{name: "@v1: the release v1 points at",
@@ -269,6 +271,15 @@ func TestHostInstall(t *testing.T) {
 			env:     map[string]string{"ACTION_REF": "v1", "FROM_SOURCE": "true"},
 			log:     []string{"go build -trimpath -ldflags -X main.version=v1", "go build"},
 			version: "built"},
+		{name: "a fork's action: the fork's releases; go install keeps the module path",
+			env:     map[string]string{"ACTION_REF": "v1.2.3", "ACTION_REPOSITORY": "someone/mcp-fuzz-fork"},
+			log:     []string{"curl -fsSL --retry 3 -o", "curl"},
+			logHas:  "https://github.com/someone/mcp-fuzz-fork/releases/download/v1.2.3/",
+			version: "mcp-fuzz v1.2.3"},
+		{name: "a fork's action, build-from-source with a version",
+			env:     map[string]string{"ACTION_REF": "v1", "ACTION_REPOSITORY": "someone/mcp-fuzz-fork", "VERSION": "1.2.3", "FROM_SOURCE": "true"},
+			log:     []string{"go install github.com/mcp-fuzz/mcp-fuzz/cmd/mcp-fuzz@v1.2.3", "go install github.com/mcp-fuzz/mcp-fuzz/cmd/action@v1.2.3"},
+			version: "installed"},
 		{name: "a bad version", env: map[string]string{"VERSION": "one"},
 			fail: "::error::version 'one': want latest, v1.2.3 or 1.2.3"},
 		{name: "no release and no Go", env: map[string]string{"ACTION_REF": "dev"}, noGo: true,
@@ -324,6 +335,9 @@ func TestHostInstall(t *testing.T) {
 					}
 				}
 			}
+			if tc.logHas != "" && !strings.Contains(string(logb), tc.logHas) {
+				t.Errorf("ran:\n%s\nwant the log to hold %s", logb, tc.logHas)
+			}
 			if strings.HasPrefix(tc.log[0], "go build") && !strings.Contains(log[0], "(in "+root+")") {
 				t.Errorf("not built in the action's checkout: %s", log[0])
 			}
@@ -372,10 +386,11 @@ func TestHostActionFollowsItsRef(t *testing.T) {
 		}
 	}
 	for k, want := range map[string]string{
-		"VERSION":     "${{ inputs.version }}",
-		"FROM_SOURCE": "${{ inputs.build-from-source }}",
-		"ACTION_REF":  "${{ github.action_ref }}",
-		"ACTION_PATH": "${{ github.action_path }}",
+		"VERSION":           "${{ inputs.version }}",
+		"FROM_SOURCE":       "${{ inputs.build-from-source }}",
+		"ACTION_REF":        "${{ github.action_ref }}",
+		"ACTION_REPOSITORY": "${{ github.action_repository }}",
+		"ACTION_PATH":       "${{ github.action_path }}",
 	} {
 		if install[k] != want {
 			t.Errorf("install step env %s = %q, want %q", k, install[k], want)
