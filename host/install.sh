@@ -77,7 +77,7 @@ release_at() {
 # (go install at VERSION), "source" (build the action's own source) or
 # "invalid" (a version input of none of these forms); and on stderr why.
 plan() {
-  local v="${VERSION:-}" ref tag
+  local v="${VERSION:-}" ref tag listing
   if [ "${FROM_SOURCE:-false}" = true ]; then
     if [ -z "$v" ]; then echo source; return; fi
     case "$v" in [0-9]*) v="v$v" ;; esac
@@ -100,7 +100,14 @@ plan() {
     echo "release $ref"
     return
   fi
-  tag=$(git ls-remote --tags --heads "https://github.com/$REPO" 2>/dev/null | release_at "$ref" || true)
+  # A failed ls-remote (no git, no network to github.com) is not "no
+  # release": say which it was, since the fallback needs Go.
+  if ! listing=$(git ls-remote --tags --heads "https://github.com/$REPO" 2>/dev/null); then
+    echo "mcp-fuzz: git ls-remote https://github.com/$REPO failed, so whether $REPO/host@$ref is a release is unknown: building the action's own source (or set the version input to a release)" >&2
+    echo source
+    return
+  fi
+  tag=$(printf '%s\n' "$listing" | release_at "$ref" || true)
   if [ -n "$tag" ]; then
     echo "mcp-fuzz: $REPO/host@$ref is release $tag" >&2
     echo "release $tag"

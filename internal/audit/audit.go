@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/suggest"
@@ -129,21 +130,34 @@ func ungatedCritical(rep *report.Report, o Options) string {
 	if o.defaultReplacedBy == "" {
 		return ""
 	}
+	// Count by code, so that the warning says which of them went ungated
+	// ("10 leak"), not only that some critical kind did.
 	n := 0
+	byCode := map[string]int{}
+	var codes []string
 	for _, f := range rep.Findings {
 		if f.Severity == report.SeverityCritical && !o.Gates.Accepted(f) && !slices.Contains(o.Gates.FailOn, f.Code) {
 			n++
+			if byCode[f.Code] == 0 {
+				codes = append(codes, f.Code)
+			}
+			byCode[f.Code]++
 		}
 	}
 	if n == 0 {
 		return ""
 	}
+	slices.Sort(codes)
+	counts := make([]string, len(codes))
+	for i, c := range codes {
+		counts[i] = fmt.Sprintf("%d %s", byCode[c], c)
+	}
 	noun := "findings"
 	if n == 1 {
 		noun = "finding"
 	}
-	return fmt.Sprintf("%d critical %s (crash, hang, protocol violation or leak) failed no gate: %s replaces the default gate; add fail-on %s (or %s) to keep it",
-		n, noun, o.defaultReplacedBy, score.DefaultFailOnNames(), score.FailOnDefault)
+	return fmt.Sprintf("%d critical %s (%s) failed no gate: %s replaces the default gate; add fail-on %s (or %s) to keep it",
+		n, noun, strings.Join(counts, ", "), o.defaultReplacedBy, score.DefaultFailOnNames(), score.FailOnDefault)
 }
 
 // unmatchedExpected warns about each expected id (in id order) that is

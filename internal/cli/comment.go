@@ -160,8 +160,10 @@ func (a *App) runComment(ctx context.Context, args []string) int {
 		}
 		switch {
 		case errors.Is(err, comment.ErrNoAccess):
-			fmt.Fprintf(a.Stderr, "mcp-fuzz: comment on %s: %v\nThe token needs 'pull-requests: write' on %s (a fork's pull_request run gets a read-only one: comment from a workflow_run workflow).\n",
-				where, err, c.owner+"/"+c.repo)
+			// GitHub answers 404 both for a pull request that is not there
+			// and for one the token may not see: name both causes.
+			fmt.Fprintf(a.Stderr, "mcp-fuzz: comment on %s: %v\nCheck that %s is the pull request meant (--pr, --repo) and that the token may write to it: it needs 'pull-requests: write' on %s (a fork's pull_request run gets a read-only one: comment from a workflow_run workflow).\n",
+				where, err, where, c.owner+"/"+c.repo)
 			return 1
 		case err != nil:
 			fmt.Fprintf(a.Stderr, "mcp-fuzz: comment on %s: %v\n", where, err)

@@ -112,7 +112,10 @@ func fakeTools(t *testing.T, dir string) {
 	t.Helper()
 	scripts := map[string]string{
 		"git": `echo "git $*" >> "$FAKE_LOG"
-case "$*" in *ls-remote*) cat "$FAKE_LS_REMOTE" ;; *) exit 1 ;; esac
+case "$*" in
+  *ls-remote*) [ -z "${FAKE_GIT_FAIL:-}" ] || { echo "fatal: unable to access" >&2; exit 128; }; cat "$FAKE_LS_REMOTE" ;;
+  *) exit 1 ;;
+esac
 `,
 		"curl": `echo "curl $*" >> "$FAKE_LOG"
 out="" url=""
@@ -284,6 +287,9 @@ func TestHostInstall(t *testing.T) {
 			fail: "::error::version 'one': want latest, v1.2.3 or 1.2.3"},
 		{name: "no release and no Go", env: map[string]string{"ACTION_REF": "dev"}, noGo: true,
 			fail: "::error::building mcp-fuzz from source (mcp-fuzz/mcp-fuzz/host@dev) needs Go on the runner: add actions/setup-go"},
+		{name: "@v1 when git ls-remote fails: says so, not that v1 is no release",
+			env: map[string]string{"ACTION_REF": "v1", "FAKE_GIT_FAIL": "1"}, noGo: true,
+			fail: "git ls-remote https://github.com/mcp-fuzz/mcp-fuzz failed, so whether mcp-fuzz/mcp-fuzz/host@v1 is a release is unknown"},
 		{name: "a release that was never published", env: map[string]string{"ACTION_REF": "v9.9.9"},
 			fail: "404 https://github.com/mcp-fuzz/mcp-fuzz/releases/download/v9.9.9/mcp-fuzz_9.9.9_linux_amd64.tar.gz"},
 		{name: "a corrupt download", env: map[string]string{"ACTION_REF": "v1.2.3"}, corrupt: "1.2.3",

@@ -119,6 +119,27 @@ func TestUnknownAuthorLearns(t *testing.T) {
 	}
 }
 
+// TestUnknownAuthorRerunMerges: a re-run whose section is unchanged in the
+// oldest of ours, with no author known (or a wrong one), creates a comment
+// to learn the login and then merges it away: re-runs must not pile up
+// copies of the same comment.
+func TestUnknownAuthorRerunMerges(t *testing.T) {
+	for _, author := range []string{"", "someone-else"} {
+		fake, u := setup(t)
+		first := upsert(t, u, "a", testReport("alpha", 60, "D"))
+		u.Target.Author = author
+		for i := 0; i < 2; i++ {
+			r := upsert(t, u, "a", testReport("alpha", 60, "D"))
+			if r.CommentID != first.CommentID || r.Merged != 1 {
+				t.Errorf("author %q, re-run %d: %+v", author, i, r)
+			}
+		}
+		if cs := fake.Comments("o", "r", 1); len(cs) != 1 || cs[0].ID != first.CommentID {
+			t.Errorf("author %q: %d comments, want the first alone: %+v", author, len(cs), cs)
+		}
+	}
+}
+
 // TestMinimizedSkipped: a minimized comment of ours is neither edited nor
 // deleted nor merged; the one that is not minimized is used, and when
 // there is none a new one is made.

@@ -274,6 +274,13 @@ func (u *Upserter) verify(ctx context.Context, st *state, want SectionData, befo
 	if err != nil || len(ours) == 0 {
 		return false, err
 	}
+	if len(ours) > 1 {
+		// A duplicate of ours is left: the comment this round created
+		// before our login was known (its older twin may hold our section
+		// as it is, unchanged since the run before), or a concurrent
+		// writer's. Another round merges it into the oldest.
+		return false, nil
+	}
 	secs, _ := Parse(ours[0].GetBody())
 	have := map[string]SectionData{}
 	for _, sec := range secs {

@@ -460,6 +460,15 @@ func ReadFile(path string) (*Report, error) {
 	if err := json.Unmarshal(b, &rep); err != nil {
 		return nil, fmt.Errorf("%s is not an mcp-fuzz JSON report: %v", path, err)
 	}
+	// A SARIF log has a version too ("2.1.0"), and would pass for an empty
+	// report: an empty baseline, a blank comment section, a merged row of
+	// nothing. Say what it is instead.
+	var sarif struct {
+		Runs json.RawMessage `json:"runs"`
+	}
+	if json.Unmarshal(b, &sarif) == nil && sarif.Runs != nil && rep.Tools == nil {
+		return nil, fmt.Errorf("%s is a SARIF file, not an mcp-fuzz JSON report: give the file written by -o FILE.json (Action input report)", path)
+	}
 	if rep.Version == "" && rep.Tools == nil {
 		return nil, fmt.Errorf("%s is not an mcp-fuzz JSON report (no version, no tools)", path)
 	}

@@ -1,0 +1,31 @@
+package report
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A SARIF log has "version": "2.1.0", so it once passed for an empty report:
+// `mcp-fuzz comment x.sarif` went to GitHub and failed on an empty section
+// key, and `--baseline x.sarif` silently took an empty baseline.
+func TestReadFileRefusesSARIF(t *testing.T) {
+	dir := t.TempDir()
+	sarif := filepath.Join(dir, "mcp-fuzz.sarif")
+	if err := os.WriteFile(sarif, []byte(`{"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[{"tool":{"driver":{"name":"mcp-fuzz"}},"results":[]}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadFile(sarif)
+	if err == nil || !strings.Contains(err.Error(), "is a SARIF file, not an mcp-fuzz JSON report") {
+		t.Fatalf("ReadFile(SARIF) = %v, want an error saying it is SARIF", err)
+	}
+
+	rep := filepath.Join(dir, "r.json")
+	if err := os.WriteFile(rep, []byte(`{"version":"1.0.0","tools":[]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(rep); err != nil {
+		t.Fatalf("ReadFile(report) = %v", err)
+	}
+}
