@@ -155,8 +155,8 @@ Selection:
   --no-calls              static audit: start (or connect to) the server, list and lint its
                           tools, resources and prompts, and call nothing (no tools/call, no
                           protocol check); graded on Schema alone and labelled "static audit";
-                          not with --era both, --repeat, --include-destructive, --tools or
-                          --skip-tools
+                          not with --era both, --repeat, --include-destructive, --tools,
+                          --skip-tools, --protocol, --concurrency or --sequential
   --include-destructive   call every tool, not only those annotated readOnlyHint: true
   --protocol              also send the protocol probes: an unknown method and tool, a garbage
                           cursor, params that are not an object, a request without id (and

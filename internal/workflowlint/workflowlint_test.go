@@ -252,6 +252,22 @@ func readAction(t *testing.T, path string) (*actionMeta, bool) {
 }
 
 // defaultOf returns an input's default ("" when it has none).
+// sameMeaningInputs are the inputs whose host/action.yml description must
+// be action.yml's word for word: what they make the audit do does not
+// depend on where mcp-fuzz runs.
+var sameMeaningInputs = []string{"no-calls", "repeat", "era", "protocol-version", "concurrency", "sequential", "protocol"}
+
+func descriptionOf(t *testing.T, n yaml.Node) string {
+	t.Helper()
+	var in struct {
+		Description string `yaml:"description"`
+	}
+	if err := n.Decode(&in); err != nil {
+		t.Fatalf("decoding input at line %d: %v", n.Line, err)
+	}
+	return in.Description
+}
+
 func defaultOf(t *testing.T, n yaml.Node) string {
 	t.Helper()
 	var in struct {
@@ -367,6 +383,15 @@ func TestHostActionMatchesRootAction(t *testing.T) {
 		// Same defaults, so an omitted input behaves the same in both.
 		if got, want := defaultOf(t, host.Inputs[in]), defaultOf(t, r); got != want {
 			t.Errorf("host/action.yml: input %q default %q, action.yml has %q", in, got, want)
+		}
+	}
+	// Inputs that mean the same on the runner as in the container are
+	// described alike: the host file once told users that sequential
+	// called one tool at a time (it creates and deletes resources), that
+	// protocol was a version and that concurrency counted calls in flight.
+	for _, in := range sameMeaningInputs {
+		if got, want := descriptionOf(t, host.Inputs[in]), descriptionOf(t, rootAction.Inputs[in]); got != want {
+			t.Errorf("host/action.yml: input %q is described\n  %q\naction.yml says\n  %q", in, got, want)
 		}
 	}
 	// action.yml's runs.image (the Dockerfile on main, a digest on a release
