@@ -133,8 +133,13 @@ func (a *App) runDemo(ctx context.Context, args []string) int {
 		// the demo's; --config still reads a file.
 		st.Config = os.DevNull
 	}
+	o, sarif, code, ok := a.prepare(st)
+	if !ok {
+		// A usage error is not preceded by a banner saying the audit began.
+		return code
+	}
 	fmt.Fprintln(a.Stderr, "mcp-fuzz demo: auditing the built-in demo server (deliberately flawed: every verdict shows up)")
-	code = a.fuzz(ctx, st)
+	code = a.audit(ctx, o, sarif)
 	if code == ExitOK {
 		fmt.Fprintf(a.Stderr, "mcp-fuzz demo: exit 0 because the demo's flaws are deliberate; on your own server these findings fail the default gate (fail-on %s) and exit 1\n", score.DefaultFailOnNames())
 	}
@@ -142,17 +147,32 @@ func (a *App) runDemo(ctx context.Context, args []string) int {
 }
 
 func (a *App) fuzz(ctx context.Context, st audit.Settings) int {
-	o, code, ok := a.build(st)
+	o, sarif, code, ok := a.prepare(st)
 	if !ok {
 		return code
 	}
-	var sarif render.SARIFOptions
+	return a.audit(ctx, o, sarif)
+}
+
+// prepare builds and validates the options of an audit, the SARIF ones
+// included; ok is false after a usage error was reported, with its exit
+// code.
+func (a *App) prepare(st audit.Settings) (o audit.Options, sarif render.SARIFOptions, code int, ok bool) {
+	o, code, ok = a.build(st)
+	if !ok {
+		return o, sarif, code, false
+	}
 	if wantsSARIF(o.Format, o.Outputs) {
 		var err error
 		if sarif, err = a.sarifOptions(o.SARIF); err != nil {
-			return a.usageError(err)
+			return o, sarif, a.usageError(err), false
 		}
 	}
+	return o, sarif, ExitOK, true
+}
+
+// audit runs the audit o, built and validated, and reports it.
+func (a *App) audit(ctx context.Context, o audit.Options, sarif render.SARIFOptions) int {
 	o.Engine.Progress = newProgress(a.Stderr).event
 	out := audit.Run(ctx, o)
 	switch {

@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/suggest"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -283,7 +286,7 @@ func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 		}
 	}
 	if err := fs.Parse(args); err != nil {
-		return st, help, err
+		return st, help, flagError(fs, err)
 	}
 	if fs.NArg() > 0 {
 		return st, help, fmt.Errorf("unexpected argument %q (put the server command after --)", fs.Arg(0))
@@ -346,3 +349,57 @@ func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 
 // dimensionFlags are the dimensions with a --fail-under-DIM flag.
 var dimensionFlags = []string{"robustness", "validation", "error-quality", "liveness", "performance", "schema"}
+
+// The errors of package flag, which spell a flag with one dash and say
+// "parse error" for a value that is not a number.
+var (
+	flagUnknown  = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
+	flagNoValue  = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
+	flagBadBool  = regexp.MustCompile(`^invalid boolean value (".*") for -+([^:]+): `)
+	flagBadValue = regexp.MustCompile(`^invalid value (".*") for flag -+([^:]+): (.*)$`)
+)
+
+// flagError rewords an error of fs.Parse as the help text spells flags
+// (--concurrency, -o), naming the nearest flags for an unknown one and
+// what a numeric or boolean flag wants, so that "--concurency 4" or
+// "--concurrency abc" is not left at "-concurency" or "parse error".
+func flagError(fs *flag.FlagSet, err error) error {
+	msg := err.Error()
+	if m := flagUnknown.FindStringSubmatch(msg); m != nil {
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, dashed(f.Name)) })
+		return fmt.Errorf("unknown flag %s%s", dashed(m[1]), suggest.Hint(dashed(m[1]), names))
+	}
+	if m := flagNoValue.FindStringSubmatch(msg); m != nil {
+		return fmt.Errorf("%s needs a value", dashed(m[1]))
+	}
+	if m := flagBadBool.FindStringSubmatch(msg); m != nil {
+		return fmt.Errorf("%s=%s: want true or false (or %s alone for true)", dashed(m[2]), m[1], dashed(m[2]))
+	}
+	if m := flagBadValue.FindStringSubmatch(msg); m != nil {
+		why := m[3]
+		var g flag.Getter
+		if f := fs.Lookup(m[2]); f != nil {
+			g, _ = f.Value.(flag.Getter)
+		}
+		if g != nil {
+			switch g.Get().(type) {
+			case int, int64:
+				why = "want a whole number"
+				if strings.HasSuffix(m[3], "value out of range") {
+					why = "out of range"
+				}
+			}
+		}
+		return fmt.Errorf("%s %s: %s", dashed(m[2]), m[1], why)
+	}
+	return errors.New(msg)
+}
+
+// dashed spells a flag as the help text does: -o, --timeout.
+func dashed(name string) string {
+	if len([]rune(name)) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}

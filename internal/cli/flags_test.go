@@ -48,7 +48,7 @@ func TestCostFlags(t *testing.T) {
 		"--max-hangs -1":      "--max-hangs -1: must be 0",
 		"--repeat 0":          "--repeat 0: want 1 to 20",
 		"--repeat 21":         "--repeat 21: want 1 to 20",
-		"--timeout soon":      `invalid value "soon" for flag -timeout`,
+		"--timeout soon":      `--timeout "soon": want seconds or a duration like 30s`,
 		"--profile wild":      `--profile "wild": want default or aggressive`,
 		"--env NOEQUALS":      `--env "***": want KEY=VALUE`,
 	} {

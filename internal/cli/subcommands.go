@@ -38,7 +38,7 @@ func outputFlags(name string, args []string) (outputs []string, format string, r
 	// Flags may follow the files: parse repeatedly.
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, "", nil, sarif, err
+			return nil, "", nil, sarif, flagError(fs, err)
 		}
 		if fs.NArg() == 0 {
 			break
