@@ -330,7 +330,11 @@ func progress(w io.Writer) func(engine.Event) {
 		case engine.EventEra:
 			fmt.Fprintf(w, "mcp-fuzz: auditing in the %s era (--era both)\n", e.Reason)
 		case engine.EventChecks:
-			fmt.Fprintf(w, "mcp-fuzz: protocol checks: %d requests\n", e.Total)
+			if e.Total > 0 {
+				fmt.Fprintf(w, "mcp-fuzz: protocol checks: %d requests\n", e.Total)
+			}
+		case engine.EventPhase:
+			fmt.Fprintf(w, "mcp-fuzz: %s\n", escape.Terminal(e.Reason, 200))
 		}
 	}
 }

@@ -33,7 +33,11 @@ func (p *progress) event(e engine.Event) {
 	case engine.EventEra:
 		fmt.Fprintf(p.w, "= auditing in the %s era (--era both)\n", e.Reason)
 	case engine.EventChecks:
-		fmt.Fprintf(p.w, "> protocol checks: %s\n", plural(e.Total, "request", "requests"))
+		if e.Total > 0 {
+			fmt.Fprintf(p.w, "> protocol checks: %s\n", plural(e.Total, "request", "requests"))
+		}
+	case engine.EventPhase:
+		fmt.Fprintf(p.w, "> %s\n", escape.Terminal(e.Reason, 200))
 	case engine.EventCheck:
 		if e.Check.Status == report.CheckFail {
 			fmt.Fprintf(p.w, "  ! %s: %s\n", escape.Terminal(e.Check.ID, 120), escape.Terminal(e.Check.Code, 60))

@@ -67,6 +67,17 @@ func concurrencyChecks(ctx context.Context, cfg Config, cn *connector, tested []
 	for _, t := range tools {
 		byName[t.Name] = t
 	}
+	if cfg.Progress != nil {
+		planned := 0
+		for _, rt := range tested {
+			if _, ok := byName[rt.Name]; ok && rt.Tested {
+				planned++
+			}
+		}
+		cfg.Progress(Event{Kind: EventPhase, Total: planned + 2,
+			Reason: fmt.Sprintf("concurrency checks (--concurrency %d): %s at once for each tool safe to call again, then %d requests on one session (at most %s)",
+				cr.n, plural(cr.n, "session", "sessions"), cr.n, concurrencyBudget)})
+	}
 	var out []report.Check
 	var sample *concurrencyCall
 	for _, rt := range tested {

@@ -53,6 +53,8 @@ func runLifecycle(ctx context.Context, r *runner, rep *report.Report, tools []to
 	r.owner, r.last = nil, nil
 	plan := planLifecycle(tools, r.cfg.skipReason, r.cfg.Lifecycle)
 	lc := &lifecycle{r: r, rep: rep}
+	r.progress(Event{Kind: EventPhase, Total: len(plan.groups) + len(plan.skipped),
+		Reason: fmt.Sprintf("lifecycle checks (--sequential): %s detected", plural(len(plan.groups), "group", "groups"))})
 	out := slices.Clone(plan.skipped)
 	for _, g := range plan.groups {
 		if ctx.Err() != nil {

@@ -34,14 +34,18 @@ const (
 	// After the tools, in the modern era: the protocol checks.
 	EventChecks EventKind = "checks" // the protocol checks start (Total requests planned)
 	EventCheck  EventKind = "check"  // a protocol check ended (Check)
+	// With --sequential (before the protocol checks) and --concurrency
+	// (after them): a phase of checks starts, which may take long before
+	// its first EventCheck.
+	EventPhase EventKind = "phase" // lifecycle or concurrency checks start (Reason says which and what; Total checks planned)
 )
 
 // Event reports progress.
 type Event struct {
 	Kind   EventKind
 	Tool   string
-	Reason string        // for EventSkip and EventCutoff
-	Total  int           // for EventTool
+	Reason string        // for EventSkip, EventCutoff and EventPhase
+	Total  int           // for EventTool, EventChecks and EventPhase
 	Case   *report.Case  // for EventCase
 	Check  *report.Check // for EventCheck
 }
