@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -414,9 +415,13 @@ func mdCases(rep *report.Report) string {
 			if tt := timingText(c); tt != "" {
 				ms += " (" + escape.MarkdownInline(tt, textMax) + ")"
 			}
+			flags := slices.Clone(c.Flags)
+			if c.Task {
+				flags = append(flags, "task-augmented")
+			}
 			fmt.Fprintf(&rows, "| %s | %s | %s | %s | %s |\n",
 				escape.MarkdownInline(t.Name, nameMax), escape.MarkdownInline(c.ID, nameMax),
-				escape.MarkdownInline(string(c.Verdict), 40), escape.MarkdownInline(orText(strings.Join(c.Flags, ", "), ""), 100),
+				escape.MarkdownInline(string(c.Verdict), 40), escape.MarkdownInline(orText(strings.Join(flags, ", "), ""), 100),
 				ms)
 		}
 	}

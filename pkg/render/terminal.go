@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -219,7 +220,13 @@ func terminalCases(b *strings.Builder, rep *report.Report, p ansi) {
 		if !t.Tested {
 			continue
 		}
-		fmt.Fprintf(b, "\n%s  (%s)\n", escape.Terminal(t.Name, 80), countLine(t.Cases))
+		task := ""
+		if slices.ContainsFunc(t.Cases, func(c report.Case) bool { return c.Task }) {
+			// Else nothing in the text says the calls went through tasks/get
+			// and tasks/result (the JSON's task field).
+			task = "; task-augmented calls"
+		}
+		fmt.Fprintf(b, "\n%s  (%s%s)\n", escape.Terminal(t.Name, 80), countLine(t.Cases), task)
 		for _, c := range t.Cases {
 			verdict := fmt.Sprintf("%-18s", escape.Terminal(string(c.Verdict), 40))
 			fmt.Fprintf(b, "  %s %-52s %7.1fms", p.paint(verdictStyle(c.Verdict), verdict), escape.Terminal(c.ID, 52), c.DurationMs)

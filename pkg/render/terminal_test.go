@@ -61,3 +61,27 @@ func hasVerdict(rep *report.Report, v report.Verdict) bool {
 	}
 	return false
 }
+
+// TestTaskAugmentedCallsShown: a task-only tool's cases go through
+// tasks/get and tasks/result; the terminal and the Markdown say so, not
+// only the JSON's task field.
+func TestTaskAugmentedCallsShown(t *testing.T) {
+	rep := &report.Report{Tools: []report.Tool{
+		{Name: "research", Tested: true, Cases: []report.Case{{ID: "research/valid", Kind: report.KindValid, Verdict: report.OK, Task: true}}},
+		{Name: "plain", Tested: true, Cases: []report.Case{{ID: "plain/valid", Kind: report.KindValid, Verdict: report.OK}}},
+	}}
+	out := Terminal(rep, false)
+	if !strings.Contains(out, "research  (1 ok; task-augmented calls)") {
+		t.Errorf("terminal does not mark the task-only tool:\n%s", out)
+	}
+	if !strings.Contains(out, "plain  (1 ok)\n") {
+		t.Errorf("terminal marks a plain tool:\n%s", out)
+	}
+	md := Markdown(rep)
+	if !strings.Contains(md, "| research | research/valid | ok | task-augmented |") {
+		t.Errorf("Markdown does not mark the task-augmented case:\n%s", md)
+	}
+	if !strings.Contains(md, "| plain | plain/valid | ok |  |") {
+		t.Errorf("Markdown marks a plain case:\n%s", md)
+	}
+}
