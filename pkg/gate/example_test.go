@@ -76,6 +76,8 @@ func Example() {
 		if err != nil {
 			log.Fatal(err)
 		}
+		// obs.Size counts each text block with the newline the audit joins
+		// blocks by: 17 for the 16 characters of "3 results for go".
 		fmt.Printf("call %d: %v, %d characters, %q\n", i, obs.Duration, obs.Size, res.Content[0].(*mcp.TextContent).Text)
 		if obs.Flagged() {
 			fmt.Println("  flagged:", obs.Reason)
