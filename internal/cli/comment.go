@@ -60,7 +60,7 @@ func parseCommentArgs(args []string, lookup func(string) (string, bool)) (commen
 	fs.StringVar(&c.author, "author", "", "")
 	for {
 		if err := fs.Parse(args); err != nil {
-			return c, err
+			return c, flagError(fs, err)
 		}
 		if fs.NArg() == 0 {
 			break
