@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -323,5 +324,27 @@ func TestServerSeesOnlyStandardFDs(t *testing.T) {
 	// 0, 1 and 2, and the directory ls reads, which takes the lowest free number.
 	if want := []int{0, 1, 2, 3}; !slices.Equal(got, want) {
 		t.Errorf("server saw descriptors %v, want %v (leaked: %d and %d)", got, want, fd, high)
+	}
+}
+
+func TestServersStoppedTogetherKillTheirEscapedDaemons(t *testing.T) {
+	// Each server leaves a daemon without environment in a session of its
+	// own, then the servers are stopped at once: none of them stops alone,
+	// so no stop may take the others' orphans. The last one out must.
+	var ps []*Process
+	var daemons []started
+	for range 3 {
+		p := start(t, sh(`(setsid env -i sh -c 'echo daemon=$$ >&2; exec >/dev/null 2>&1 </dev/null; exec `+sleepPath(t)+` 300' &); sleep 300`))
+		d := reported(t, p, "daemon")
+		waitExec(t, d, "sleep")
+		ps, daemons = append(ps, p), append(daemons, d)
+	}
+	var wg sync.WaitGroup
+	for _, p := range ps {
+		wg.Go(func() { stopWithin(t, p) })
+	}
+	wg.Wait()
+	for _, d := range daemons {
+		assertGone(t, "daemon of a server stopped with others", d)
 	}
 }

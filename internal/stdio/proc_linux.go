@@ -3,6 +3,7 @@ package stdio
 import (
 	"bytes"
 	"crypto/rand"
+	"math"
 	"os"
 	"os/signal"
 	"strconv"
@@ -439,4 +440,33 @@ func activeTrackers() (ts []*tracker, stopping bool) {
 		stopping = stopping || p.stopping.Load()
 	}
 	return ts, stopping
+}
+
+// sweepOrphans kills the orphans that servers left to mcp-fuzz in sessions
+// of their own (with OwnChildren, every orphan), once no server runs: a stop
+// takes those only when its server is alone, which servers stopped together
+// never are. It gives up as soon as idle says a server runs or starts, or at
+// deadline.
+func sweepOrphans(idle func() bool, deadline time.Time) {
+	reaped := make(chan struct{})
+	close(reaped)
+	// No leader: only the alone case of members matches, and descent.
+	t := &tracker{leaderPID: -1, leaderStart: math.MaxUint64, reaped: reaped, groupGone: true, known: map[int]uint64{}}
+	for idle() {
+		live, dead := t.sweep(true)
+		switch {
+		case live == 0 && dead == 0:
+			return
+		case live > 0:
+			t.freeze(true)
+			if !idle() {
+				return
+			}
+			t.signal(syscall.SIGKILL)
+		}
+		if time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(pollInterval)
+	}
 }

@@ -5,6 +5,7 @@ package stdio
 import (
 	"os"
 	"syscall"
+	"time"
 )
 
 // Elsewhere than on Linux a server's processes are found by its process group
@@ -29,3 +30,6 @@ func newTracker(leader *os.Process, _ string, reaped <-chan struct{}) *tracker {
 
 // freeze does nothing: SIGKILL to the group is all there is.
 func (t *tracker) freeze(bool) {}
+
+// sweepOrphans does nothing: without /proc no orphan can be told apart.
+func sweepOrphans(func() bool, time.Time) {}

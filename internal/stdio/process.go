@@ -25,7 +25,8 @@ const (
 )
 
 // Stop takes at most exitWait + Config.KillGrace + killWait + drainWait +
-// readerWait, whatever the server and its descendants do.
+// readerWait, whatever the server and its descendants do, and killWait more
+// for the last server running (its orphan sweep).
 const (
 	// exitWait is how long Stop waits, after closing stdin, for the server to exit by
 	// itself before it signals its processes.
@@ -524,10 +525,24 @@ func register(p *Process) {
 	active.Unlock()
 }
 
+// unregister removes p, whose processes are gone. The last server out
+// kills the orphans servers left in sessions of their own (see
+// [sweepOrphans]): servers stopped together never stop alone, so none of
+// their stops took those.
 func unregister(p *Process) {
 	active.Lock()
 	delete(active.m, p)
 	active.Unlock()
+	if idle() {
+		sweepOrphans(idle, time.Now().Add(killWait))
+	}
+}
+
+// idle reports whether no server is running or being started.
+func idle() bool {
+	active.Lock()
+	defer active.Unlock()
+	return len(active.m) == 0 && active.starting == 0
 }
 
 // alone reports whether p is the only server not yet stopped, and no other is
