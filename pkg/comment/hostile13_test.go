@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -99,5 +100,38 @@ func TestHostileHugeAnswer(t *testing.T) {
 	_, err = upsertWithin(t, 60*time.Second, context.Background(), u)
 	if err == nil || !strings.Contains(err.Error(), "bytes") {
 		t.Errorf("err %v; want the answer refused as over the limit", err)
+	}
+}
+
+// TestHostileParseCost checks that a body of ours (from a hostile API, or
+// edited) made of many sections that never end is parsed in time linear in
+// its size: it took 76 s for 4 MiB, searching the rest of the body for each
+// section's end.
+func TestHostileParseCost(t *testing.T) {
+	for _, distinct := range []bool{false, true} {
+		var b strings.Builder
+		b.WriteString(Marker + "\n")
+		for i := 0; b.Len() < 4<<20; i++ {
+			key := "k"
+			if distinct {
+				key = strconv.Itoa(i)
+			}
+			b.WriteString(sectionPrefix + encodeKey(key) + markerSuffix + "\n" + dataPrefix + `{"key":"` + key + `"}` + markerSuffix + "\n")
+		}
+		b.WriteString("\n" + endPrefix + encodeKey("k") + markerSuffix + "\n")
+		t0 := time.Now()
+		secs, ok := Parse(b.String())
+		if d := time.Since(t0); d > 10*time.Second {
+			t.Errorf("distinct=%v: Parse of %d bytes took %v", distinct, b.Len(), d)
+		}
+		// The first section of key k ends at the one end marker; with
+		// distinct keys no section ends.
+		want := 1
+		if distinct {
+			want = 0
+		}
+		if !ok || len(secs) != want || want == 1 && secs[0].Key != "k" {
+			t.Errorf("distinct=%v: %d sections, ok %v", distinct, len(secs), ok)
+		}
 	}
 }
