@@ -390,7 +390,7 @@ func sarifResultOf(g sarifGroup, ruleIndex int, loc SARIFLocation) sarifResult {
 		RuleID:    SARIFRuleID(g.code),
 		RuleIndex: ruleIndex,
 		Level:     sarifLevel(worst),
-		Message:   sarifText{Text: msg.String()},
+		Message:   sarifText{Text: sarifPlain(msg.String())},
 		PartialFingerprints: map[string]string{
 			"primaryLocationLineHash": fp[:16] + ":1",
 			SARIFFingerprint:          fp,
@@ -415,4 +415,14 @@ func upperFirst(s string) string {
 		return s
 	}
 	return string(s[0]-'a'+'A') + s[1:]
+}
+
+// sarifPlain keeps s, a plain text message that quotes the server, from
+// holding an embedded link: SARIF (§3.11.6) reads "[text](target)" in one as
+// a link, which viewers make live, and takes a bracket escaped with a
+// backslash for a literal one. A tool named "[click](https://…)" must not
+// put a link into a code scanning alert. Only a "]" before "(" is escaped,
+// so that the JSON of a reproducer reads as it is.
+func sarifPlain(s string) string {
+	return strings.ReplaceAll(s, "](", `\](`)
 }
