@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -402,11 +403,23 @@ func sarifResultOf(g sarifGroup, ruleIndex int, loc SARIFLocation) sarifResult {
 	}
 	if loc.URI != "" {
 		res.Locations = []sarifLocation{{PhysicalLocation: sarifPhysical{
-			ArtifactLocation: sarifArtifact{URI: loc.URI},
+			ArtifactLocation: sarifArtifact{URI: uriPath(loc.URI)},
 			Region:           sarifRegion{StartLine: loc.line(g.tool)},
 		}}}
 	}
 	return res
+}
+
+// uriPath is path (relative, with forward slashes) as a URI reference:
+// each segment percent-encoded, so that a "#", "?", "%" or space in a file
+// or directory name does not make the uri name another file (before "#" or
+// "?") or none at all.
+func uriPath(path string) string {
+	segs := strings.Split(path, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
 }
 
 // upperFirst capitalises the first letter of s.
