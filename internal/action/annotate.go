@@ -284,13 +284,17 @@ func (r *runner) annotate(items []annotation, reserve room) {
 
 func (r *runner) emit(a annotation) {
 	gh := r.gh
+	// go-githubactions escapes line breaks (no line of a message starts a
+	// workflow command), not terminal escapes: a gate's text names finding
+	// ids, which hold the server's tool names.
 	if a.title != "" {
-		gh = gh.WithFieldsMap(map[string]string{"title": a.title})
+		gh = gh.WithFieldsMap(map[string]string{"title": escape.Terminal(a.title, 0)})
 	}
+	msg := escape.XMLClean(a.msg, 0)
 	if a.kind == kindError {
-		gh.Errorf("%s", a.msg)
+		gh.Errorf("%s", msg)
 	} else {
-		gh.Warningf("%s", a.msg)
+		gh.Warningf("%s", msg)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/comment"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
@@ -148,25 +149,29 @@ func (a *App) runComment(ctx context.Context, args []string) int {
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: comment: %v\n", err)
 		return ExitUsage
 	}
+	// A slow or endless API must not hold a CI job: commenting gets a
+	// budget, as in the Action.
+	ctx, cancel := context.WithTimeout(ctx, commentBudget)
+	defer cancel()
 	u, err := api.Upserter(ctx, comment.Target{Owner: c.owner, Repo: c.repo, Number: c.pr, Author: c.author})
 	if err != nil {
-		fmt.Fprintf(a.Stderr, "mcp-fuzz: comment: notice: %v; --author (or MCP_FUZZ_COMMENT_AUTHOR) names the login the token comments as\n", err)
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: comment: notice: %s; --author (or MCP_FUZZ_COMMENT_AUTHOR) names the login the token comments as\n", apiText(err))
 	}
 	where := fmt.Sprintf("%s/%s#%d", c.owner, c.repo, c.pr)
 	for _, s := range sections {
 		res, err := u.Upsert(ctx, s)
 		for _, n := range res.Notices {
-			fmt.Fprintf(a.Stderr, "mcp-fuzz: comment: notice: %s\n", n)
+			fmt.Fprintf(a.Stderr, "mcp-fuzz: comment: notice: %s\n", apiText(n))
 		}
 		switch {
 		case errors.Is(err, comment.ErrNoAccess):
 			// GitHub answers 404 both for a pull request that is not there
 			// and for one the token may not see: name both causes.
-			fmt.Fprintf(a.Stderr, "mcp-fuzz: comment on %s: %v\nCheck that %s is the pull request meant (--pr, --repo) and that the token may write to it: it needs 'pull-requests: write' on %s (a fork's pull_request run gets a read-only one: comment from a workflow_run workflow).\n",
-				where, err, where, c.owner+"/"+c.repo)
+			fmt.Fprintf(a.Stderr, "mcp-fuzz: comment on %s: %s\nCheck that %s is the pull request meant (--pr, --repo) and that the token may write to it: it needs 'pull-requests: write' on %s (a fork's pull_request run gets a read-only one: comment from a workflow_run workflow).\n",
+				where, apiText(err), where, c.owner+"/"+c.repo)
 			return 1
 		case err != nil:
-			fmt.Fprintf(a.Stderr, "mcp-fuzz: comment on %s: %v\n", where, err)
+			fmt.Fprintf(a.Stderr, "mcp-fuzz: comment on %s: %s\n", where, apiText(err))
 			return 1
 		}
 		if res.Author != "" && u.Target.Author == "" {
@@ -178,3 +183,12 @@ func (a *App) runComment(ctx context.Context, args []string) int {
 	}
 	return ExitOK
 }
+
+// commentBudget bounds the whole of commenting.
+const commentBudget = 10 * time.Minute
+
+// apiText is an error or notice that may quote the GitHub API (its
+// messages, a login it named) as one line of at most 2,000 characters with
+// no terminal escape sequence: a hostile or broken API's "\n::error::" must
+// not start a workflow command when this runs in a workflow step.
+func apiText(v any) string { return escape.Terminal(fmt.Sprint(v), 2000) }

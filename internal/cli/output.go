@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/boundedfile"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/sarifloc"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
@@ -41,7 +42,7 @@ func writeOutput(path string, rep *report.Report, opts render.Options) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, b, 0o644)
+	return boundedfile.Write(path, b, 0o644)
 }
 
 // wantsSARIF reports whether stdout's format or an -o file is SARIF.

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/boundedfile"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/config"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
@@ -154,7 +155,7 @@ func (a *App) runMerge(args []string) int {
 		f, _ := render.MergeForPath(o)
 		b, err := f.Merge(reps)
 		if err == nil {
-			err = os.WriteFile(o, b, 0o644)
+			err = boundedfile.Write(o, b, 0o644)
 		}
 		if err != nil {
 			fmt.Fprintf(a.Stderr, "mcp-fuzz: writing %s: %v\n", o, err)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -235,6 +236,15 @@ func checkLocation(at string, l sarifLocation, opts Options, fail func(string, .
 		return
 	}
 	uri := p.ArtifactLocation.URI
+	if strings.ContainsAny(uri, " #?") {
+		fail("%s uri %q: want a URI reference (percent-encoded)", at, uri)
+		return
+	}
+	uri, err := url.PathUnescape(uri)
+	if err != nil {
+		fail("%s uri %q: %v", at, p.ArtifactLocation.URI, err)
+		return
+	}
 	switch {
 	case strings.Contains(uri, "://") || strings.HasPrefix(uri, "/") || filepath.IsAbs(uri):
 		fail("%s uri %q: want a path relative to the repository root", at, uri)

@@ -54,12 +54,31 @@ func (o op) notFound() error {
 	return errVanished
 }
 
+// maxPages bounds the pages of comments read in one listing: 30,000
+// comments, far more than a pull request has. A longer listing is a broken
+// or hostile API's, and an error.
+const maxPages = 300
+
+// maxOursBytes bounds the bytes of the bodies of ours kept from one
+// listing. GitHub keeps a body under 65,536 characters (at most 256 KiB);
+// more is a broken or hostile API's, and an error.
+const maxOursBytes = 16 << 20
+
 // ours lists every page of comments and returns ours, oldest first: those
-// by st.author whose first line is [Marker], less the minimized ones.
+// by st.author whose first line is [Marker], less the minimized ones. A
+// next page already read ends the listing (a Link header that cycles back);
+// more than [maxPages] pages, or more than [maxOursBytes] of ours, is an
+// error.
 func (u *Upserter) ours(ctx context.Context, st *state) ([]*github.IssueComment, error) {
 	var out []*github.IssueComment
 	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
-	for {
+	seen := map[int]bool{}
+	size := 0
+	for pages := 1; ; pages++ {
+		if pages > maxPages {
+			return nil, fmt.Errorf("%s: more than %d pages", opList, maxPages)
+		}
+		seen[max(opts.Page, 1)] = true
 		var page []*github.IssueComment
 		var next int
 		err := u.call(ctx, opList, func() (*github.Response, error) {
@@ -76,10 +95,14 @@ func (u *Upserter) ours(ctx context.Context, st *state) ([]*github.IssueComment,
 		}
 		for _, c := range page {
 			if isOurs(c, st.author) {
+				size += len(c.GetBody())
+				if size > maxOursBytes {
+					return nil, fmt.Errorf("%s: comments of ours over %d bytes", opList, maxOursBytes)
+				}
 				out = append(out, c)
 			}
 		}
-		if next == 0 || next == opts.Page {
+		if next <= 0 || seen[next] {
 			break
 		}
 		opts.Page = next

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -170,13 +171,15 @@ func Parse(body string) ([]SectionData, bool) {
 		return nil, false
 	}
 	var out []SectionData
+	ends := endMarkers(rest)
+	all := len(rest)
 	for {
 		i := lineIndex(rest, sectionPrefix)
 		if i < 0 {
 			return out, true
 		}
 		rest = rest[i:]
-		s, n, ok := parseSection(rest)
+		s, n, ok := parseSection(rest, all-len(rest), ends)
 		if ok {
 			out = append(out, s)
 			rest = rest[n:]
@@ -200,9 +203,41 @@ func lineIndex(s, prefix string) int {
 	}
 }
 
-// parseSection parses the section at the start of s and returns how many
+// endMarkers indexes the end markers in s: for each encoded key, the
+// offsets, ascending, of the "\n" that starts its end marker line. Parse
+// looks a section's end up here rather than search the rest of the body for
+// it, which took time quadratic in the body for a body of many sections
+// that never end.
+func endMarkers(s string) map[string][]int {
+	ends := map[string][]int{}
+	lead := "\n" + endPrefix
+	for off := 0; ; {
+		i := strings.Index(s[off:], lead)
+		if i < 0 {
+			return ends
+		}
+		q := off + i
+		after := s[q+len(lead):]
+		n := 0
+		for n < len(after) && isKeyByte(after[n]) {
+			n++
+		}
+		if strings.HasPrefix(after[n:], markerSuffix) {
+			ends[after[:n]] = append(ends[after[:n]], q)
+		}
+		off = q + len(lead) + n
+	}
+}
+
+// isKeyByte reports whether c can be in an encoded key (base64url).
+func isKeyByte(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_'
+}
+
+// parseSection parses the section at the start of s, which is at offset
+// base of the string ends indexes (see [endMarkers]), and returns how many
 // bytes it used.
-func parseSection(s string) (SectionData, int, bool) {
+func parseSection(s string, base int, ends map[string][]int) (SectionData, int, bool) {
 	var sec SectionData
 	line, rest, ok := strings.Cut(s, "\n")
 	if !ok || !strings.HasSuffix(line, markerSuffix) {
@@ -222,10 +257,13 @@ func parseSection(s string) (SectionData, int, bool) {
 		return SectionData{}, 0, false
 	}
 	end := "\n" + endPrefix + enc + markerSuffix
-	j := strings.Index(rest, end)
-	if j < 0 {
+	from := base + len(s) - len(rest) // the offset of rest
+	at := ends[enc]
+	k := sort.SearchInts(at, from)
+	if k == len(at) {
 		return SectionData{}, 0, false
 	}
+	j := at[k] - from
 	sec.Markdown = rest[:j]
 	return sec, len(s) - len(rest) + j + len(end), true
 }

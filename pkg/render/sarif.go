@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -390,7 +391,7 @@ func sarifResultOf(g sarifGroup, ruleIndex int, loc SARIFLocation) sarifResult {
 		RuleID:    SARIFRuleID(g.code),
 		RuleIndex: ruleIndex,
 		Level:     sarifLevel(worst),
-		Message:   sarifText{Text: msg.String()},
+		Message:   sarifText{Text: sarifPlain(msg.String())},
 		PartialFingerprints: map[string]string{
 			"primaryLocationLineHash": fp[:16] + ":1",
 			SARIFFingerprint:          fp,
@@ -402,11 +403,23 @@ func sarifResultOf(g sarifGroup, ruleIndex int, loc SARIFLocation) sarifResult {
 	}
 	if loc.URI != "" {
 		res.Locations = []sarifLocation{{PhysicalLocation: sarifPhysical{
-			ArtifactLocation: sarifArtifact{URI: loc.URI},
+			ArtifactLocation: sarifArtifact{URI: uriPath(loc.URI)},
 			Region:           sarifRegion{StartLine: loc.line(g.tool)},
 		}}}
 	}
 	return res
+}
+
+// uriPath is path (relative, with forward slashes) as a URI reference:
+// each segment percent-encoded, so that a "#", "?", "%" or space in a file
+// or directory name does not make the uri name another file (before "#" or
+// "?") or none at all.
+func uriPath(path string) string {
+	segs := strings.Split(path, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
 }
 
 // upperFirst capitalises the first letter of s.
@@ -415,4 +428,14 @@ func upperFirst(s string) string {
 		return s
 	}
 	return string(s[0]-'a'+'A') + s[1:]
+}
+
+// sarifPlain keeps s, a plain text message that quotes the server, from
+// holding an embedded link: SARIF (§3.11.6) reads "[text](target)" in one as
+// a link, which viewers make live, and takes a bracket escaped with a
+// backslash for a literal one. A tool named "[click](https://…)" must not
+// put a link into a code scanning alert. Only a "]" before "(" is escaped,
+// so that the JSON of a reproducer reads as it is.
+func sarifPlain(s string) string {
+	return strings.ReplaceAll(s, "](", `\](`)
 }
