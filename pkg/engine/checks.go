@@ -261,9 +261,14 @@ func judgeCheck(e expectation, o outcome, h httpAnswer, c *report.Check) {
 		// error in the body (the SDK's transport gives up on that
 		// connection; each request of the stateless era is independent).
 		got := fmt.Sprintf("refused with HTTP %d and no JSON-RPC error in the body (%s)", h.status, orText(h.contentType, "no content type"))
-		if e.codes != nil {
+		switch {
+		case e.codes != nil && e.deviation:
+			// A probe's rule: an answer other than the spec's is a
+			// deviation, over HTTP as over stdio.
+			fail(report.CodeProtocolDeviation, got)
+		case e.codes != nil:
 			fail(report.CodeWrongErrorCode, got)
-		} else {
+		default:
 			c.Status, c.Detail = report.CheckPass, got
 		}
 	case o.closed && h.status != 0:

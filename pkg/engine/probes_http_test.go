@@ -48,7 +48,8 @@ func paramsRefusingServer(t *testing.T, body string) *httptest.Server {
 
 // An HTTP 400 whose body holds a JSON-RPC error (id null: the client
 // cannot match it to its request) is judged as that error, and the
-// detail says so; a 400 with no error in the body says that instead.
+// detail says so; a 400 with no error in the body says that instead, a
+// protocol_deviation as silence is over stdio (a probe's rule).
 func TestProbeHTTPErrorBody(t *testing.T) {
 	for _, tc := range []struct {
 		name, body string
@@ -62,7 +63,7 @@ func TestProbeHTTPErrorBody(t *testing.T) {
 		{"parse error", `{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error: Invalid JSON-RPC message"},"id":null}`,
 			report.CheckFail, report.CodeProtocolDeviation, -32700, "refused with -32700: Parse error: Invalid JSON-RPC message (HTTP 400)"},
 		{"no error", `{"oops":true}`,
-			report.CheckFail, report.CodeWrongErrorCode, 0, "refused with HTTP 400 and no JSON-RPC error in the body (application/json)"},
+			report.CheckFail, report.CodeProtocolDeviation, 0, "refused with HTTP 400 and no JSON-RPC error in the body (application/json)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := paramsRefusingServer(t, tc.body)
