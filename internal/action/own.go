@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/boundedfile"
 )
 
 // writeFile writes data at path, a file the inputs asked for. A path inside
@@ -26,7 +28,7 @@ func writeFile(workspace, path string, data []byte, owner func() (uid, gid int, 
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return nil, err
 		}
-		return nil, writeRegular(func(flag int) (*os.File, error) { return os.OpenFile(path, flag, 0o644) }, data)
+		return nil, boundedfile.Write(path, data, 0o644)
 	}
 	root, err := os.OpenRoot(workspace)
 	if err != nil {
@@ -40,7 +42,7 @@ func writeFile(workspace, path string, data []byte, owner func() (uid, gid int, 
 	if err := root.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
 		return nil, err
 	}
-	if err := writeRegular(func(flag int) (*os.File, error) { return root.OpenFile(rel, flag, 0o644) }, data); err != nil {
+	if err := boundedfile.WriteWith(func(flag int) (*os.File, error) { return root.OpenFile(rel, flag, 0o644) }, rel, data); err != nil {
 		return nil, err
 	}
 	uid, gid, ok := owner()
@@ -57,33 +59,6 @@ func writeFile(workspace, path string, data []byte, owner func() (uid, gid int, 
 		return fmt.Errorf("handing it to the workspace owner %d:%d: %w", uid, gid, errors.Join(errs...)), nil
 	}
 	return nil, nil
-}
-
-// writeRegular writes data to the file open opens with the flags it is
-// given, which must be (or become) a regular file. It opens without
-// blocking and refuses anything else: the server under test runs in the
-// workspace, and a FIFO it left where the report goes would block the
-// open until a reader came, which none does.
-func writeRegular(open func(flag int) (*os.File, error), data []byte) error {
-	f, err := open(os.O_WRONLY | os.O_CREATE | oNonblock)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file (%v)", fi.Name(), fi.Mode().Type())
-	}
-	if err := f.Truncate(0); err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	return f.Close()
 }
 
 // within returns path relative to workspace when it lies inside it.

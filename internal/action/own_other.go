@@ -5,6 +5,3 @@ package action
 // workspaceOwner: files keep the owner they are written with (Windows has
 // no uid to hand them to).
 func workspaceOwner(string) (uid, gid int, ok bool) { return 0, 0, false }
-
-// oNonblock is 0 where FIFOs do not block an open (see own_unix.go).
-const oNonblock = 0

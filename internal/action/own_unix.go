@@ -25,7 +25,3 @@ func workspaceOwner(workspace string) (uid, gid int, ok bool) {
 	uid, gid = int(st.Uid), int(st.Gid)
 	return uid, gid, uid != os.Geteuid() || gid != os.Getegid()
 }
-
-// oNonblock makes opening a FIFO without a reader fail at once (ENXIO)
-// rather than wait for one.
-const oNonblock = syscall.O_NONBLOCK

@@ -11,7 +11,13 @@ import (
 // a FIFO it left where a report goes would block the open (or the write)
 // until a reader came, which none does.
 func Write(path string, data []byte, perm os.FileMode) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|oNonblock, perm)
+	return WriteWith(func(flag int) (*os.File, error) { return os.OpenFile(path, flag, perm) }, path, data)
+}
+
+// WriteWith is [Write] through open, which opens the file named name with
+// the flags it is given (an [os.Root]'s OpenFile, say).
+func WriteWith(open func(flag int) (*os.File, error), name string, data []byte) error {
+	f, err := open(os.O_WRONLY | os.O_CREATE | oNonblock)
 	if err != nil {
 		return err
 	}
@@ -21,7 +27,7 @@ func Write(path string, data []byte, perm os.FileMode) error {
 		return err
 	}
 	if !st.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file (%s)", path, kind(st.Mode()))
+		return fmt.Errorf("%s: not a regular file (%s)", name, kind(st.Mode()))
 	}
 	if err := f.Truncate(0); err != nil {
 		return err
