@@ -37,7 +37,7 @@ func (c Config) skipReason(t tool) string {
 		}
 		return "not matched by " + from
 	}
-	if explicit || c.IncludeDestructive || slices.Contains(c.AlsoCall, t.Name) {
+	if (explicit && !c.ToolsOnlyNarrow) || c.IncludeDestructive || slices.Contains(c.AlsoCall, t.Name) {
 		return ""
 	}
 	if t.ReadOnly == nil || !*t.ReadOnly {
@@ -151,4 +151,27 @@ func (c Config) checkMatches(tools []tool) error {
 		return none("{SkipTools} %s", g, g)
 	}
 	return nil
+}
+
+// ToolSelection is how a run would treat one listed tool: see
+// [Config.Listed].
+type ToolSelection struct {
+	Name string
+	// ReadOnly, Destructive and Idempotent are the tool's annotation
+	// hints, nil when it does not set them.
+	ReadOnly, Destructive, Idempotent *bool
+	// Reason says why a run with calls would not call the tool; "" when
+	// it would.
+	Reason string
+}
+
+// selections is how cfg, with calls, would select tools.
+func selections(cfg Config, tools []tool) []ToolSelection {
+	calls := cfg
+	calls.NoCalls = false
+	out := make([]ToolSelection, len(tools))
+	for i, t := range tools {
+		out[i] = ToolSelection{Name: t.Name, ReadOnly: t.ReadOnly, Destructive: t.Destructive, Idempotent: t.Idempotent, Reason: calls.skipReason(t)}
+	}
+	return out
 }
