@@ -87,16 +87,19 @@ func (h *handlers) listTools(ctx context.Context, in ListToolsInput) (ListToolsO
 	}
 	yes := true
 	st.NoCalls = &yes
-	st.Tools, st.SkipTools = in.Tools, in.SkipTools
-	st.IncludeDestructive = &in.Destructive
 	o, err := audit.Build(st, argNames, h.o.LookupEnv)
 	if err != nil {
 		return ListToolsOutput{}, errors.New(redact(audit.Describe(err, argNames)))
 	}
+	// A static audit takes no tool patterns (it lints every tool); they
+	// only shape the preview of what an audit would call.
+	preview := o.Engine
+	preview.NoCalls = false
+	preview.Tools, preview.SkipTools = in.Tools, in.SkipTools
+	preview.IncludeDestructive, preview.ToolsOnlyNarrow = in.Destructive, !in.Destructive
 	o.Engine.LookupEnv, o.Engine.Version = h.o.LookupEnv, h.o.Version
-	o.Engine.ToolsOnlyNarrow = !in.Destructive
-	var sel []engine.ToolSelection
-	o.Engine.Listed = func(s []engine.ToolSelection) { sel = s }
+	var sel []engine.ToolHints
+	o.Engine.Listed = func(s []engine.ToolHints) { sel = s }
 	res := audit.Run(ctx, o)
 	if res.Report == nil {
 		if res.Err == nil {
@@ -122,7 +125,8 @@ func (h *handlers) listTools(ctx context.Context, in ListToolsInput) (ListToolsO
 		if i < len(sel) {
 			s := sel[i]
 			lt.ReadOnly, lt.Destructive, lt.Idempotent = s.ReadOnly, s.Destructive, s.Idempotent
-			lt.WouldCall, lt.Why = s.Reason == "", redact(s.Reason)
+			reason := preview.SkipReason(s)
+			lt.WouldCall, lt.Why = reason == "", redact(reason)
 			if lt.WouldCall {
 				lt.Why = "would be called: " + calledWhy(s, in.Destructive)
 				out.WouldCall++
@@ -142,7 +146,7 @@ func (h *handlers) listTools(ctx context.Context, in ListToolsInput) (ListToolsO
 }
 
 // calledWhy says why a selected tool would be called.
-func calledWhy(s engine.ToolSelection, destructive bool) string {
+func calledWhy(s engine.ToolHints, destructive bool) string {
 	switch {
 	case s.ReadOnly != nil && *s.ReadOnly:
 		return "annotated readOnlyHint: true"

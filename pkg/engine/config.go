@@ -120,9 +120,9 @@ type Config struct {
 	Progress func(Event)
 
 	// Listed, when set, is called once by a static audit (NoCalls) with
-	// the listed tools, in the order of the report's, and how the same
-	// config without NoCalls would select them: what a run would call.
-	Listed func([]ToolSelection)
+	// the listed tools and their annotation hints, in the order of the
+	// report's: [Config.SkipReason] says which a run would call.
+	Listed func([]ToolHints)
 
 	// Version is the mcp-fuzz version recorded in the report.
 	Version string

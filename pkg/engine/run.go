@@ -228,7 +228,7 @@ func staticAudit(cfg Config, s *session, tools []tool) ([]report.Tool, int) {
 		}
 	}
 	if cfg.Listed != nil {
-		cfg.Listed(selections(cfg, tools))
+		cfg.Listed(hints(tools))
 	}
 	s.close()
 	s.mu.Lock()

@@ -153,25 +153,27 @@ func (c Config) checkMatches(tools []tool) error {
 	return nil
 }
 
-// ToolSelection is how a run would treat one listed tool: see
+// ToolHints is a listed tool and its annotation hints: see
 // [Config.Listed].
-type ToolSelection struct {
+type ToolHints struct {
 	Name string
 	// ReadOnly, Destructive and Idempotent are the tool's annotation
 	// hints, nil when it does not set them.
 	ReadOnly, Destructive, Idempotent *bool
-	// Reason says why a run with calls would not call the tool; "" when
-	// it would.
-	Reason string
 }
 
-// selections is how cfg, with calls, would select tools.
-func selections(cfg Config, tools []tool) []ToolSelection {
-	calls := cfg
-	calls.NoCalls = false
-	out := make([]ToolSelection, len(tools))
+// SkipReason says why a run with c would not call the tool t, or "" when
+// it would: the selection rules of a run (read-only by default,
+// IncludeDestructive, Tools, SkipTools, NoCalls), without running it.
+func (c Config) SkipReason(t ToolHints) string {
+	return c.skipReason(tool{Name: t.Name, ReadOnly: t.ReadOnly, Destructive: t.Destructive, Idempotent: t.Idempotent})
+}
+
+// hints are the hints of tools.
+func hints(tools []tool) []ToolHints {
+	out := make([]ToolHints, len(tools))
 	for i, t := range tools {
-		out[i] = ToolSelection{Name: t.Name, ReadOnly: t.ReadOnly, Destructive: t.Destructive, Idempotent: t.Idempotent, Reason: calls.skipReason(t)}
+		out[i] = ToolHints{Name: t.Name, ReadOnly: t.ReadOnly, Destructive: t.Destructive, Idempotent: t.Idempotent}
 	}
 	return out
 }
