@@ -27,7 +27,7 @@ type AuditInput struct {
 	Protocol           bool     `json:"protocol,omitempty" jsonschema:"also run the protocol probes (unknown method, unknown tool, garbage cursor, ping, wrong-typed params)"`
 	Seed               int64    `json:"seed,omitempty" jsonschema:"case generation seed (default 1): the same seed gives the same cases"`
 	ReportFormat       string   `json:"report_format,omitempty" jsonschema:"format of the report returned inline: markdown (default), json or none"`
-	MaxReportChars     int      `json:"max_report_chars,omitempty" jsonschema:"cut the inline report at this many characters (default 20000, at most 200000); write output_path for the whole report"`
+	MaxReportChars     int      `json:"max_report_chars,omitempty" jsonschema:"cut the inline report at this many characters (default 8000, at most 200000); write output_path for the whole report"`
 	OutputPath         string   `json:"output_path,omitempty" jsonschema:"write the full report to this file, format from the extension: .json (needed by replay and render_report), .md, .sarif, .xml (JUnit), .jsonl, .svg"`
 }
 
@@ -100,7 +100,7 @@ const (
 	maxCallTimeout     = 60 * time.Second
 	defaultDuration    = 300 * time.Second
 	maxDuration        = 900 * time.Second
-	defaultReportChars = 20000
+	defaultReportChars = 8000
 	maxReportChars     = 200000
 	maxFindings        = 25
 	maxTools           = 100

@@ -17,7 +17,7 @@ import (
 type RenderInput struct {
 	ReportPath string `json:"report_path" jsonschema:"a JSON report written by audit's output_path (or mcp-fuzz -o FILE.json)"`
 	Format     string `json:"format,omitempty" jsonschema:"markdown (default), terminal (plain text), sarif or junit"`
-	MaxChars   int    `json:"max_chars,omitempty" jsonschema:"cut the rendering at this many characters (default 20000, at most 200000)"`
+	MaxChars   int    `json:"max_chars,omitempty" jsonschema:"cut the rendering at this many characters (default 8000, at most 200000)"`
 }
 
 // RenderOutput is what render_report returns.
