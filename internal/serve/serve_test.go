@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -334,4 +335,26 @@ func derefS(p *string) string {
 		return "-"
 	}
 	return *p
+}
+
+// TestSubprocess drives the real binary's serve subcommand over stdio and
+// audits the demo's debug_status, which writes a stray line to its own
+// stdout: that line is the target's finding, never on serve's stdout.
+func TestSubprocess(t *testing.T) {
+	cmd := demo(t)
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
+		Connect(ctx, &mcp.CommandTransport{Command: exec.Command(cmd[0], "serve")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	var out AuditOutput
+	call(t, cs, "audit", map[string]any{"command": cmd, "tools": []string{"debug_status", "lookup_user"}, "timeout_seconds": 2}, &out)
+	if out.Summary.ToolsTested != 2 || out.Summary.ProtocolViolation == 0 {
+		t.Errorf("summary %+v: want 2 tools tested and debug_status's protocol violation", out.Summary)
+	}
+	if err := cs.Ping(ctx, nil); err != nil {
+		t.Errorf("session broken after the audit: %v", err)
+	}
 }
