@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -28,7 +29,7 @@ type AuditInput struct {
 	Seed               int64    `json:"seed,omitempty" jsonschema:"case generation seed (default 1): the same seed gives the same cases"`
 	ReportFormat       string   `json:"report_format,omitempty" jsonschema:"format of the report returned inline: markdown (default), json or none"`
 	MaxReportChars     int      `json:"max_report_chars,omitempty" jsonschema:"cut the inline report at this many characters (default 8000, at most 200000); write output_path for the whole report"`
-	OutputPath         string   `json:"output_path,omitempty" jsonschema:"write the full report to this file, format from the extension: .json (needed by replay and render_report), .md, .sarif, .xml (JUnit), .jsonl, .svg"`
+	OutputPath         string   `json:"output_path,omitempty" jsonschema:"write the full report to this new file (an absolute path; an existing file is never overwritten), format from the extension: .json (needed by replay and render_report), .md, .sarif, .xml (JUnit), .jsonl, .svg"`
 }
 
 // AuditOutput is what audit returns.
@@ -121,7 +122,8 @@ func addAudit(s *mcp.Server, h *handlers) {
 			// It starts a process and calls the target's tools: not
 			// read-only. It calls only tools the target declares
 			// read-only, so it destroys nothing the target did not
-			// declare harmless.
+			// declare harmless, and output_path only ever creates a
+			// new file.
 			ReadOnlyHint:    false,
 			DestructiveHint: ptr(false),
 			IdempotentHint:  false,
@@ -197,6 +199,11 @@ func (h *handlers) audit(ctx context.Context, in AuditInput, destructive bool) (
 			return AuditOutput{}, fmt.Errorf("output_path: %w", err)
 		}
 	}
+	if in.OutputPath != "" {
+		if _, err := os.Lstat(in.OutputPath); err == nil {
+			return AuditOutput{}, fmt.Errorf("output_path %s exists: choose a new path (audit never overwrites a file)", in.OutputPath)
+		}
+	}
 	o, err := h.options(in, destructive)
 	if err != nil {
 		return AuditOutput{}, errors.New(redact(err.Error()))
@@ -221,7 +228,7 @@ func (h *handlers) audit(ctx context.Context, in AuditInput, destructive bool) (
 		}
 		b, err := outFormat.Render(rep, render.Options{})
 		if err == nil {
-			err = boundedfile.Write(in.OutputPath, b, 0o644)
+			err = writeNew(in.OutputPath, b)
 		}
 		if err != nil {
 			return AuditOutput{}, fmt.Errorf("writing output_path: %w", err)
@@ -288,4 +295,12 @@ func summarize(rep *report.Report) AuditOutput {
 		out.Findings = append(out.Findings, Finding{ID: f.ID, Severity: string(f.Severity), Code: f.Code, Tool: f.Tool, CaseID: f.CaseID, Message: f.Message})
 	}
 	return out
+}
+
+// writeNew writes data to a new file at path: audit creates files and
+// never overwrites one, which keeps it additive (destructiveHint false).
+func writeNew(path string, data []byte) error {
+	return boundedfile.WriteWith(func(flag int) (*os.File, error) {
+		return os.OpenFile(path, flag|os.O_EXCL, 0o644)
+	}, path, data)
 }

@@ -240,6 +240,18 @@ func TestAuditNarrowsToReadOnly(t *testing.T) {
 	if out.Summary.ToolsTested != 1 {
 		t.Errorf("audit_destructive with tools [delete_everything]: %d tools tested", out.Summary.ToolsTested)
 	}
+	// output_path never overwrites a file: audit stays additive.
+	existing := filepath.Join(t.TempDir(), "keep.json")
+	if err := os.WriteFile(existing, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "audit", Arguments: map[string]any{"command": cmd, "output_path": existing}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(existing); !res.IsError || string(b) != "mine" || !strings.Contains(text(res), "exists") {
+		t.Errorf("audit over an existing output_path: isError %v, %q, file now %q", res.IsError, text(res), b)
+	}
 }
 
 // TestSecretsNotEchoed passes a token the target leaks: neither the
