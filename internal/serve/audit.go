@@ -117,6 +117,7 @@ func addAudit(s *mcp.Server, h *handlers) {
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "audit",
 		Description: auditDescription,
+		InputSchema: auditSchema(),
 		Annotations: &mcp.ToolAnnotations{
 			Title: "Audit an MCP server (read-only tools only)",
 			// It starts a process and calls the target's tools: not
@@ -136,6 +137,7 @@ func addAudit(s *mcp.Server, h *handlers) {
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "audit_destructive",
 		Description: auditDestructiveDescription,
+		InputSchema: auditSchema(),
 		Annotations: &mcp.ToolAnnotations{
 			Title:           "Audit an MCP server, calling destructive tools too",
 			ReadOnlyHint:    false,
@@ -303,4 +305,15 @@ func writeNew(path string, data []byte) error {
 	return boundedfile.WriteWith(func(flag int) (*os.File, error) {
 		return os.OpenFile(path, flag|os.O_EXCL, 0o644)
 	}, path, data)
+}
+
+// auditSchema is the input schema of audit and audit_destructive.
+func auditSchema() any {
+	return inputSchema[AuditInput](with(targetBounds, map[string]bound{
+		"cases":                {min: 1, max: maxCases},
+		"timeout_seconds":      {min: 1, max: maxCallTimeout.Seconds()},
+		"max_duration_seconds": {min: 1, max: maxDuration.Seconds()},
+		"max_report_chars":     {min: 1, max: maxReportChars},
+		"report_format":        {enum: []any{"markdown", "json", "none"}},
+	}))
 }

@@ -58,6 +58,7 @@ func addListTools(s *mcp.Server, h *handlers) {
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "list_tools",
 		Description: listToolsDescription,
+		InputSchema: inputSchema[ListToolsInput](targetBounds),
 		Annotations: &mcp.ToolAnnotations{
 			Title: "List and lint an MCP server's tools (no calls)",
 			// Starting the target runs its code, which may do anything

@@ -38,6 +38,10 @@ func addRender(s *mcp.Server) {
 		Name: "render_report",
 		Description: "Render a saved JSON report (audit's output_path) as markdown, terminal (plain text, no colour), sarif (SARIF 2.1.0) or junit (JUnit XML), " +
 			"cut at max_chars. Reads the file only: starts nothing and calls nothing.",
+		InputSchema: inputSchema[RenderInput](map[string]bound{
+			"format":    {enum: []any{"markdown", "terminal", "sarif", "junit"}},
+			"max_chars": {min: 1, max: maxReportChars},
+		}),
 		Annotations: &mcp.ToolAnnotations{Title: "Render a saved mcp-fuzz report", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)},
 	}, func(ctx context.Context, req *mcp.CallToolRequest, in RenderInput) (*mcp.CallToolResult, RenderOutput, error) {
 		format := in.Format

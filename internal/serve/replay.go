@@ -44,6 +44,7 @@ func addReplay(s *mcp.Server, h *handlers) {
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "replay",
 		Description: replayDescription,
+		InputSchema: inputSchema[ReplayInput](map[string]bound{"timeout_seconds": {min: 1, max: maxCallTimeout.Seconds()}}),
 		Annotations: &mcp.ToolAnnotations{
 			Title:           "Replay one case of a saved report",
 			ReadOnlyHint:    false,
