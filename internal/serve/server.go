@@ -39,7 +39,13 @@ func NewServer(o Options) *mcp.Server {
 		o.LookupEnv = os.LookupEnv
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "mcp-fuzz", Version: o.Version},
-		&mcp.ServerOptions{Instructions: Instructions})
+		&mcp.ServerOptions{
+			Instructions: Instructions,
+			// What it does: tools, a fixed list. Not the SDK's default
+			// logging capability: it sends no log messages (the current
+			// revision deprecates the capability).
+			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		})
 	h := &handlers{o: o}
 	addListTools(s, h)
 	addAudit(s, h)
