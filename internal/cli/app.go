@@ -57,6 +57,8 @@ func (a *App) Run(ctx context.Context, args []string) int {
 				return 1
 			}
 			return ExitOK
+		case "serve":
+			return a.runServe(ctx, args[1:])
 		case "version", "--version":
 			fmt.Fprintf(a.Stdout, "mcp-fuzz %s\n", a.Version)
 			return ExitOK

@@ -108,6 +108,8 @@ Usage:
                                           put reports into the pull request's one mcp-fuzz
                                           comment, as the Action does (token from
                                           GITHUB_TOKEN or GH_TOKEN; see comment --help)
+  mcp-fuzz serve                          run mcp-fuzz as an MCP server over stdio, for
+                                          agents (see serve --help)
   mcp-fuzz version                        print the version
 
 Target:

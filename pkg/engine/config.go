@@ -79,7 +79,12 @@ type Config struct {
 	// server's state, so it needs IncludeDestructive.
 	Sequential bool
 	Tools      []string // globs; a match is called even if not read-only
-	SkipTools  []string // globs
+	// ToolsOnlyNarrow makes Tools narrow the tools called without
+	// overriding the read-only rule: a match that is not annotated
+	// readOnlyHint: true is still skipped unless IncludeDestructive is set
+	// (mcp-fuzz serve's audit tool, which declares itself non-destructive).
+	ToolsOnlyNarrow bool
+	SkipTools       []string // globs
 	// ToolsFrom is the skip reason's text after "not matched by" for a tool
 	// Tools does not match, naming where Tools came from as its users wrote
 	// it ("input tools a,b"). Empty: "--tools " and the patterns.
@@ -113,6 +118,11 @@ type Config struct {
 
 	// Progress, when set, receives one event per tool and per case.
 	Progress func(Event)
+
+	// Listed, when set, is called once by a static audit (NoCalls) with
+	// the listed tools and their annotation hints, in the order of the
+	// report's: [Config.SkipReason] says which a run would call.
+	Listed func([]ToolHints)
 
 	// Version is the mcp-fuzz version recorded in the report.
 	Version string

@@ -227,6 +227,9 @@ func staticAudit(cfg Config, s *session, tools []tool) ([]report.Tool, int) {
 			cfg.Progress(Event{Kind: EventSkip, Tool: t.Name, Reason: NoCallsReason})
 		}
 	}
+	if cfg.Listed != nil {
+		cfg.Listed(hints(tools))
+	}
 	s.close()
 	s.mu.Lock()
 	defer s.mu.Unlock()

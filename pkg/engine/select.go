@@ -37,7 +37,7 @@ func (c Config) skipReason(t tool) string {
 		}
 		return "not matched by " + from
 	}
-	if explicit || c.IncludeDestructive || slices.Contains(c.AlsoCall, t.Name) {
+	if (explicit && !c.ToolsOnlyNarrow) || c.IncludeDestructive || slices.Contains(c.AlsoCall, t.Name) {
 		return ""
 	}
 	if t.ReadOnly == nil || !*t.ReadOnly {
@@ -151,4 +151,29 @@ func (c Config) checkMatches(tools []tool) error {
 		return none("{SkipTools} %s", g, g)
 	}
 	return nil
+}
+
+// ToolHints is a listed tool and its annotation hints: see
+// [Config.Listed].
+type ToolHints struct {
+	Name string
+	// ReadOnly, Destructive and Idempotent are the tool's annotation
+	// hints, nil when it does not set them.
+	ReadOnly, Destructive, Idempotent *bool
+}
+
+// SkipReason says why a run with c would not call the tool t, or "" when
+// it would: the selection rules of a run (read-only by default,
+// IncludeDestructive, Tools, SkipTools, NoCalls), without running it.
+func (c Config) SkipReason(t ToolHints) string {
+	return c.skipReason(tool{Name: t.Name, ReadOnly: t.ReadOnly, Destructive: t.Destructive, Idempotent: t.Idempotent})
+}
+
+// hints are the hints of tools.
+func hints(tools []tool) []ToolHints {
+	out := make([]ToolHints, len(tools))
+	for i, t := range tools {
+		out[i] = ToolHints{Name: t.Name, ReadOnly: t.ReadOnly, Destructive: t.Destructive, Idempotent: t.Idempotent}
+	}
+	return out
 }

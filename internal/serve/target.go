@@ -1,0 +1,98 @@
+package serve
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
+)
+
+// Target says which server to start and how to reach it; the input of
+// every tool that starts one.
+type Target struct {
+	Command []string `json:"command,omitempty" jsonschema:"stdio server: program and arguments as an argv array, e.g. [\"npx\",\"-y\",\"@modelcontextprotocol/server-everything\"]. Give command or url, not both."`
+	URL     string   `json:"url,omitempty" jsonschema:"HTTP server endpoint (Streamable HTTP, with a fallback to HTTP+SSE), e.g. http://127.0.0.1:3000/mcp"`
+	Cwd     string   `json:"cwd,omitempty" jsonschema:"working directory of the stdio server"`
+	Env     []string `json:"env,omitempty" jsonschema:"extra NAME=VALUE variables for the stdio server (it otherwise gets only PATH, HOME and a few others). Treated as secrets when they look like one: never echoed back"`
+	Headers []string `json:"headers,omitempty" jsonschema:"HTTP headers 'Name: value' sent to the url only. Secrets: never echoed back"`
+	Bearer  string   `json:"bearer,omitempty" jsonschema:"bearer token for the url. A secret: never echoed back"`
+	Era     string   `json:"era,omitempty" jsonschema:"protocol era: auto (default: discover first, then initialize), modern, legacy or both"`
+
+	StartupTimeoutSeconds int `json:"startup_timeout_seconds,omitempty" jsonschema:"spawn + initialize + discovery deadline in seconds (default 60, at most 120)"`
+}
+
+// Bounds of what a caller may ask for.
+const (
+	defaultStartup = 60 * time.Second
+	maxStartup     = 120 * time.Second
+)
+
+// errNoTarget is returned when neither command nor url is given.
+var errNoTarget = errors.New("give the target: command (an argv array) or url")
+
+// settings turns t into the audit settings every tool starts from: no
+// config file is read (a result depends on the arguments alone) and no
+// gate is checked (the caller reads the score).
+func (t Target) settings() (audit.Settings, error) {
+	if len(t.Command) == 0 && t.URL == "" {
+		return audit.Settings{}, errNoTarget
+	}
+	startup := clampDuration(t.StartupTimeoutSeconds, defaultStartup, maxStartup)
+	return audit.Settings{
+		Command:        t.Command,
+		URL:            t.URL,
+		Cwd:            t.Cwd,
+		Env:            t.Env,
+		Headers:        t.Headers,
+		Bearer:         t.Bearer,
+		Era:            t.Era,
+		StartupTimeout: &startup,
+		Config:         os.DevNull,
+		NoDefaultGate:  true,
+	}, nil
+}
+
+// redactor returns a function that masks the secrets of t in text the
+// tools return that did not come through the report model (error
+// messages, which may quote the server's stderr).
+func (t Target) redactor(lookup func(string) (string, bool)) func(string) string {
+	values := secret.Values(secret.Collect(secret.Inputs{Bearer: t.Bearer, Headers: t.Headers, URL: t.URL, Env: t.Env, LookupEnv: lookup}))
+	return func(s string) string {
+		for _, v := range values {
+			s = strings.ReplaceAll(s, v, "***")
+		}
+		return s
+	}
+}
+
+// clampDuration is seconds as a duration, def when not positive, at most
+// max.
+func clampDuration(seconds int, def, max time.Duration) time.Duration {
+	if seconds <= 0 {
+		return def
+	}
+	d := time.Duration(seconds) * time.Second
+	if d > max {
+		return max
+	}
+	return d
+}
+
+// argNames spells the option keys of audit errors as this server's tool
+// arguments ("skip-tools" is skip_tools).
+func argNames(key string) string {
+	switch key {
+	case "header":
+		return "headers"
+	case "timeout":
+		return "timeout_seconds"
+	case "startup-timeout":
+		return "startup_timeout_seconds"
+	case "command":
+		return "command"
+	}
+	return strings.ReplaceAll(key, "-", "_")
+}
