@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
@@ -40,7 +41,19 @@ type App struct {
 // Run executes args (without the program name) and returns the exit code.
 func (a *App) Run(ctx context.Context, args []string) int {
 	if len(args) > 0 {
+		if c, ok := lookupCommand(args[0]); ok && asksHelp(args[1:]) {
+			fmt.Fprint(a.Stdout, c.usage)
+			return ExitOK
+		}
 		switch args[0] {
+		case "help":
+			return a.runHelp(args[1:])
+		case "list":
+			return a.runList(ctx, args[1:])
+		case "cases":
+			return a.runCases(ctx, args[1:])
+		case "init":
+			return a.runInit(ctx, args[1:])
 		case "demo":
 			return a.runDemo(ctx, args[1:])
 		case "report":
@@ -60,6 +73,13 @@ func (a *App) Run(ctx context.Context, args []string) int {
 		case "version", "--version":
 			fmt.Fprintf(a.Stdout, "mcp-fuzz %s\n", a.Version)
 			return ExitOK
+		}
+		if !strings.HasPrefix(args[0], "-") {
+			// A mistyped subcommand ("reprot"), not a server command
+			// without its "--".
+			if err := unknownCommand(args[0]); err != nil {
+				return a.usageError(err)
+			}
 		}
 	}
 	st, code, done := a.parse(args)
