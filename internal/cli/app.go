@@ -36,6 +36,10 @@ type App struct {
 	Version    string
 	Executable func() (string, error) // this binary, for the demo
 	HTTPClient *http.Client           // for GitHub (comment); nil: http.DefaultClient
+
+	// command is the subcommand running ("report"), whose help a usage
+	// error points at; "" for a run.
+	command string
 }
 
 // Run executes args (without the program name) and returns the exit code.
@@ -44,6 +48,9 @@ func (a *App) Run(ctx context.Context, args []string) int {
 		if c, ok := lookupCommand(args[0]); ok && asksHelp(args[1:]) {
 			fmt.Fprint(a.Stdout, c.usage)
 			return ExitOK
+		}
+		if _, ok := lookupCommand(args[0]); ok {
+			a.command = args[0]
 		}
 		switch args[0] {
 		case "help":
@@ -116,7 +123,11 @@ func (a *App) build(st audit.Settings) (o audit.Options, code int, ok bool) {
 }
 
 func (a *App) usageError(err error) int {
-	fmt.Fprintf(a.Stderr, "mcp-fuzz: %s\nRun 'mcp-fuzz --help' for usage.\n", audit.Describe(err, audit.FlagNames))
+	help := "mcp-fuzz --help"
+	if a.command != "" && a.command != "help" {
+		help = "mcp-fuzz " + a.command + " --help"
+	}
+	fmt.Fprintf(a.Stderr, "mcp-fuzz: %s\nRun '%s' for usage.\n", audit.Describe(err, audit.FlagNames), help)
 	return ExitUsage
 }
 

@@ -62,12 +62,12 @@ func initArgs(args []string) (rest []string, out string, force bool, err error) 
 func (a *App) runInit(ctx context.Context, args []string) int {
 	rest, out, force, err := initArgs(args)
 	if err != nil {
-		return a.planUsageError("init", err)
+		return a.usageError(err)
 	}
 	if out != "-" && !force {
 		// Checked before the server starts, and again when writing.
 		if _, err := os.Lstat(out); err == nil {
-			return a.planUsageError("init", fmt.Errorf("%s exists: give --force to replace it, or -o FILE to write another file", out))
+			return a.usageError(fmt.Errorf("%s exists: give --force to replace it, or -o FILE to write another file", out))
 		}
 	}
 	p, _, code, ok := a.plan(ctx, "init", rest)
@@ -92,7 +92,7 @@ func (a *App) runInit(ctx context.Context, args []string) int {
 	}
 	if err := boundedfile.WriteWith(open, out, b); err != nil {
 		if errors.Is(err, os.ErrExist) {
-			return a.planUsageError("init", fmt.Errorf("%s exists: give --force to replace it, or -o FILE to write another file", out))
+			return a.usageError(fmt.Errorf("%s exists: give --force to replace it, or -o FILE to write another file", out))
 		}
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: writing %s: %v\n", out, err)
 		return ExitUsage

@@ -51,7 +51,7 @@ func (a *App) plan(ctx context.Context, name string, args []string) (p *engine.P
 		err = fmt.Errorf("%s --format %s: want text or json", name, st.Format)
 	}
 	if err != nil {
-		return nil, o, a.planUsageError(name, err), false
+		return nil, o, a.usageError(err), false
 	}
 	if o, code, ok = a.build(st); !ok {
 		return nil, o, code, false
@@ -68,12 +68,6 @@ func (a *App) plan(ctx context.Context, name string, args []string) (p *engine.P
 		return nil, o, ExitConnect, false
 	}
 	return p, o, ExitOK, true
-}
-
-// planUsageError reports a usage error of subcommand name.
-func (a *App) planUsageError(name string, err error) int {
-	fmt.Fprintf(a.Stderr, "mcp-fuzz: %s\nRun 'mcp-fuzz %s --help' for usage.\n", err, name)
-	return ExitUsage
 }
 
 // runList is `mcp-fuzz list [flags] -- CMD`: the tools, whether a run
