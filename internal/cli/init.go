@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/boundedfile"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/suggest"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/config"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
@@ -50,6 +51,10 @@ func initArgs(args []string) (rest []string, out string, force bool, err error) 
 				return nil, "", false, fmt.Errorf("%s needs a value", dashed(name))
 			}
 			out = value
+		case name != "" && len(suggest.Nearest(name, []string{"force", "output"})) > 0 && !runFlag(name):
+			// A typo of init's own flags, which a run's flags would not
+			// suggest.
+			return nil, "", false, fmt.Errorf("unknown flag %s%s", dashed(name), suggest.Hint(dashed(name), []string{"--force", "--output"}))
 		default:
 			rest = append(rest, a)
 		}
@@ -284,4 +289,10 @@ func shellWord(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(escape.Terminal(s, 100), "'", `'\''`) + "'"
+}
+
+// runFlag reports whether name is a flag of a run.
+func runFlag(name string) bool {
+	_, _, err := parseArgs([]string{"--" + name + "=1"})
+	return err == nil || !strings.HasPrefix(err.Error(), "unknown flag")
 }
