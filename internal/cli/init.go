@@ -69,13 +69,17 @@ func (a *App) runInit(ctx context.Context, args []string) int {
 	if err != nil {
 		return a.usageError(err)
 	}
+	o, code, ok := a.planOptions("init", rest)
+	if !ok {
+		return code
+	}
 	if out != "-" && !force {
 		// Checked before the server starts, and again when writing.
 		if _, err := os.Lstat(out); err == nil {
 			return a.usageError(fmt.Errorf("%s exists: give --force to replace it, or -o FILE to write another file", out))
 		}
 	}
-	p, _, code, ok := a.plan(ctx, "init", rest)
+	p, code, ok := a.plan(ctx, o)
 	if !ok {
 		return code
 	}

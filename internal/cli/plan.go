@@ -34,10 +34,10 @@ var planFlags = []struct {
 	{"--sarif-location", func(s audit.Settings) bool { return s.SARIFLocation != "" || s.SARIFCategory != "" }},
 }
 
-// plan parses the flags of the subcommand name (list, cases, init) and
-// lists the target without calling anything (see [engine.Plan]). ok is
-// false when it failed, with the exit code; the error was reported.
-func (a *App) plan(ctx context.Context, name string, args []string) (p *engine.Preview, o audit.Options, code int, ok bool) {
+// planOptions parses the flags of the subcommand name (list, cases,
+// init) and builds the options; ok is false when they are wrong, with the
+// exit code, the error reported.
+func (a *App) planOptions(name string, args []string) (o audit.Options, code int, ok bool) {
 	st, _, err := parseArgs(args)
 	if err == nil {
 		for _, f := range planFlags {
@@ -51,29 +51,37 @@ func (a *App) plan(ctx context.Context, name string, args []string) (p *engine.P
 		err = fmt.Errorf("%s --format %s: want text or json", name, st.Format)
 	}
 	if err != nil {
-		return nil, o, a.usageError(err), false
+		return o, a.usageError(err), false
 	}
-	if o, code, ok = a.build(st); !ok {
-		return nil, o, code, false
-	}
-	p, err = engine.Plan(ctx, o.Engine)
+	return a.build(st)
+}
+
+// plan lists the target of o without calling anything (see
+// [engine.Plan]); ok is false when it failed, with the exit code, the
+// error reported.
+func (a *App) plan(ctx context.Context, o audit.Options) (p *engine.Preview, code int, ok bool) {
+	p, err := engine.Plan(ctx, o.Engine)
 	switch {
 	case ctx.Err() != nil:
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: interrupted (%v)\n", context.Cause(ctx))
-		return nil, o, audit.InterruptedCode(ctx), false
+		return nil, audit.InterruptedCode(ctx), false
 	case errors.Is(err, engine.ErrConfig):
-		return nil, o, a.usageError(errors.New(o.Describe(err))), false
+		return nil, a.usageError(errors.New(o.Describe(err))), false
 	case err != nil:
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: %s\n", escape.Terminal(err.Error(), 0))
-		return nil, o, ExitConnect, false
+		return nil, ExitConnect, false
 	}
-	return p, o, ExitOK, true
+	return p, ExitOK, true
 }
 
 // runList is `mcp-fuzz list [flags] -- CMD`: the tools, whether a run
 // would call each and why, and the lint findings, calling nothing.
 func (a *App) runList(ctx context.Context, args []string) int {
-	p, o, code, ok := a.plan(ctx, "list", args)
+	o, code, ok := a.planOptions("list", args)
+	if !ok {
+		return code
+	}
+	p, code, ok := a.plan(ctx, o)
 	if !ok {
 		return code
 	}
@@ -87,7 +95,11 @@ func (a *App) runList(ctx context.Context, args []string) int {
 // runCases is `mcp-fuzz cases [flags] -- CMD`: the cases a run would send
 // each tool it calls, calling nothing.
 func (a *App) runCases(ctx context.Context, args []string) int {
-	p, o, code, ok := a.plan(ctx, "cases", args)
+	o, code, ok := a.planOptions("cases", args)
+	if !ok {
+		return code
+	}
+	p, code, ok := a.plan(ctx, o)
 	if !ok {
 		return code
 	}
