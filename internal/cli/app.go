@@ -85,7 +85,7 @@ func (a *App) Run(ctx context.Context, args []string) int {
 			// A mistyped subcommand ("reprot"), not a server command
 			// without its "--".
 			if err := unknownCommand(args[0]); err != nil {
-				return a.usageError(err)
+				return a.usageError(fmt.Errorf("%w (a server command goes after --)", err))
 			}
 		}
 	}
