@@ -7,18 +7,20 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/action"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/buildinfo"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
+// version is set at build time with -ldflags "-X main.version=..."; when
+// it is not, the version comes from the build info (see package buildinfo).
+var version = buildinfo.Unset
 
 func main() {
 	// This program starts no children but servers: any orphan it adopts is
 	// one of theirs, and is killed with them.
 	stdio.OwnChildren()
 	ctx, stop := audit.NotifyContext(context.Background())
-	code := action.Run(ctx, action.Env{Getenv: os.Getenv, Stdout: os.Stdout, Stderr: os.Stderr, HTTPClient: http.DefaultClient, Version: version})
+	code := action.Run(ctx, action.Env{Getenv: os.Getenv, Stdout: os.Stdout, Stderr: os.Stderr, HTTPClient: http.DefaultClient, Version: buildinfo.Version(version)})
 	stop()
 	os.Exit(code)
 }

@@ -6,19 +6,21 @@ import (
 	"os"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/buildinfo"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/cli"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
+// version is set at build time with -ldflags "-X main.version=..."; when
+// it is not, the version comes from the build info (see package buildinfo).
+var version = buildinfo.Unset
 
 func main() {
 	// This program starts no children but servers: any orphan it adopts is
 	// one of theirs, and is killed with them.
 	stdio.OwnChildren()
 	ctx, stop := audit.NotifyContext(context.Background())
-	app := &cli.App{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, LookupEnv: os.LookupEnv, Version: version, Executable: os.Executable}
+	app := &cli.App{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, LookupEnv: os.LookupEnv, Version: buildinfo.Version(version), Executable: os.Executable}
 	code := app.Run(ctx, os.Args[1:])
 	stop()
 	os.Exit(code)

@@ -75,6 +75,16 @@ type Outcome struct {
 	Warnings []string
 }
 
+// Describe spells err, found by the engine during a run with o (a tool
+// pattern that matches no tool), as [Build] spelled o's own errors: a
+// setting of the config file as the file's key.
+func (o Options) Describe(err error) string {
+	if o.spell == nil {
+		return err.Error()
+	}
+	return Describe(err, o.spell)
+}
+
 // Interrupted reports whether the run was stopped from outside.
 func (o Outcome) Interrupted() bool {
 	return o.Code == ExitInterrupted || o.Code == 128+int(syscall.SIGTERM)

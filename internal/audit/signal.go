@@ -47,3 +47,7 @@ func interruptedCode(ctx context.Context) int {
 	}
 	return ExitInterrupted
 }
+
+// InterruptedCode is the exit code of a front end whose ctx ended: 130
+// after SIGINT, 143 after SIGTERM.
+func InterruptedCode(ctx context.Context) int { return interruptedCode(ctx) }

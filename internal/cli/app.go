@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
@@ -35,12 +36,31 @@ type App struct {
 	Version    string
 	Executable func() (string, error) // this binary, for the demo
 	HTTPClient *http.Client           // for GitHub (comment); nil: http.DefaultClient
+
+	// command is the subcommand running ("report"), whose help a usage
+	// error points at; "" for a run.
+	command string
 }
 
 // Run executes args (without the program name) and returns the exit code.
 func (a *App) Run(ctx context.Context, args []string) int {
 	if len(args) > 0 {
+		if c, ok := lookupCommand(args[0]); ok && asksHelp(args[1:]) {
+			fmt.Fprint(a.Stdout, c.usage)
+			return ExitOK
+		}
+		if _, ok := lookupCommand(args[0]); ok {
+			a.command = args[0]
+		}
 		switch args[0] {
+		case "help":
+			return a.runHelp(args[1:])
+		case "list":
+			return a.runList(ctx, args[1:])
+		case "cases":
+			return a.runCases(ctx, args[1:])
+		case "init":
+			return a.runInit(ctx, args[1:])
 		case "demo":
 			return a.runDemo(ctx, args[1:])
 		case "report":
@@ -62,6 +82,13 @@ func (a *App) Run(ctx context.Context, args []string) int {
 		case "version", "--version":
 			fmt.Fprintf(a.Stdout, "mcp-fuzz %s\n", a.Version)
 			return ExitOK
+		}
+		if !strings.HasPrefix(args[0], "-") {
+			// A mistyped subcommand ("reprot"), not a server command
+			// without its "--".
+			if err := unknownCommand(args[0]); err != nil {
+				return a.usageError(fmt.Errorf("%w (a server command goes after --)", err))
+			}
 		}
 	}
 	st, code, done := a.parse(args)
@@ -98,7 +125,11 @@ func (a *App) build(st audit.Settings) (o audit.Options, code int, ok bool) {
 }
 
 func (a *App) usageError(err error) int {
-	fmt.Fprintf(a.Stderr, "mcp-fuzz: %s\nRun 'mcp-fuzz --help' for usage.\n", audit.Describe(err, audit.FlagNames))
+	help := "mcp-fuzz --help"
+	if a.command != "" && a.command != "help" {
+		help = "mcp-fuzz " + a.command + " --help"
+	}
+	fmt.Fprintf(a.Stderr, "mcp-fuzz: %s\nRun '%s' for usage.\n", audit.Describe(err, audit.FlagNames), help)
 	return ExitUsage
 }
 

@@ -36,6 +36,10 @@ Environment:
                                 GitHub Enterprise Server: https://HOST/api/v3)
   GITHUB_GRAPHQL_URL            the GraphQL API (default: beside GITHUB_API_URL)
 
+Examples:
+  mcp-fuzz comment report.json --pr 12
+  mcp-fuzz comment linux.json macos.json --pr 12 --repo owner/name --key nightly
+
 Exit status: 0 commented, 1 GitHub refused or failed, 2 usage error.
 `
 

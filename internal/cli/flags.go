@@ -98,6 +98,12 @@ Usage:
   mcp-fuzz [flags] --url URL              fuzz a Streamable HTTP (or legacy SSE) server
   mcp-fuzz demo [flags]                   audit the built-in, deliberately flawed demo server
   mcp-fuzz demo-server                    run the demo server alone over stdio
+  mcp-fuzz list [flags] -- COMMAND...     list the tools, which a run would call and why, and
+                                          the lint findings; calls nothing (or --url URL)
+  mcp-fuzz cases [flags] -- COMMAND...    print the cases a run would send each tool; calls
+                                          nothing (or --url URL)
+  mcp-fuzz init [flags] -- COMMAND...     write a commented .mcp-fuzz.yml for the server's tools
+                                          (or --url URL; -o FILE, --force to replace one)
   mcp-fuzz report FILE.json [-o OUT]...   re-render a saved JSON report (any format)
   mcp-fuzz merge A.json B.json... [-o X]  combine reports of several targets (.md or .json)
   mcp-fuzz replay FILE.json CASE-ID [flags] [-- COMMAND...]
@@ -111,6 +117,14 @@ Usage:
   mcp-fuzz serve                          run mcp-fuzz as an MCP server over stdio, for
                                           agents (see serve --help)
   mcp-fuzz version                        print the version
+  mcp-fuzz help [COMMAND]                 this help, or a command's (also: COMMAND --help)
+
+Examples:
+  mcp-fuzz -- npx -y @modelcontextprotocol/server-everything
+  mcp-fuzz --json --timeout 30 -- ./my-server > report.json
+  mcp-fuzz --url http://127.0.0.1:3001/mcp --bearer "$TOKEN" -o report.md
+  mcp-fuzz --tools 'search_*' --cases 0 -- ./my-server
+  mcp-fuzz list -- python server.py
 
 Target:
   --url URL               HTTP endpoint (Streamable HTTP, falling back to legacy SSE on a 4xx)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/boundedfile"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/suggest"
 )
 
 // DefaultPath is read when it exists and no --config is given.
@@ -181,7 +183,7 @@ func Parse(b []byte) (*File, error) {
 			}
 			return nil, fmt.Errorf("invalid configuration: %s", strings.Join(msgs, "; "))
 		}
-		return nil, fmt.Errorf("invalid configuration: %s", shortValues(err.Error()))
+		return nil, fmt.Errorf("invalid configuration: %s", shortValues(syntaxLine(b, err.Error())))
 	}
 	for i, e := range f.Expected {
 		if e.ID == "" || e.Reason == "" {
@@ -216,6 +218,8 @@ func nameKeys(src []byte, errs []string) []string {
 	var root yaml.Node
 	_ = yaml.Unmarshal(src, &root)
 	keys := map[int]string{}
+	// named are the paths of the keys on each line.
+	named := map[int][]string{}
 	var walk func(n *yaml.Node, path string)
 	walk = func(n *yaml.Node, path string) {
 		switch n.Kind {
@@ -230,6 +234,7 @@ func nameKeys(src []byte, errs []string) []string {
 				if path != "" {
 					p = path + "." + k.Value
 				}
+				named[k.Line] = append(named[k.Line], p)
 				if _, seen := keys[v.Line]; !seen || v.Kind == yaml.ScalarNode {
 					keys[v.Line] = p
 				}
@@ -243,10 +248,95 @@ func nameKeys(src []byte, errs []string) []string {
 		out[i] = e
 		if m := lineRE.FindStringSubmatch(e); m != nil {
 			line, _ := strconv.Atoi(m[1])
-			if key, ok := keys[line]; ok && !strings.Contains(e, "not found in type") {
+			key, ok := keys[line]
+			switch {
+			case fieldNotFound.MatchString(e):
+				out[i] = unknownKey(e, named[line])
+			case ok:
 				out[i] = fmt.Sprintf("line %d: key %q: %s", line, key, strings.TrimPrefix(e, m[0]))
 			}
 		}
 	}
 	return out
 }
+
+// fieldNotFound is the decoder's error for an unknown key.
+var fieldNotFound = regexp.MustCompile(`^line (\d+): field (.*) not found in type config\.(\w+)$`)
+
+// keysOf are the keys a section of the file takes, by the name of its Go
+// type (as the decoder's error names it).
+var keysOf = map[string][]string{
+	"File":      yamlKeys(File{}),
+	"Tool":      yamlKeys(Tool{}),
+	"Expected":  yamlKeys(Expected{}),
+	"Lifecycle": yamlKeys(Lifecycle{}),
+}
+
+// yamlKeys lists the keys of struct v as YAML spells them.
+func yamlKeys(v any) []string {
+	t := reflect.TypeOf(v)
+	var out []string
+	for i := range t.NumField() {
+		if k, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); k != "" && k != "-" {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// unknownKey rewords the decoder's "line 2: field timeuot not found in
+// type config.File" in the file's terms: `unknown key "timeuot" on line
+// 2; did you mean "timeout"?`, the key spelled with the keys above it
+// ("per-tool.search.exampel") when one of paths, those of the keys on its
+// line, ends with it. Other messages are returned as they are.
+func unknownKey(msg string, paths []string) string {
+	m := fieldNotFound.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	key := m[2]
+	for _, p := range paths {
+		if strings.HasSuffix(p, "."+key) {
+			key = p
+			break
+		}
+	}
+	return fmt.Sprintf("unknown key %q on line %s%s", key, m[1], suggest.Hint(m[2], keysOf[m[3]]))
+}
+
+// yamlLine is the line number a YAML syntax error starts with.
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+
+// syntaxLine puts the right line into the YAML syntax error msg of src.
+// The decoder numbers the lines of its parser's errors (as opposed to its
+// scanner's) from 0, or names the line where the enclosing block began:
+// "cases: 5\n- x" is refused on "line 1". The line where the problem is
+// found is the first whose prefix of src (the lines up to it) fails to
+// parse with the same problem; msg is returned as it is when none does.
+func syntaxLine(src []byte, msg string) string {
+	problem := yamlLine.ReplaceAllString(msg, "yaml: ")
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	if len(lines) > maxSyntaxLines || len(src) > maxSyntaxBytes {
+		return msg // bounded work: a parse per line
+	}
+	end := 0
+	for i, l := range lines {
+		end += len(l)
+		var v any
+		err := yaml.Unmarshal(src[:end], &v)
+		if err == nil {
+			continue
+		}
+		if yamlLine.ReplaceAllString(err.Error(), "yaml: ") == problem {
+			return fmt.Sprintf("yaml: line %d: %s", i+1, strings.TrimPrefix(problem, "yaml: "))
+		}
+	}
+	return msg
+}
+
+// maxSyntaxLines and maxSyntaxBytes bound the files [syntaxLine] parses
+// prefixes of: a config file is a few dozen lines.
+const (
+	maxSyntaxLines = 2000
+	maxSyntaxBytes = 256 << 10
+)

@@ -42,7 +42,18 @@ expected:
 
 func TestParseErrorsNameKeyAndLine(t *testing.T) {
 	for _, tc := range []struct{ doc, want string }{
-		{"cases: 5\nper_tool: {}\n", "line 2: field per_tool not found"},
+		{"cases: 5\nper_tool: {}\n", `unknown key "per_tool" on line 2; did you mean "per-tool"?`},
+		{"cases: 5\ntimeuot: 3\n", `unknown key "timeuot" on line 2; did you mean "timeout"?`},
+		{"per-tool:\n  x:\n    exampel: {}\n", `unknown key "per-tool.x.exampel" on line 3; did you mean "example"?`},
+		{"expected:\n  - id: a\n    reson: b\n", `unknown key "expected.reson" on line 3; did you mean "reason"?`},
+		{"cases: 5\nzzzzzz: 1\n", `unknown key "zzzzzz" on line 2`},
+		// The decoder numbers its parser's errors from 0 (or names the
+		// enclosing block's line): the problem is on line 2 in each.
+		{"cases: 5\n- x\n", "yaml: line 2: did not find expected key"},
+		{"cases: 5\ntimeout: [1, 2\n", "yaml: line 2: did not find expected ',' or ']'"},
+		{"tools: [a,\n  b]\nseed: {a: 1\n", "yaml: line 3: did not find expected ',' or '}'"},
+		{"cases: 5\nseed: *x\n", "yaml: line 2: unknown anchor 'x' referenced"},
+		{"cases: 5\n\tfoo: 1\n", "yaml: line 2: found a tab character"},
 		{"seed: 1\ncases: lots\n", `line 2: key "cases": cannot unmarshal`},
 		{"per-tool:\n  x:\n    skip: maybe\n", `line 3: key "per-tool.x.skip"`},
 		{"per-tool:\n  x:\n    timeout: soon\n", `line 3: "soon" is not a duration`},

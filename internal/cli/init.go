@@ -1,0 +1,302 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/boundedfile"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/suggest"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/config"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
+)
+
+// initArgs takes init's own flags (-o/--output FILE, --force) out of args,
+// before any "--"; the rest are a run's flags.
+func initArgs(args []string) (rest []string, out string, force bool, err error) {
+	out = config.DefaultPath
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch {
+		case !strings.HasPrefix(a, "-"):
+			rest = append(rest, a)
+		case name == "force":
+			force = !hasValue || value == "true"
+			if hasValue && value != "true" && value != "false" {
+				return nil, "", false, fmt.Errorf("--force=%q: want true or false (or --force alone for true)", value)
+			}
+		case name == "o" || name == "output":
+			if !hasValue {
+				if i+1 >= len(args) {
+					return nil, "", false, fmt.Errorf("%s needs a value", dashed(name))
+				}
+				i++
+				value = args[i]
+			}
+			if value == "" {
+				return nil, "", false, fmt.Errorf("%s needs a value", dashed(name))
+			}
+			out = value
+		case name != "" && len(suggest.Nearest(name, []string{"force", "output"})) > 0 && !runFlag(name):
+			// A typo of init's own flags, which a run's flags would not
+			// suggest.
+			return nil, "", false, fmt.Errorf("unknown flag %s%s", dashed(name), suggest.Hint(dashed(name), []string{"--force", "--output"}))
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return rest, out, force, nil
+}
+
+// runInit is `mcp-fuzz init [-o FILE] [--force] [flags] -- CMD`: a
+// commented config file for the target's tools.
+func (a *App) runInit(ctx context.Context, args []string) int {
+	rest, out, force, err := initArgs(args)
+	if err != nil {
+		return a.usageError(err)
+	}
+	o, code, ok := a.planOptions("init", rest)
+	if !ok {
+		return code
+	}
+	if out != "-" && !force {
+		// Checked before the server starts, and again when writing.
+		if _, err := os.Lstat(out); err == nil {
+			return a.usageError(fmt.Errorf("%s exists: give --force to replace it, or -o FILE to write another file", out))
+		}
+	}
+	p, code, ok := a.plan(ctx, o)
+	if !ok {
+		return code
+	}
+	b := initFile(p, a.Version)
+	// What init writes must load: a file the next run refuses helps no one.
+	if _, err := config.Parse(b); err != nil {
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: init: the file written would not load (a bug; please report it): %v\n", err)
+		return ExitUsage
+	}
+	if out == "-" {
+		_, _ = a.Stdout.Write(b)
+		return ExitOK
+	}
+	open := func(flag int) (*os.File, error) {
+		if !force {
+			flag |= os.O_EXCL
+		}
+		return os.OpenFile(out, flag|os.O_TRUNC, 0o644)
+	}
+	if err := boundedfile.WriteWith(open, out, b); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return a.usageError(fmt.Errorf("%s exists: give --force to replace it, or -o FILE to write another file", out))
+		}
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: writing %s: %v\n", out, err)
+		return ExitUsage
+	}
+	called := 0
+	for _, t := range p.Tools {
+		if t.Called {
+			called++
+		}
+	}
+	fmt.Fprintf(a.Stderr, "mcp-fuzz: wrote %s: %s (%d called by default); put realistic values into the examples and uncomment them\n", out, plural(len(p.Tools), "tool", "tools"), called)
+	return ExitOK
+}
+
+// maxExampleBytes bounds the example skeleton written for a tool: a
+// larger valid call is left to `mcp-fuzz cases`.
+const maxExampleBytes = 4 << 10
+
+// exampleMarker starts each commented line of an example skeleton:
+// removing it from a line uncomments it (the tests do so).
+const exampleMarker = "# "
+
+// initFile is the config file init writes for p: every line but the
+// per-tool keys commented, so that it changes nothing until edited (an
+// uncommented generated example would make the valid call's error a real
+// finding instead of a possible synthetic-input false positive).
+func initFile(p *engine.Preview, version string) []byte {
+	var b bytes.Buffer
+	server := strings.TrimSpace(escape.Terminal(p.Server.Name+" "+p.Server.Version, 120))
+	if server == "" {
+		server = "(no name)"
+	}
+	target := p.Target.URL
+	if target == "" {
+		target = p.Target.Command
+	}
+	fmt.Fprintf(&b, "# mcp-fuzz configuration for %s, written by `mcp-fuzz init` (mcp-fuzz %s).\n", server, escape.Terminal(version, 40))
+	fmt.Fprintf(&b, "# Target: %s\n", escape.Terminal(target, 200))
+	b.WriteString(`# Every key is optional, and a flag given on the command line wins over the
+# file. mcp-fuzz reads .mcp-fuzz.yml from the working directory, or the file
+# --config names. Keys: see "Configuration file" in the README.
+
+# Flag defaults, to uncomment and change:
+# timeout: 15s            # per call (--timeout)
+# startup-timeout: 60s    # spawn, handshake and tools/list (--startup-timeout)
+# cases: 40               # per-tool case budget; 0: no limit (--cases)
+# seed: 1                 # case generation seed (--seed)
+# profile: default        # or aggressive (--profile)
+# include-destructive: false
+`)
+	fmt.Fprintf(&b, "# fail-on: %s\n", score.DefaultFailOnNames())
+	b.WriteString(`# fail-under: 75          # gate on the overall score (--fail-under)
+# env:                    # for the server process (--env)
+#   LOG_LEVEL: debug
+`)
+	if len(p.Tools) == 0 {
+		b.WriteString("\n# The server listed no tools.\n")
+		b.WriteString(expectedStub)
+		return b.Bytes()
+	}
+	b.WriteString(`
+# Per tool: an example of realistic arguments (the valid call, and the base
+# of every mutation), skip or include, and a timeout. Each example below is
+# the valid call mcp-fuzz generates from the tool's input schema: replace
+# its values with ones the tool accepts (an id that exists, a real query)
+# and uncomment it; a generated value the tool refuses is reported as a
+# possible synthetic-input false positive, an example it refuses as a
+# finding.
+per-tool:
+`)
+	for _, t := range p.Tools {
+		fmt.Fprintf(&b, "  %s:\n", yamlKey(t.Name))
+		if d := escape.Terminal(t.Description, 100); d != "" {
+			fmt.Fprintf(&b, "    # %s\n", d)
+		}
+		fmt.Fprintf(&b, "    # %s.\n", hints(t))
+		if t.Called {
+			fmt.Fprintf(&b, "    # Called by default (%s).\n", escape.Terminal(t.CallReason, 160))
+			b.WriteString("    # skip: true          # never call it\n")
+		} else {
+			fmt.Fprintf(&b, "    # Not called: %s.\n", escape.Terminal(strings.TrimPrefix(t.SkipReason, "not called: "), 200))
+			if t.Destructive == nil || *t.Destructive {
+				b.WriteString("    # It may change or delete data: include it only against a disposable server.\n")
+			}
+			b.WriteString("    # include: true       # call it anyway\n")
+		}
+		b.WriteString("    # timeout: 30s        # its own per-call timeout\n")
+		writeExample(&b, t)
+	}
+	b.WriteString(expectedStub)
+	return b.Bytes()
+}
+
+const expectedStub = `
+# Findings to accept: each case or finding id (as a report shows it) with the
+# reason; they fail no gate.
+# expected:
+#   - id: search/extra_property
+#     reason: extra keys are ignored by design
+`
+
+// writeExample writes t's example skeleton, commented.
+func writeExample(b *bytes.Buffer, t engine.PreviewedTool) {
+	switch {
+	case len(t.Valid) > maxExampleBytes:
+		fmt.Fprintf(b, "    # (its generated valid call is %d bytes: see mcp-fuzz cases --tools %s)\n", len(t.Valid), shellWord(t.Name))
+		return
+	case t.GeneratorGap != "":
+		fmt.Fprintf(b, "    # (its generated valid call does not validate against its schema: %s)\n", escape.Terminal(t.GeneratorGap, 160))
+	}
+	y, ok := exampleYAML(t.Valid)
+	if !ok {
+		return
+	}
+	if strings.TrimSpace(y) == "{}" {
+		b.WriteString("    " + exampleMarker + "example: {}\n")
+		return
+	}
+	b.WriteString("    " + exampleMarker + "example:\n")
+	for _, line := range strings.Split(strings.TrimRight(y, "\n"), "\n") {
+		b.WriteString("    " + exampleMarker + "  " + line + "\n")
+	}
+}
+
+// exampleYAML spells the valid call's arguments (a JSON object) as a YAML
+// block; ok is false when they are not an object.
+func exampleYAML(args json.RawMessage) (string, bool) {
+	d := json.NewDecoder(bytes.NewReader(args))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return "", false
+	}
+	if _, ok := v.(map[string]any); !ok {
+		return "", false
+	}
+	out, err := yaml.Marshal(yamlNumbers(v))
+	if err != nil {
+		return "", false
+	}
+	return string(out), true
+}
+
+// yamlNumbers replaces the json.Numbers of v by int64 or float64, which
+// YAML spells as numbers (a json.Number is a string to it).
+func yamlNumbers(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			v[k] = yamlNumbers(e)
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = yamlNumbers(e)
+		}
+	case json.Number:
+		if n, err := v.Int64(); err == nil {
+			return n
+		}
+		if f, err := v.Float64(); err == nil {
+			return f
+		}
+		return string(v)
+	}
+	return v
+}
+
+// plainKey is a tool name YAML reads as the same string unquoted.
+var plainKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
+
+// yamlKey spells a tool name as a mapping key: plain when that reads back
+// as the name, else double-quoted on one line (a server's names are any
+// text): a JSON string is a YAML double-quoted scalar.
+func yamlKey(name string) string {
+	switch strings.ToLower(name) {
+	case "true", "false", "yes", "no", "on", "off", "y", "n", "null", "nan", "inf":
+	default:
+		if plainKey.MatchString(name) {
+			return name
+		}
+	}
+	out, _ := json.Marshal(name)
+	return string(out)
+}
+
+// shellWord quotes s for a shell when it needs it.
+func shellWord(s string) string {
+	if plainKey.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(escape.Terminal(s, 100), "'", `'\''`) + "'"
+}
+
+// runFlag reports whether name is a flag of a run.
+func runFlag(name string) bool {
+	_, _, err := parseArgs([]string{"--" + name + "=1"})
+	return err == nil || !strings.HasPrefix(err.Error(), "unknown flag")
+}
