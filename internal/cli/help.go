@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/serve"
 	"slices"
 	"strings"
 
@@ -27,6 +28,7 @@ var commands = []command{
 	{"merge", mergeUsage},
 	{"replay", replayUsage},
 	{"comment", commentUsage},
+	{"serve", serve.Usage},
 	{"version", versionUsage},
 	{"help", helpUsage},
 }

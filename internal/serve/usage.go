@@ -33,4 +33,8 @@ Cancelling a request stops its audit and the target. No config file is read.
 
 Secrets passed to a tool (headers, bearer, secret-looking env values) are
 redacted from every result. See docs/SKILL.md for the agent workflow.
+
+Examples:
+  mcp-fuzz serve
+  mcp-fuzz -- mcp-fuzz serve        # audit mcp-fuzz's own server
 `
