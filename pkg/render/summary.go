@@ -124,7 +124,7 @@ func (s *summaryWriter) header(rep *report.Report) {
 		s.line(plain("target  " + escape.Terminal(target, 0)))
 	}
 	if rep.Server.EraReason != "" {
-		s.line(plain("era     " + escape.Terminal(rep.Server.Era, 20) + ": " + escape.Terminal(rep.Server.EraReason, 0)))
+		s.wrap(plain("era     "), "", escape.Terminal(rep.Server.Era, 20)+": "+escape.Terminal(rep.Server.EraReason, 0))
 	}
 	sum := rep.Summary
 	s.line(plain(fmt.Sprintf("run     %s tested, %d skipped · %s · seed %d · %s s · mcp-fuzz %s", plural(sum.ToolsTested, "tool", "tools"), sum.ToolsSkipped,
@@ -138,13 +138,13 @@ func (s *summaryWriter) header(rep *report.Report) {
 		s.line(plain("note    " + escape.Terminal(n, 0)))
 	}
 	if line := eraLine(rep, escape.Terminal); line != "" {
-		s.line(plain("eras    "), plain(line))
+		s.line(plain("eras: "+line))
 	}
 	for _, n := range eraNotes(rep.EraComparison) {
-		s.line(seg{ansiYellow + ansiBold, "eras note:"}, plain(" "+escape.Terminal(n, 0)))
+		s.wrap(seg{ansiYellow + ansiBold, "eras note: "}, "", escape.Terminal(n, 0))
 	}
 	if rep.EndedEarly != "" {
-		s.line(seg{ansiYellow + ansiBold, "ended early:"}, plain(" "+escape.Terminal(rep.EndedEarly, 0)))
+		s.wrap(seg{ansiYellow + ansiBold, "ended early: "}, "", escape.Terminal(rep.EndedEarly, 0))
 	}
 }
 
@@ -352,8 +352,13 @@ func (s *summaryWriter) fixes(rep *report.Report) {
 // checks that ran (or why the protocol checks did not).
 func (s *summaryWriter) checks(rep *report.Report) {
 	parts := checkParts(rep)
-	if len(parts) > 0 && len(protocolChecks(rep)) > 0 && rep.Server.Era != "" {
+	switch {
+	case len(parts) == 0:
+	case len(protocolChecks(rep)) > 0 && rep.Server.Era != "":
 		parts[0] += " (" + rep.Server.Era + " era)"
+	case !rep.Static && rep.Server.Era == "legacy":
+		// The era line above says why the 2025 era was spoken.
+		parts[0] = "protocol checks: none in the 2025 era (--era modern requires the 2026-07-28 revision)"
 	}
 	if rep.Lifecycle != nil {
 		line := "lifecycle checks (--sequential): "
@@ -407,7 +412,7 @@ func (s *summaryWriter) tools(rep *report.Report) {
 				s.line(plain(fmt.Sprintf("    and %d more for other reasons (see the full report)", len(reasons)-i)))
 				break
 			}
-			s.line(plain("    " + nameList(names[r], summaryToolNames) + ": " + escape.Terminal(r, 0)))
+			s.wrap(plain("    "), "", nameList(names[r], summaryToolNames)+": "+escape.Terminal(r, 0))
 		}
 	}
 	if len(learned) > 0 {
