@@ -138,7 +138,7 @@ func (s *summaryWriter) header(rep *report.Report) {
 		s.line(plain("note    " + escape.Terminal(n, 0)))
 	}
 	if line := eraLine(rep, escape.Terminal); line != "" {
-		s.line(plain("eras: "+line))
+		s.line(plain("eras: " + line))
 	}
 	for _, n := range eraNotes(rep.EraComparison) {
 		s.wrap(seg{ansiYellow + ansiBold, "eras note: "}, "", escape.Terminal(n, 0))
