@@ -41,6 +41,7 @@ type progress struct {
 
 	toolsTotal, toolsDone int
 	cases, failures       int
+	base                  int             // cases before this audit's tools (--era both audits twice)
 	started               map[string]int  // tools running: cases planned
 	casesOf               map[string]int  // cases done per tool
 	seen, failed          map[string]bool // cases counted (tool and id)
@@ -85,8 +86,13 @@ func (p *progress) event(e engine.Event) {
 	}
 	switch e.Kind {
 	case engine.EventTools:
-		p.toolsTotal, p.toolsDone, p.toolsStart, p.phase = e.Total, 0, p.now(), ""
+		// With --era both, the second audit runs the same cases again:
+		// they count again, and the estimate starts over.
+		p.toolsTotal, p.toolsDone, p.toolsStart, p.phase, p.base = e.Total, 0, p.now(), "", p.cases
 		clear(p.started)
+		clear(p.casesOf)
+		clear(p.seen)
+		clear(p.failed)
 	case engine.EventSkip:
 		p.message(fmt.Sprintf("- %s: skipped (%s)", escape.Terminal(e.Tool, 80), escape.Terminal(e.Reason, 200)))
 	case engine.EventTool:
@@ -195,7 +201,8 @@ func (p *progress) elapsed() string {
 // so far and the cases still to run: those planned for the tools running,
 // and for each tool not started yet as many as the started ones averaged.
 func (p *progress) left() (time.Duration, bool) {
-	if p.phase != "" || p.toolsTotal == 0 || p.toolsDone >= p.toolsTotal || p.cases < 5 || p.toolsStart.IsZero() {
+	done := p.cases - p.base
+	if p.phase != "" || p.toolsTotal == 0 || p.toolsDone >= p.toolsTotal || done < 5 || p.toolsStart.IsZero() {
 		return 0, false
 	}
 	spent := p.now().Sub(p.toolsStart)
@@ -220,7 +227,7 @@ func (p *progress) left() (time.Duration, bool) {
 	if waiting > 0 && plannedTools > 0 {
 		remaining += waiting * planned / plannedTools
 	}
-	return time.Duration(float64(spent) * float64(remaining) / float64(p.cases)), true
+	return time.Duration(float64(spent) * float64(remaining) / float64(done)), true
 }
 
 // duration says a duration to a tenth of a second under a minute, else to

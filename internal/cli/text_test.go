@@ -147,3 +147,23 @@ func TestProgressLive(t *testing.T) {
 		t.Errorf("the last live line is not the last count:\n%q", out)
 	}
 }
+
+// TestProgressBothEras: with --era both the same cases run again in the
+// second era; they count again.
+func TestProgressBothEras(t *testing.T) {
+	var b lockedBuffer
+	clock := &fakeClock{t: time.Unix(0, 0)}
+	p := newProgress(&b)
+	p.now = clock.now
+	p.event(engine.Event{Kind: engine.EventEra, Reason: "modern"})
+	runTools(p, clock)
+	p.event(engine.Event{Kind: engine.EventEra, Reason: "legacy"})
+	runTools(p, clock)
+	p.close()
+	if p.cases != 40 || p.failures != 8 {
+		t.Errorf("cases %d, failures %d after two eras; want 40 and 8", p.cases, p.failures)
+	}
+	if !strings.Contains(b.String(), "= auditing in the legacy era (--era both)\n") {
+		t.Errorf("no era line:\n%s", b.String())
+	}
+}
