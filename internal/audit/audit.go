@@ -37,6 +37,7 @@ type Options struct {
 	Gates   score.Gates
 	Format  string   // of stdout (the command line): text, json, markdown, ...
 	Outputs []string // files to write, format from the extension
+	Verbose bool     // text: every case and reproducer, not the summary
 	// SARIF is what locates SARIF output: see package sarifloc.
 	SARIF SARIF
 

@@ -61,6 +61,9 @@ type Settings struct {
 
 	Format  string
 	Outputs []string
+	// Verbose makes the text format list every case and reproducer
+	// instead of the summary.
+	Verbose bool
 
 	FailUnder    *int
 	FailUnderDim map[string]int // dimension as the user wrote it -> floor
@@ -189,7 +192,7 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 		return names(key)
 	}
 
-	o := Options{Format: s.Format, Outputs: s.Outputs, spell: spell}
+	o := Options{Format: s.Format, Outputs: s.Outputs, Verbose: s.Verbose, spell: spell}
 	o.SARIF = SARIF{Location: pick(s.SARIFLocation, file.SARIFLocation), Category: pick(s.SARIFCategory, file.SARIFCategory), Config: configPath(s.Config)}
 
 	c := &o.Engine

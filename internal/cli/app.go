@@ -206,13 +206,15 @@ func (a *App) prepare(st audit.Settings) (o audit.Options, sarif render.SARIFOpt
 
 // audit runs the audit o, built and validated, and reports it.
 func (a *App) audit(ctx context.Context, o audit.Options, sarif render.SARIFOptions) int {
-	o.Engine.Progress = newProgress(a.Stderr).event
+	p := a.newProgressFor()
+	o.Engine.Progress = p.event
 	out := audit.Run(ctx, o)
+	p.close()
 	switch {
 	case out.Interrupted() && out.Report != nil:
 		// Write what the run has: a partial report is still evidence.
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: %s; writing the partial report\n", out.Report.EndedEarly)
-		a.emit(out.Report, o.Format, o.Outputs, sarif)
+		a.emit(out.Report, o.Format, o.Outputs, sarif, o.Verbose)
 		return out.Code
 	case out.Interrupted():
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: interrupted (%v) before the server was ready; nothing to report\n", context.Cause(ctx))
@@ -225,7 +227,7 @@ func (a *App) audit(ctx context.Context, o audit.Options, sarif render.SARIFOpti
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: %s\n", escape.Terminal(out.Err.Error(), 0))
 		return out.Code
 	}
-	if code := a.emit(out.Report, o.Format, o.Outputs, sarif); code != ExitOK {
+	if code := a.emit(out.Report, o.Format, o.Outputs, sarif, o.Verbose); code != ExitOK {
 		return code
 	}
 	for _, w := range out.Warnings {

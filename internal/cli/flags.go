@@ -201,6 +201,8 @@ Output:
   --format F              stdout format: text (default), json, markdown, sarif, junit, jsonl, badge
   --json                  same as --format json (text is coloured on a terminal unless
                           NO_COLOR or CI is set)
+  --verbose               text: every case and every reproducer, not the summary (which
+                          fits $COLUMNS or the terminal, 80 to 120 columns)
   -o, --output FILE       also write FILE, format from its extension (repeatable):
                           .json report, .md Markdown, .sarif SARIF 2.1.0, .xml JUnit,
                           .jsonl full trace, .svg badge
@@ -278,6 +280,7 @@ func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 	concurrency := fs.Int("concurrency", 0, "")
 	jsonOut := fs.Bool("json", false, "")
 	fs.StringVar(&st.Format, "format", "text", "")
+	fs.BoolVar(&st.Verbose, "verbose", false, "")
 	failUnder := fs.Int("fail-under", -1, "")
 	dimGates := map[string]*int{}
 	for _, d := range dimensionFlags {

@@ -25,7 +25,7 @@ func readReport(path string) (*report.Report, error) { return report.ReadFile(pa
 
 // outputFlags parses the -o/--format flags of report and merge; the rest of
 // args are returned as positional arguments.
-func outputFlags(name string, args []string) (outputs []string, format string, rest []string, sarif audit.SARIF, err error) {
+func outputFlags(name string, args []string) (outputs []string, format string, rest []string, sarif audit.SARIF, verbose bool, err error) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var outs listFlag
@@ -35,11 +35,12 @@ func outputFlags(name string, args []string) (outputs []string, format string, r
 	if name == "report" {
 		fs.StringVar(&sarif.Location, "sarif-location", "", "")
 		fs.StringVar(&sarif.Category, "sarif-category", "", "")
+		fs.BoolVar(&verbose, "verbose", false, "")
 	}
 	// Flags may follow the files: parse repeatedly.
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, "", nil, sarif, flagError(fs, err)
+			return nil, "", nil, sarif, false, flagError(fs, err)
 		}
 		if fs.NArg() == 0 {
 			break
@@ -49,17 +50,17 @@ func outputFlags(name string, args []string) (outputs []string, format string, r
 	}
 	for _, o := range outs {
 		if _, err := formatOf(o); err != nil {
-			return nil, "", nil, sarif, err
+			return nil, "", nil, sarif, false, err
 		}
 	}
-	return outs, format, rest, sarif, nil
+	return outs, format, rest, sarif, verbose, nil
 }
 
 // runReport re-renders a saved report: mcp-fuzz report FILE.json -o out.md.
 func (a *App) runReport(args []string) int {
-	outs, format, files, sarif, err := outputFlags("report", args)
+	outs, format, files, sarif, verbose, err := outputFlags("report", args)
 	if err == nil && len(files) != 1 {
-		err = errors.New("usage: mcp-fuzz report FILE.json [-o OUT]... [--format F] [--sarif-location FILE] [--sarif-category NAME]")
+		err = errors.New("usage: mcp-fuzz report FILE.json [-o OUT]... [--format F] [--verbose] [--sarif-location FILE] [--sarif-category NAME]")
 	}
 	if err == nil && format == "" && len(outs) == 0 {
 		format = "text"
@@ -85,13 +86,13 @@ func (a *App) runReport(args []string) int {
 			return a.usageError(err)
 		}
 	}
-	return a.emit(rep, format, outs, opts)
+	return a.emit(rep, format, outs, opts, verbose)
 }
 
 // emit writes rep to each output file and, in format, to stdout, with
 // SARIF results located by sarif. The replay reproducers of every output
 // name the first .json output, if any.
-func (a *App) emit(rep *report.Report, format string, outs []string, sarif render.SARIFOptions) int {
+func (a *App) emit(rep *report.Report, format string, outs []string, sarif render.SARIFOptions, verbose bool) int {
 	if wantsSARIF(format, outs) && sarif.Location.URI == "" && len(rep.Findings) > 0 {
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: warning: %s\n", noSARIFLocation)
 	}
@@ -113,7 +114,7 @@ func (a *App) emit(rep *report.Report, format string, outs []string, sarif rende
 	f, err := render.ByName(format)
 	var b []byte
 	if err == nil {
-		b, err = f.Render(rep, render.Options{Colour: useColour(a.Stdout, a.LookupEnv), SARIF: sarif})
+		b, err = f.Render(rep, render.Options{Colour: useColour(a.Stdout, a.LookupEnv), Width: a.columns(a.Stdout), Verbose: verbose, Outputs: outs, SARIF: sarif})
 	}
 	if err != nil {
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: rendering %s: %v\n", format, err)
@@ -126,7 +127,7 @@ func (a *App) emit(rep *report.Report, format string, outs []string, sarif rende
 // runMerge combines the reports of several targets (the matrix fan-in):
 // mcp-fuzz merge a.json b.json -o combined.md.
 func (a *App) runMerge(args []string) int {
-	outs, format, files, _, err := outputFlags("merge", args)
+	outs, format, files, _, _, err := outputFlags("merge", args)
 	if err == nil && len(files) == 0 {
 		err = errors.New("usage: mcp-fuzz merge A.json B.json ... [-o combined.md|combined.json]")
 	}

@@ -66,6 +66,9 @@ func (p *pool) run(ctx context.Context, tools []tool) ([]report.Tool, string) {
 			p.cfg.Progress(e)
 		}
 	}
+	if progress != nil {
+		progress(Event{Kind: EventTools, Total: len(tools)})
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -90,6 +93,7 @@ func (p *pool) run(ctx context.Context, tools []tool) ([]report.Tool, string) {
 					return
 				}
 				r.runTool(ctx, tools[i], &out[i])
+				r.progress(Event{Kind: EventToolDone, Tool: tools[i].Name})
 				p.lint[i], r.lint = r.lint, nil
 				done[i] = true
 				cut[i] = ctx.Err() != nil

@@ -280,9 +280,14 @@ func lifecycleLine(rep *report.Report) string {
 // passed, 4 failed, 1 skipped"; for a server audited in the legacy era
 // without any, or in a static audit, why none ran; then how the
 // concurrency checks went, when there were any; "" for an older report.
-func checkLine(rep *report.Report) string {
+func checkLine(rep *report.Report) string { return strings.Join(checkParts(rep), "; ") }
+
+// checkParts are the parts of [checkLine]: how the protocol checks went,
+// or why none ran, then how the concurrency checks went, when there were
+// any.
+func checkParts(rep *report.Report) []string {
 	if rep.Static && len(rep.Checks) == 0 {
-		return "protocol checks: none, a static audit (--no-calls) sends no request after discovery"
+		return []string{"protocol checks: none, a static audit (--no-calls) sends no request after discovery"}
 	}
 	checks := protocolChecks(rep) // the lifecycle checks have a line of their own
 	var parts []string
@@ -303,5 +308,5 @@ func checkLine(rep *report.Report) string {
 			parts = append(parts, "protocol checks: none, the server was audited in the 2025 era ("+orText(rep.Server.EraReason, "--era legacy")+"); --era modern requires the 2026-07-28 revision")
 		}
 	}
-	return strings.Join(parts, "; ")
+	return parts
 }

@@ -16,3 +16,15 @@ func ExampleBadgeURL() {
 	// https://img.shields.io/badge/mcp--fuzz-A%2093-brightgreen
 	// https://img.shields.io/badge/mcp--fuzz-not%20graded-lightgrey
 }
+
+func ExampleTerminalWidth() {
+	// $COLUMNS or the terminal's width; 0 when neither is known.
+	for _, columns := range []int{0, 60, 100, 200} {
+		fmt.Println(columns, "→", render.TerminalWidth(columns))
+	}
+	// Output:
+	// 0 → 100
+	// 60 → 80
+	// 100 → 100
+	// 200 → 120
+}

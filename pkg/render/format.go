@@ -27,6 +27,15 @@ type Options struct {
 	// Colour turns on ANSI colour in the text format (see [Terminal]); the
 	// other formats ignore it.
 	Colour bool
+	// Width is the terminal's width in columns (0: unknown), which the
+	// text format's summary fits (see [TerminalSummary]).
+	Width int
+	// Verbose makes the text format list every case and reproducer
+	// ([Terminal]) instead of the summary.
+	Verbose bool
+	// Outputs are the files the run wrote (-o), which the text format's
+	// summary names.
+	Outputs []string
 	// SARIF locates the results of the sarif format (see [SARIF]).
 	SARIF SARIFOptions
 }
@@ -53,7 +62,12 @@ func (f Format) Merge(reps []*report.Report) ([]byte, error) {
 var formats = []Format{
 	{
 		Name: "text", Description: "terminal summary (coloured on a terminal)",
-		render: func(r *report.Report, o Options) ([]byte, error) { return []byte(Terminal(r, o.Colour)), nil },
+		render: func(r *report.Report, o Options) ([]byte, error) {
+			if o.Verbose {
+				return []byte(Terminal(r, o.Colour)), nil
+			}
+			return []byte(TerminalSummary(r, TerminalOptions{Colour: o.Colour, Width: o.Width, Outputs: o.Outputs})), nil
+		},
 	},
 	{
 		Name: "json", Ext: ".json", Description: "JSON report",

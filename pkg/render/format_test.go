@@ -79,7 +79,7 @@ func TestFormatRender(t *testing.T) {
 		return b
 	}
 	want := map[string][]byte{
-		"text":     []byte(Terminal(rep, false)),
+		"text":     []byte(TerminalSummary(rep, TerminalOptions{})),
 		"json":     must(JSON(rep)),
 		"markdown": []byte(Markdown(rep)),
 		"sarif":    must(SARIF(rep, SARIFOptions{})),
@@ -93,8 +93,16 @@ func TestFormatRender(t *testing.T) {
 		}
 		coloured := must(f.Render(rep, Options{Colour: true}))
 		if f.Name == "text" {
-			if !bytes.Equal(coloured, []byte(Terminal(rep, true))) {
-				t.Error("text: Render with Colour is not the coloured terminal output")
+			if !bytes.Equal(coloured, []byte(TerminalSummary(rep, TerminalOptions{Colour: true}))) {
+				t.Error("text: Render with Colour is not the coloured terminal summary")
+			}
+			o := Options{Colour: true, Width: 80, Outputs: []string{"r.md"}}
+			if got := must(f.Render(rep, o)); !bytes.Equal(got, []byte(TerminalSummary(rep, TerminalOptions{Colour: true, Width: 80, Outputs: []string{"r.md"}}))) {
+				t.Error("text: Render does not pass the width and outputs on")
+			}
+			o.Verbose = true
+			if got := must(f.Render(rep, o)); !bytes.Equal(got, []byte(Terminal(rep, true))) {
+				t.Error("text: Render with Verbose is not the full terminal output")
 			}
 		} else if !bytes.Equal(coloured, want[f.Name]) {
 			t.Errorf("%s: Colour changes a format that has none", f.Name)

@@ -285,10 +285,9 @@ func mdFixes(rep *report.Report) string {
 	}
 	var b strings.Builder
 	b.WriteString("### Recommended fixes\n\n")
-	for _, c := range countCodes(rep.Findings) {
-		d := report.DescribeCode(c.Code)
-		fmt.Fprintf(&b, "- **%s** (%s, %s, %s): %s\n", escape.MarkdownInline(d.Title, nameMax), escape.MarkdownInline(c.Code, 40),
-			escape.MarkdownInline(string(c.Severity), 20), countText(c), escape.MarkdownInline(d.Fix, 0))
+	for _, f := range recommendedFixes(rep) {
+		fmt.Fprintf(&b, "- **%s** (%s, %s, %s): %s\n", escape.MarkdownInline(f.Title, nameMax), escape.MarkdownInline(f.Code, 40),
+			escape.MarkdownInline(string(f.Severity), 20), f.Count, escape.MarkdownInline(f.Fix, 0))
 	}
 	b.WriteString("\n")
 	return b.String()

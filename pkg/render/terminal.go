@@ -19,8 +19,9 @@ const (
 	terminalShellMax = 4096
 )
 
-// Terminal renders rep for a terminal, as mcp-fuzz prints it at the end of
-// a run and for `mcp-fuzz report`: the run (version, seed, server, tools),
+// Terminal renders rep for a terminal in full, as mcp-fuzz prints it at the
+// end of a run and for `mcp-fuzz report` with --verbose (without it:
+// [TerminalSummary]): the run (version, seed, server, tools),
 // one line per case grouped by tool, the metadata problems, then the summary:
 // score and grade, coverage, the critical callout, dimensions, caps, findings
 // grouped by tool (each with its JSON-RPC reproducer), and tools not called.
