@@ -1,13 +1,11 @@
 package serve
 
 // Usage is the help of `mcp-fuzz serve`.
-const Usage = `mcp-fuzz serve: run mcp-fuzz as an MCP server over stdio, for agents.
+const Usage = `Usage: mcp-fuzz serve
 
-Usage:
-  mcp-fuzz serve
-
-Speaks MCP (JSON-RPC, newline-delimited) on stdin/stdout and writes nothing else
-to stdout; errors go to stderr. Add it to an MCP client, e.g.:
+Runs mcp-fuzz as an MCP server over stdio, for agents. It speaks MCP
+(JSON-RPC, newline-delimited) on stdin/stdout and writes nothing else to
+stdout; errors go to stderr. Add it to an MCP client, e.g.:
 
   {"mcpServers": {"mcp-fuzz": {"command": "mcp-fuzz", "args": ["serve"]}}}
 
