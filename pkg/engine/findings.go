@@ -168,15 +168,28 @@ func curlHeaders(cfg Config) string {
 }
 
 // userCurlHeaders are the user's --header names as curl words, each after
-// a space, their values left to environment variables.
+// a space, their values left to environment variables in double quotes (so
+// that the shell expands them), and, when the run sent a bearer token, the
+// Authorization header that --bearer makes, its token left to
+// $MCP_FUZZ_BEARER. No value is ever printed.
 func userCurlHeaders(cfg Config) string {
 	var h string
 	for _, hd := range cfg.Headers {
 		n, _, _ := parseHeader(hd)
+		if cfg.Bearer != "" && strings.EqualFold(n, "Authorization") {
+			continue // --bearer replaces it, as on the wire
+		}
 		h += " -H " + headerFromEnv(n)
+	}
+	if cfg.Bearer != "" {
+		h += ` -H "Authorization: Bearer $` + BearerEnv + `"`
 	}
 	return h
 }
+
+// BearerEnv is the environment variable that holds the bearer token when
+// --bearer is not given, and the one reproducers name in its place.
+const BearerEnv = "MCP_FUZZ_BEARER"
 
 // shellContext is what a stdio reproducer puts before the server command:
 // "cd DIR && " for --cwd, and "env KEY=\"$KEY\" " for --env, the values
@@ -254,6 +267,8 @@ func replayCommand(cfg Config, caseID string) string {
 			n, _, _ := parseHeader(hd)
 			b.WriteString(" --header " + headerFromEnv(n))
 		}
+		// A bearer token is read from $MCP_FUZZ_BEARER by replay itself:
+		// not on its command line, where ps would show it.
 	}
 	return b.String()
 }

@@ -1019,6 +1019,11 @@ func (c Config) target(transport string) report.Target {
 		t.Env = append(t.Env, k)
 	}
 	t.Env = append(t.Env, c.PassEnv...)
+	for _, h := range c.Headers {
+		n, _, _ := parseHeader(h)
+		t.Headers = append(t.Headers, n)
+	}
+	t.Bearer = c.Bearer != ""
 	return t
 }
 
