@@ -306,6 +306,10 @@ func cutUTF8(s string, n int) string {
 	return s[:n]
 }
 
+// HeaderEnv is the environment variable that reproducers (and replay)
+// read the value of header from: X-Tenant's is X_TENANT.
+func HeaderEnv(header string) string { return envName(header) }
+
 // envName turns a header name into a shell variable name for reproducers,
 // so secrets never appear in them.
 func envName(header string) string {
