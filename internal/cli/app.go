@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -149,6 +150,7 @@ func (a *App) runDemo(ctx context.Context, args []string) int {
 		return ExitConnect
 	}
 	st.Command = []string{self, "demo-server"}
+	temporary := goRunBuild(self)
 	if st.Timeout == nil {
 		// The demo has a tool that hangs on purpose; do not make people wait 15 s.
 		st.Timeout = new(time.Duration)
@@ -171,7 +173,11 @@ func (a *App) runDemo(ctx context.Context, args []string) int {
 		// A usage error is not preceded by a banner saying the audit began.
 		return code
 	}
+	o.Engine.TemporaryProgram = temporary
 	fmt.Fprintln(a.Stderr, "mcp-fuzz demo: auditing the built-in demo server (deliberately flawed: every verdict shows up)")
+	if temporary {
+		fmt.Fprintln(a.Stderr, "mcp-fuzz demo: this mcp-fuzz is a temporary go run build, gone when it exits: the reproducers are `mcp-fuzz replay REPORT.json CASE-ID` and `mcp-fuzz demo-server` (go install ./cmd/mcp-fuzz puts mcp-fuzz on your PATH; or write go run ./cmd/mcp-fuzz in its place)")
+	}
 	code = a.audit(ctx, o, sarif)
 	if code == ExitOK {
 		fmt.Fprintf(a.Stderr, "mcp-fuzz demo: exit 0 because the demo's flaws are deliberate; on your own server these findings fail the default gate (fail-on %s) and exit 1\n", score.DefaultFailOnNames())
@@ -237,4 +243,21 @@ func (a *App) audit(ctx context.Context, o audit.Options, sarif render.SARIFOpti
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: gate missed: %s\n", f)
 	}
 	return out.Code
+}
+
+// goRunBuild says whether path is a program that `go run` built: it lives
+// in the go command's temporary work directory ($WORK/b001/exe/NAME under a
+// go-build* directory) and is deleted when go run exits, so no reproducer
+// may name it. A `go test` binary ($WORK/b001/NAME.test) is not one.
+func goRunBuild(path string) bool {
+	dir := filepath.Dir(filepath.Clean(path))
+	if filepath.Base(dir) != "exe" {
+		return false
+	}
+	for d := filepath.Dir(dir); d != filepath.Dir(d); d = filepath.Dir(d) {
+		if strings.HasPrefix(filepath.Base(d), "go-build") {
+			return true
+		}
+	}
+	return false
 }

@@ -56,3 +56,20 @@ func TestRecordedTarget(t *testing.T) {
 		t.Errorf("the report's target was changed: %q", rep.Target.Args)
 	}
 }
+
+// TestGoRunBuild: a go run program is in $WORK/b001/exe under a go-build
+// directory; a go test binary or an installed one is not.
+func TestGoRunBuild(t *testing.T) {
+	for path, want := range map[string]bool{
+		"/tmp/go-build2791/b001/exe/mcp-fuzz":    true,
+		"/var/tmp/x/go-build1/b001/exe/mcp-fuzz": true,
+		"/tmp/go-build2791/b001/cli.test":        false,
+		"/home/u/go/bin/mcp-fuzz":                false,
+		"/opt/exe/mcp-fuzz":                      false,
+		"/usr/local/bin/mcp-fuzz":                false,
+	} {
+		if got := goRunBuild(path); got != want {
+			t.Errorf("goRunBuild(%q) = %v, want %v", path, got, want)
+		}
+	}
+}

@@ -119,6 +119,11 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 	case cfg.URL != "":
 		r.Shell = sessionCurl(cfg, rep.Server.ProtocolVersion, call)
 	}
+	if cfg.TemporaryProgram {
+		// The program the pipe would start is gone: replay the case
+		// against the report's target instead.
+		r.Shell = replayCommand(cfg, c.ID)
+	}
 	return r
 }
 
@@ -260,7 +265,11 @@ func replayCommand(cfg Config, caseID string) string {
 		if cfg.Cwd != "" {
 			b.WriteString(" --cwd " + shellQuote(cfg.Cwd))
 		}
-		b.WriteString(" -- " + shellJoin(cfg.Command))
+		if !cfg.TemporaryProgram {
+			// Else the report's own target, which replay starts from
+			// this binary when it is the demo server.
+			b.WriteString(" -- " + shellJoin(cfg.Command))
+		}
 	case cfg.URL != "":
 		b.WriteString(" --url " + shellQuote(redactURL(cfg.URL)))
 		for _, hd := range cfg.Headers {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -48,5 +49,26 @@ func TestHTTPReproducersExpandHeadersAndBearer(t *testing.T) {
 	// command line, where ps shows it.
 	if r := replayCommand(cfg, "t/valid"); !strings.Contains(r, `--header "X-Tenant: $X_TENANT"`) || strings.Contains(r, "s3cret") || strings.Contains(r, "--bearer") {
 		t.Errorf("replay command: %s", r)
+	}
+}
+
+// TestTemporaryProgramReproducers: when the server's program is a go run
+// build that is gone after the run, a case's shell reproducer replays it
+// against the report's target (no path after --), the report names the
+// program by its base name, and the JSON-RPC line stays.
+func TestTemporaryProgramReproducers(t *testing.T) {
+	cfg := Config{Command: []string{"/tmp/go-build123/b001/exe/mcp-fuzz", "demo-server"}, TemporaryProgram: true}
+	shown := cfg.shown(leak.NewDetector(nil))
+	if shown.Command[0] != "mcp-fuzz" || cfg.Command[0] != "/tmp/go-build123/b001/exe/mcp-fuzz" {
+		t.Fatalf("shown command %q (run command %q)", shown.Command, cfg.Command)
+	}
+	rep := &report.Report{Server: report.Server{ProtocolVersion: "2025-11-25", Era: EraLegacy}}
+	c := report.Case{ID: "t/null/x", Kind: report.KindNull, Arguments: []byte(`{"x":null}`)}
+	r := reproduce(rep, shown, "t", c)
+	if want := "mcp-fuzz replay " + report.ReportPlaceholder + " t/null/x"; r.Shell != want || r.JSONRPC == "" {
+		t.Errorf("reproducer %+v, want shell %q and the JSON-RPC line", r, want)
+	}
+	if got := shown.target("stdio"); got.Command != "mcp-fuzz demo-server" {
+		t.Errorf("target %+v", got)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"net/url"
 	"regexp"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -999,6 +1000,9 @@ func (c Config) shown(d *leak.Detector) Config {
 		c.Command = slices.Clone(c.Command)
 		for i, a := range c.Command {
 			c.Command[i] = d.Redact(a)
+		}
+		if c.TemporaryProgram {
+			c.Command[0] = filepath.Base(c.Command[0])
 		}
 	}
 	c.URL = d.Redact(redactURL(c.URL))
