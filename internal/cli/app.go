@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/boundedfile"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/demo"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
@@ -201,6 +202,12 @@ func (a *App) prepare(st audit.Settings) (o audit.Options, sarif render.SARIFOpt
 	if !ok {
 		return o, sarif, code, false
 	}
+	// An output that cannot be written is refused now, not after the run.
+	for _, path := range o.Outputs {
+		if err := boundedfile.CheckWritable(path); err != nil {
+			return o, sarif, a.usageError(fmt.Errorf("-o %s: %w", path, err)), false
+		}
+	}
 	if wantsSARIF(o.Format, o.Outputs) {
 		var err error
 		if sarif, err = a.sarifOptions(o.SARIF); err != nil {
@@ -233,14 +240,17 @@ func (a *App) audit(ctx context.Context, o audit.Options, sarif render.SARIFOpti
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: %s\n", escape.Terminal(out.Err.Error(), 0))
 		return out.Code
 	}
-	if code := a.emit(out.Report, o.Format, o.Outputs, sarif, o.Verbose); code != ExitOK {
-		return code
-	}
+	emitted := a.emit(out.Report, o.Format, o.Outputs, sarif, o.Verbose)
 	for _, w := range out.Warnings {
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: warning: %s\n", w)
 	}
 	for _, f := range out.Gates.Failures {
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: gate missed: %s\n", f)
+	}
+	if emitted != ExitOK {
+		// An output that could not be written outranks the gate: the
+		// run's evidence is incomplete.
+		return emitted
 	}
 	return out.Code
 }

@@ -106,26 +106,40 @@ func (a *App) emit(rep *report.Report, format string, outs []string, sarif rende
 			break
 		}
 	}
+	// One output that cannot be written does not cost the others, nor
+	// the report on stdout: each is written, and the failures named last.
+	var written, failed []string
 	for _, path := range outs {
 		if err := writeOutput(path, rep, render.Options{SARIF: sarif}); err != nil {
 			fmt.Fprintf(a.Stderr, "mcp-fuzz: writing %s: %v\n", path, err)
-			return ExitUsage
+			failed = append(failed, path)
+		} else {
+			written = append(written, path)
 		}
 	}
-	if format == "" {
-		return ExitOK
+	code := ExitOK
+	if format != "" {
+		f, err := render.ByName(format)
+		var b []byte
+		if err == nil {
+			b, err = f.Render(rep, render.Options{Colour: useColour(a.Stdout, a.LookupEnv), Width: a.columns(a.Stdout), Verbose: verbose, Outputs: written, SARIF: sarif})
+		}
+		if err != nil {
+			fmt.Fprintf(a.Stderr, "mcp-fuzz: rendering %s: %v\n", format, err)
+			code = ExitUsage
+		} else {
+			_, _ = a.Stdout.Write(b)
+		}
 	}
-	f, err := render.ByName(format)
-	var b []byte
-	if err == nil {
-		b, err = f.Render(rep, render.Options{Colour: useColour(a.Stdout, a.LookupEnv), Width: a.columns(a.Stdout), Verbose: verbose, Outputs: outs, SARIF: sarif})
+	if len(failed) > 0 {
+		others := " (the others were)"
+		if len(failed) == len(outs) {
+			others = ""
+		}
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: %d of %d outputs not written: %s%s\n", len(failed), len(outs), strings.Join(failed, ", "), others)
+		code = ExitUsage
 	}
-	if err != nil {
-		fmt.Fprintf(a.Stderr, "mcp-fuzz: rendering %s: %v\n", format, err)
-		return ExitUsage
-	}
-	_, _ = a.Stdout.Write(b)
-	return ExitOK
+	return code
 }
 
 // runMerge combines the reports of several targets (the matrix fan-in):
