@@ -235,9 +235,7 @@ func (a *App) audit(ctx context.Context, o audit.Options, sarif render.SARIFOpti
 	case out.Code == ExitUsage:
 		return a.usageError(out.Err)
 	case out.Err != nil:
-		// The error may quote the server (its stderr, a refusal's message):
-		// no escape sequence of its reaches the terminal.
-		fmt.Fprintf(a.Stderr, "mcp-fuzz: %s\n", escape.Terminal(out.Err.Error(), 0))
+		a.printError(out.Err)
 		return out.Code
 	}
 	emitted := a.emit(out.Report, o.Format, o.Outputs, sarif, o.Verbose)
@@ -270,4 +268,16 @@ func goRunBuild(path string) bool {
 		}
 	}
 	return false
+}
+
+// printError prints err on stderr. It may quote the server (its stderr
+// and stdout at startup, a refusal's message): no escape sequence of its
+// reaches the terminal, and each line of a multi-line error (the quoted
+// lines of a failed start) is a line of its own, indented.
+func (a *App) printError(err error) {
+	lines := strings.Split(err.Error(), "\n")
+	fmt.Fprintf(a.Stderr, "mcp-fuzz: %s\n", escape.Terminal(lines[0], 0))
+	for _, l := range lines[1:] {
+		fmt.Fprintf(a.Stderr, "  %s\n", escape.Terminal(l, 0))
+	}
 }

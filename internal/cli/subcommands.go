@@ -261,7 +261,7 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: %v\n", err)
 		return ExitUsage
 	case err != nil:
-		fmt.Fprintf(a.Stderr, "mcp-fuzz: %v\n", err)
+		a.printError(err)
 		return ExitConnect
 	}
 	fmt.Fprintf(a.Stdout, "case  %s\n", escape.Terminal(caseID, 120))

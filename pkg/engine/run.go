@@ -328,7 +328,7 @@ func (t tool) outputValidator() func(json.RawMessage) error {
 }
 
 func startupError(ctx context.Context, err error, limit time.Duration) error {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) && !errors.Is(err, errStartupTimedOut) {
 		return fmt.Errorf("no answer within --startup-timeout %s (%v)", limit, err)
 	}
 	return err
