@@ -241,9 +241,9 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 	if rep.Config.Profile != "" {
 		cfg.Profile = rep.Config.Profile
 	}
-	// The case is replayed in the era the recorded run spoke, unless
-	// --era says otherwise.
-	if st.Era == "" && (rep.Server.Era == engine.EraModern || rep.Server.Era == engine.EraLegacy) && len(cfg.Command) > 0 {
+	// The case is replayed in the era the recorded run spoke, over stdio
+	// or HTTP, unless --era says otherwise.
+	if st.Era == "" && (rep.Server.Era == engine.EraModern || rep.Server.Era == engine.EraLegacy) {
 		cfg.Era = rep.Server.Era
 	}
 	cfg.Learned = learnedArgs(rep, tool)
@@ -265,7 +265,11 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 		return ExitConnect
 	}
 	fmt.Fprintf(a.Stdout, "case  %s\n", escape.Terminal(caseID, 120))
-	fmt.Fprintf(a.Stdout, "with  --timeout %s\n", cfg.Timeout)
+	with := fmt.Sprintf("--timeout %s", cfg.Timeout)
+	if cfg.Era != "" && cfg.Era != engine.EraAuto {
+		with += ", era " + cfg.Era
+	}
+	fmt.Fprintf(a.Stdout, "with  %s\n", with)
 	if d := old.ArgumentsDigest; d != nil {
 		how := fmt.Sprintf("regenerated from seed %d", cfg.Seed)
 		if args, ok := report.ExpandPattern(d.Pattern, d.Bytes); ok && d.Matches(args) {
