@@ -1,8 +1,11 @@
 package boundedfile
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // Write writes data to the file at path, created with perm when missing,
@@ -36,4 +39,47 @@ func WriteWith(open func(flag int) (*os.File, error), name string, data []byte) 
 		return err
 	}
 	return f.Close()
+}
+
+// CheckWritable says whether [Write] can write the file at path, without
+// writing it: an existing file must be a regular file open for writing;
+// a missing one needs an existing directory in which a file can be
+// created (one is created and removed to find out: permissions, a
+// read-only file system or /proc all say no only then). A front end
+// calls it before a long run, so that a report that cannot be written is
+// refused before the run rather than lost after it.
+func CheckWritable(path string) error {
+	st, err := os.Stat(path)
+	switch {
+	case err == nil && !st.Mode().IsRegular():
+		return fmt.Errorf("not a regular file (%s)", kind(st.Mode()))
+	case err == nil:
+		f, err := os.OpenFile(path, os.O_WRONLY|oNonblock, 0)
+		if err != nil {
+			return fmt.Errorf("cannot write it: %w", cause(err))
+		}
+		return f.Close()
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("directory %s does not exist", dir)
+	}
+	f, err := os.CreateTemp(dir, ".mcp-fuzz-check-*")
+	if err != nil {
+		return fmt.Errorf("cannot create a file in %s: %w", dir, cause(err))
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+// cause is err without the path a *fs.PathError repeats.
+func cause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

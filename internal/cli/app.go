@@ -8,10 +8,12 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/boundedfile"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/demo"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
@@ -149,6 +151,7 @@ func (a *App) runDemo(ctx context.Context, args []string) int {
 		return ExitConnect
 	}
 	st.Command = []string{self, "demo-server"}
+	temporary := goRunBuild(self)
 	if st.Timeout == nil {
 		// The demo has a tool that hangs on purpose; do not make people wait 15 s.
 		st.Timeout = new(time.Duration)
@@ -171,7 +174,11 @@ func (a *App) runDemo(ctx context.Context, args []string) int {
 		// A usage error is not preceded by a banner saying the audit began.
 		return code
 	}
+	o.Engine.TemporaryProgram = temporary
 	fmt.Fprintln(a.Stderr, "mcp-fuzz demo: auditing the built-in demo server (deliberately flawed: every verdict shows up)")
+	if temporary {
+		fmt.Fprintln(a.Stderr, "mcp-fuzz demo: this mcp-fuzz is a temporary go run build, gone when it exits: the reproducers are `mcp-fuzz replay REPORT.json CASE-ID` and `mcp-fuzz demo-server` (go install ./cmd/mcp-fuzz puts mcp-fuzz on your PATH; or write go run ./cmd/mcp-fuzz in its place)")
+	}
 	code = a.audit(ctx, o, sarif)
 	if code == ExitOK {
 		fmt.Fprintf(a.Stderr, "mcp-fuzz demo: exit 0 because the demo's flaws are deliberate; on your own server these findings fail the default gate (fail-on %s) and exit 1\n", score.DefaultFailOnNames())
@@ -194,6 +201,12 @@ func (a *App) prepare(st audit.Settings) (o audit.Options, sarif render.SARIFOpt
 	o, code, ok = a.build(st)
 	if !ok {
 		return o, sarif, code, false
+	}
+	// An output that cannot be written is refused now, not after the run.
+	for _, path := range o.Outputs {
+		if err := boundedfile.CheckWritable(path); err != nil {
+			return o, sarif, a.usageError(fmt.Errorf("-o %s: %w", path, err)), false
+		}
 	}
 	if wantsSARIF(o.Format, o.Outputs) {
 		var err error
@@ -222,19 +235,49 @@ func (a *App) audit(ctx context.Context, o audit.Options, sarif render.SARIFOpti
 	case out.Code == ExitUsage:
 		return a.usageError(out.Err)
 	case out.Err != nil:
-		// The error may quote the server (its stderr, a refusal's message):
-		// no escape sequence of its reaches the terminal.
-		fmt.Fprintf(a.Stderr, "mcp-fuzz: %s\n", escape.Terminal(out.Err.Error(), 0))
+		a.printError(out.Err)
 		return out.Code
 	}
-	if code := a.emit(out.Report, o.Format, o.Outputs, sarif, o.Verbose); code != ExitOK {
-		return code
-	}
+	emitted := a.emit(out.Report, o.Format, o.Outputs, sarif, o.Verbose)
 	for _, w := range out.Warnings {
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: warning: %s\n", w)
 	}
 	for _, f := range out.Gates.Failures {
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: gate missed: %s\n", f)
 	}
+	if emitted != ExitOK {
+		// An output that could not be written outranks the gate: the
+		// run's evidence is incomplete.
+		return emitted
+	}
 	return out.Code
+}
+
+// goRunBuild says whether path is a program that `go run` built: it lives
+// in the go command's temporary work directory ($WORK/b001/exe/NAME under a
+// go-build* directory) and is deleted when go run exits, so no reproducer
+// may name it. A `go test` binary ($WORK/b001/NAME.test) is not one.
+func goRunBuild(path string) bool {
+	dir := filepath.Dir(filepath.Clean(path))
+	if filepath.Base(dir) != "exe" {
+		return false
+	}
+	for d := filepath.Dir(dir); d != filepath.Dir(d); d = filepath.Dir(d) {
+		if strings.HasPrefix(filepath.Base(d), "go-build") {
+			return true
+		}
+	}
+	return false
+}
+
+// printError prints err on stderr. It may quote the server (its stderr
+// and stdout at startup, a refusal's message): no escape sequence of its
+// reaches the terminal, and each line of a multi-line error (the quoted
+// lines of a failed start) is a line of its own, indented.
+func (a *App) printError(err error) {
+	lines := strings.Split(err.Error(), "\n")
+	fmt.Fprintf(a.Stderr, "mcp-fuzz: %s\n", escape.Terminal(lines[0], 0))
+	for _, l := range lines[1:] {
+		fmt.Fprintf(a.Stderr, "  %s\n", escape.Terminal(l, 0))
+	}
 }

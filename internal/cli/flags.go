@@ -108,8 +108,11 @@ Usage:
   mcp-fuzz merge A.json B.json... [-o X]  combine reports of several targets (.md or .json)
   mcp-fuzz replay FILE.json CASE-ID [flags] [-- COMMAND...]
                                           re-run one case (against the recorded target
-                                          unless one is given) and print old vs new verdict;
-                                          a finding id works too (ID@legacy: in that era)
+                                          unless one is given, with the run's --timeout,
+                                          era, env and header names unless flags say
+                                          otherwise) and print old vs new verdict; exit 1
+                                          while it still fails, 0 once fixed; a finding id
+                                          works too (ID@legacy: in that era)
   mcp-fuzz comment REPORT.json... --pr N [--repo OWNER/NAME] [--key K]
                                           put reports into the pull request's one mcp-fuzz
                                           comment, as the Action does (token from

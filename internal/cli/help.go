@@ -235,7 +235,13 @@ spoke unless --era says otherwise, with the arguments it recorded (compacted
 ones regenerated from its seed and checked against their digest). CASE-ID is
 a case id (search/wrong_type/limit) or a finding id (search/null/q#crash; with
 @legacy or @modern, in that era). It takes the flags of a run (see mcp-fuzz
---help).
+--help); where they are silent, the run's own: --timeout, --startup-timeout,
+--max-response, and the environment variables and headers it named, whose
+values are read again from this environment ($NAME, $X_TENANT for header
+X-Tenant, $MCP_FUZZ_BEARER for the bearer token).
+
+Exit status: 1 while the case still makes a finding, 0 once it makes none,
+2 for a usage error, 3 when the target cannot be started.
 
 Examples:
   mcp-fuzz replay run.json search/wrong_type/limit

@@ -9,7 +9,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/boundedfile"
@@ -102,26 +106,40 @@ func (a *App) emit(rep *report.Report, format string, outs []string, sarif rende
 			break
 		}
 	}
+	// One output that cannot be written does not cost the others, nor
+	// the report on stdout: each is written, and the failures named last.
+	var written, failed []string
 	for _, path := range outs {
 		if err := writeOutput(path, rep, render.Options{SARIF: sarif}); err != nil {
 			fmt.Fprintf(a.Stderr, "mcp-fuzz: writing %s: %v\n", path, err)
-			return ExitUsage
+			failed = append(failed, path)
+		} else {
+			written = append(written, path)
 		}
 	}
-	if format == "" {
-		return ExitOK
+	code := ExitOK
+	if format != "" {
+		f, err := render.ByName(format)
+		var b []byte
+		if err == nil {
+			b, err = f.Render(rep, render.Options{Colour: useColour(a.Stdout, a.LookupEnv), Width: a.columns(a.Stdout), Verbose: verbose, Outputs: written, SARIF: sarif})
+		}
+		if err != nil {
+			fmt.Fprintf(a.Stderr, "mcp-fuzz: rendering %s: %v\n", format, err)
+			code = ExitUsage
+		} else {
+			_, _ = a.Stdout.Write(b)
+		}
 	}
-	f, err := render.ByName(format)
-	var b []byte
-	if err == nil {
-		b, err = f.Render(rep, render.Options{Colour: useColour(a.Stdout, a.LookupEnv), Width: a.columns(a.Stdout), Verbose: verbose, Outputs: outs, SARIF: sarif})
+	if len(failed) > 0 {
+		others := " (the others were)"
+		if len(failed) == len(outs) {
+			others = ""
+		}
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: %d of %d outputs not written: %s%s\n", len(failed), len(outs), strings.Join(failed, ", "), others)
+		code = ExitUsage
 	}
-	if err != nil {
-		fmt.Fprintf(a.Stderr, "mcp-fuzz: rendering %s: %v\n", format, err)
-		return ExitUsage
-	}
-	_, _ = a.Stdout.Write(b)
-	return ExitOK
+	return code
 }
 
 // runMerge combines the reports of several targets (the matrix fan-in):
@@ -201,12 +219,12 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 	if !ok {
 		return a.usageError(fmt.Errorf("%s has no case %q", args[0], caseID))
 	}
-	if len(st.Command) == 0 && st.URL == "" {
-		st.Command, st.URL = rep.Target.Args, rep.Target.URL
-		if st.Cwd == "" {
-			st.Cwd = rep.Target.Cwd
-		}
+	recorded := len(st.Command) == 0 && st.URL == ""
+	var warnings []string
+	if recorded {
+		warnings = a.recordedTarget(&st, rep)
 	}
+	recordedSettings(&st, rep)
 	opts, code, ok := a.build(st)
 	if !ok {
 		return code
@@ -223,12 +241,18 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 	if rep.Config.Profile != "" {
 		cfg.Profile = rep.Config.Profile
 	}
-	// The case is replayed in the era the recorded run spoke, unless
-	// --era says otherwise.
-	if st.Era == "" && (rep.Server.Era == engine.EraModern || rep.Server.Era == engine.EraLegacy) && len(cfg.Command) > 0 {
+	// The case is replayed in the era the recorded run spoke, over stdio
+	// or HTTP, unless --era says otherwise.
+	if st.Era == "" && (rep.Server.Era == engine.EraModern || rep.Server.Era == engine.EraLegacy) {
 		cfg.Era = rep.Server.Era
 	}
 	cfg.Learned = learnedArgs(rep, tool)
+	if recorded && rep.Target.Bearer && cfg.Bearer == "" {
+		warnings = append(warnings, "the recorded run sent a bearer token: set $"+engine.BearerEnv+" (or give --bearer) to send it again")
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: warning: %s\n", escape.Terminal(w, 300))
+	}
 	now, err := engine.Replay(ctx, cfg, tool, old)
 	switch {
 	case errors.Is(err, engine.ErrConfig):
@@ -237,10 +261,15 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: %v\n", err)
 		return ExitUsage
 	case err != nil:
-		fmt.Fprintf(a.Stderr, "mcp-fuzz: %v\n", err)
+		a.printError(err)
 		return ExitConnect
 	}
 	fmt.Fprintf(a.Stdout, "case  %s\n", escape.Terminal(caseID, 120))
+	with := fmt.Sprintf("--timeout %s", cfg.Timeout)
+	if cfg.Era != "" && cfg.Era != engine.EraAuto {
+		with += ", era " + cfg.Era
+	}
+	fmt.Fprintf(a.Stdout, "with  %s\n", with)
 	if d := old.ArgumentsDigest; d != nil {
 		how := fmt.Sprintf("regenerated from seed %d", cfg.Seed)
 		if args, ok := report.ExpandPattern(d.Pattern, d.Bytes); ok && d.Matches(args) {
@@ -255,7 +284,111 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 	} else {
 		fmt.Fprintln(a.Stdout, "verdict changed")
 	}
+	if codes := caseFindings(now); len(codes) > 0 {
+		fmt.Fprintf(a.Stdout, "still failing: %s\n", strings.Join(codes, ", "))
+		return ExitGate
+	}
+	fmt.Fprintln(a.Stdout, "no failure: fixed")
 	return ExitOK
+}
+
+// caseFindings are the finding codes case c makes (its verdict's and its
+// flags'), as the audit lists them, but for the informational ones (a
+// generator gap is mcp-fuzz's, not the server's); none when the case
+// passes.
+func caseFindings(c report.Case) []string {
+	var codes []string
+	if code, ok := report.LookupCode(string(c.Verdict)); ok && !code.Flag && !code.Check && code.Severity != report.SeverityInfo {
+		codes = append(codes, code.Name)
+	}
+	for _, f := range c.Flags {
+		if code, ok := report.LookupCode(f); ok && code.Flag && code.Severity != report.SeverityInfo {
+			codes = append(codes, code.Name)
+		}
+	}
+	return codes
+}
+
+// recordedTarget points st at the target rep recorded: its command (or,
+// for the demo server, this binary's when the recorded one is gone, as
+// after go run), URL and working directory, and asks for its environment
+// variables, headers and bearer token again, by name, from this
+// environment: the report has their names, never their values. It
+// returns what it could not find.
+func (a *App) recordedTarget(st *audit.Settings, rep *report.Report) (warnings []string) {
+	st.Command, st.URL = slices.Clone(rep.Target.Args), rep.Target.URL
+	if st.Cwd == "" {
+		st.Cwd = rep.Target.Cwd
+	}
+	if demoServer(st.Command) {
+		if _, err := exec.LookPath(st.Command[0]); err != nil && a.Executable != nil {
+			// The demo server is built into every mcp-fuzz binary.
+			if self, err := a.Executable(); err == nil {
+				st.Command[0] = self
+			}
+		}
+	}
+	lookup := func(name string) (string, bool) {
+		if a.LookupEnv == nil {
+			return "", false
+		}
+		return a.LookupEnv(name)
+	}
+	for _, name := range rep.Target.Env {
+		given := slices.Contains(st.PassEnv, name) || slices.ContainsFunc(st.Env, func(kv string) bool { return strings.HasPrefix(kv, name+"=") })
+		if given {
+			continue
+		}
+		if _, ok := lookup(name); ok {
+			st.PassEnv = append(st.PassEnv, name)
+		} else {
+			warnings = append(warnings, fmt.Sprintf("the recorded run gave the server $%s: it is not set here (give --env %s=...)", name, name))
+		}
+	}
+	for _, name := range rep.Target.Headers {
+		given := slices.ContainsFunc(st.Headers, func(h string) bool {
+			n, _, _ := strings.Cut(h, ":")
+			return strings.EqualFold(strings.TrimSpace(n), name)
+		})
+		if given {
+			continue
+		}
+		env := engine.HeaderEnv(name)
+		if v, ok := lookup(env); ok {
+			st.Headers = append(st.Headers, name+": "+v)
+		} else {
+			warnings = append(warnings, fmt.Sprintf("the recorded run sent header %s: set $%s (or give --header) to send it again", name, env))
+		}
+	}
+	return warnings
+}
+
+// demoServer says whether command is the built-in demo server's.
+func demoServer(command []string) bool {
+	return len(command) == 2 && command[1] == "demo-server"
+}
+
+// recordedSettings fills the settings of st that decide how one case
+// runs, where the flags are silent, with those the recorded run used: a
+// hang is judged against the run's own --timeout.
+func recordedSettings(st *audit.Settings, rep *report.Report) {
+	if st.Timeout == nil && rep.Config.TimeoutMs > 0 {
+		st.Timeout = new(time.Duration)
+		*st.Timeout = time.Duration(rep.Config.TimeoutMs) * time.Millisecond
+	}
+	if st.StartupTimeout == nil && rep.Config.StartupTimeoutMs > 0 {
+		st.StartupTimeout = new(time.Duration)
+		*st.StartupTimeout = time.Duration(rep.Config.StartupTimeoutMs) * time.Millisecond
+	}
+	if st.MaxResponse == "" && rep.Config.MaxResponseBytes > 0 {
+		st.MaxResponse = strconv.Itoa(rep.Config.MaxResponseBytes)
+	}
+	if st.SlowMs == nil && rep.Config.SlowMs > 0 {
+		st.SlowMs = &rep.Config.SlowMs
+	}
+	if st.BloatChars == nil && rep.Config.BloatChars > 0 {
+		st.BloatChars = &rep.Config.BloatChars
+	}
 }
 
 // replayTarget is the case id that replay's CASE-ID argument names, and

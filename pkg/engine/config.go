@@ -25,6 +25,14 @@ type Config struct {
 	URL     string   // HTTP server endpoint
 	Headers []string // "Name: value" added to every HTTP request (secrets)
 	Bearer  string   // bearer token for HTTP (a secret)
+
+	// TemporaryProgram says that Command[0] is a build that is gone once
+	// mcp-fuzz exits (the demo server of a `go run` mcp-fuzz). Reports and
+	// reproducers then name the program by its base name, and a case's
+	// shell reproducer is an `mcp-fuzz replay` of the report's target
+	// rather than a pipe into a path that no longer exists.
+	TemporaryProgram bool
+
 	// Secrets names further environment variables whose values are secrets
 	// (--secret, secrets: in the config), looked up in Env, PassEnv and then
 	// LookupEnv. See [Config.SecretValues] for the whole secret set.

@@ -119,6 +119,11 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 	case cfg.URL != "":
 		r.Shell = sessionCurl(cfg, rep.Server.ProtocolVersion, call)
 	}
+	if cfg.TemporaryProgram {
+		// The program the pipe would start is gone: replay the case
+		// against the report's target instead.
+		r.Shell = replayCommand(cfg, c.ID)
+	}
 	return r
 }
 
@@ -168,15 +173,28 @@ func curlHeaders(cfg Config) string {
 }
 
 // userCurlHeaders are the user's --header names as curl words, each after
-// a space, their values left to environment variables.
+// a space, their values left to environment variables in double quotes (so
+// that the shell expands them), and, when the run sent a bearer token, the
+// Authorization header that --bearer makes, its token left to
+// $MCP_FUZZ_BEARER. No value is ever printed.
 func userCurlHeaders(cfg Config) string {
 	var h string
 	for _, hd := range cfg.Headers {
 		n, _, _ := parseHeader(hd)
+		if cfg.Bearer != "" && strings.EqualFold(n, "Authorization") {
+			continue // --bearer replaces it, as on the wire
+		}
 		h += " -H " + headerFromEnv(n)
+	}
+	if cfg.Bearer != "" {
+		h += ` -H "Authorization: Bearer $` + BearerEnv + `"`
 	}
 	return h
 }
+
+// BearerEnv is the environment variable that holds the bearer token when
+// --bearer is not given, and the one reproducers name in its place.
+const BearerEnv = "MCP_FUZZ_BEARER"
 
 // shellContext is what a stdio reproducer puts before the server command:
 // "cd DIR && " for --cwd, and "env KEY=\"$KEY\" " for --env, the values
@@ -247,13 +265,19 @@ func replayCommand(cfg Config, caseID string) string {
 		if cfg.Cwd != "" {
 			b.WriteString(" --cwd " + shellQuote(cfg.Cwd))
 		}
-		b.WriteString(" -- " + shellJoin(cfg.Command))
+		if !cfg.TemporaryProgram {
+			// Else the report's own target, which replay starts from
+			// this binary when it is the demo server.
+			b.WriteString(" -- " + shellJoin(cfg.Command))
+		}
 	case cfg.URL != "":
 		b.WriteString(" --url " + shellQuote(redactURL(cfg.URL)))
 		for _, hd := range cfg.Headers {
 			n, _, _ := parseHeader(hd)
 			b.WriteString(" --header " + headerFromEnv(n))
 		}
+		// A bearer token is read from $MCP_FUZZ_BEARER by replay itself:
+		// not on its command line, where ps would show it.
 	}
 	return b.String()
 }
@@ -290,6 +314,10 @@ func cutUTF8(s string, n int) string {
 	}
 	return s[:n]
 }
+
+// HeaderEnv is the environment variable that reproducers (and replay)
+// read the value of header from: X-Tenant's is X_TENANT.
+func HeaderEnv(header string) string { return envName(header) }
 
 // envName turns a header name into a shell variable name for reproducers,
 // so secrets never appear in them.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -327,7 +328,7 @@ func (t tool) outputValidator() func(json.RawMessage) error {
 }
 
 func startupError(ctx context.Context, err error, limit time.Duration) error {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) && !errors.Is(err, errStartupTimedOut) {
 		return fmt.Errorf("no answer within --startup-timeout %s (%v)", limit, err)
 	}
 	return err
@@ -1000,6 +1001,9 @@ func (c Config) shown(d *leak.Detector) Config {
 		for i, a := range c.Command {
 			c.Command[i] = d.Redact(a)
 		}
+		if c.TemporaryProgram {
+			c.Command[0] = filepath.Base(c.Command[0])
+		}
 	}
 	c.URL = d.Redact(redactURL(c.URL))
 	c.Cwd = d.Redact(c.Cwd)
@@ -1019,6 +1023,11 @@ func (c Config) target(transport string) report.Target {
 		t.Env = append(t.Env, k)
 	}
 	t.Env = append(t.Env, c.PassEnv...)
+	for _, h := range c.Headers {
+		n, _, _ := parseHeader(h)
+		t.Headers = append(t.Headers, n)
+	}
+	t.Bearer = c.Bearer != ""
 	return t
 }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -32,6 +33,9 @@ type session struct {
 	client *rpc.Client
 	proc   *stdio.Process // nil over HTTP
 	init   initializeResult
+	// started is set once the handshake succeeded: until then the
+	// server's stray stdout lines are kept for the connect error.
+	started atomic.Bool
 	// era is EraModern (stateless: every request carries the _meta
 	// envelope) or EraLegacy (the initialize handshake).
 	era string
@@ -370,6 +374,7 @@ var (
 // startStdio starts the server process and negotiates in cfg's era.
 func (cn *connector) startStdio(ctx context.Context, cfg Config) (*session, error) {
 	s := cn.newSession()
+	log := &startupLog{}
 	proc, err := stdio.Start(stdio.Config{
 		Path: cn.cfg.Command[0],
 		Args: cn.cfg.Command[1:],
@@ -384,6 +389,9 @@ func (cn *connector) startStdio(ctx context.Context, cfg Config) (*session, erro
 			// Scanned and redacted before %q escapes it: a secret the
 			// server wrote as \u escapes must still be recognised.
 			kept, found := s.excerptFound(v.Excerpt, maxViolationText)
+			if !s.started.Load() {
+				log.add(kept) // quoted if the start fails
+			}
 			s.record(fmt.Sprintf("%s on stdout: %q", strings.ReplaceAll(v.Kind, "_", " "), kept), found)
 		},
 		OnStderr: s.noteStderr,
@@ -393,20 +401,28 @@ func (cn *connector) startStdio(ctx context.Context, cfg Config) (*session, erro
 	}
 	s.proc = proc
 	if err := s.start(ctx, proc.Connection(), cfg); err != nil {
+		handshake := s.handshake()
 		s.close()
-		if errors.Is(err, rpc.ErrClosed) {
-			// It died (or closed stdout) without answering; the stderr tail
-			// usually says why.
-			var died error
-			if s.era == "" {
-				died = errDiedOnDiscover
+		switch {
+		case errors.Is(err, rpc.ErrClosed) || ctx.Err() != nil:
+			// It died (or closed stdout, or never answered) without
+			// answering: say which, honestly, with what it wrote; its
+			// stderr tail usually says why.
+			var mark error
+			if s.era == "" && ctx.Err() == nil {
+				mark = errDiedOnDiscover
 			}
-			err = fmt.Errorf("server exited (%s) before answering %s%s%w", proc.ExitStatus(), s.handshake(), stderrHint(s.leak.Redact(proc.Stderr())), wrapQuiet{died})
-		} else if hint := stderrHint(s.leak.Redact(proc.Stderr())); hint != "" {
-			err = fmt.Errorf("%w%s", err, hint)
+			msg, timedOut := startupFailure(ctx, handshake, cn.cfg.StartupTimeout, proc.ExitStatus(), proc.Signalled(), proc.Stderr(), log, s.leak.Redact)
+			if timedOut != nil {
+				mark = timedOut
+			}
+			err = fmt.Errorf("%s%w", msg, wrapQuiet{mark})
+		default:
+			err = fmt.Errorf("%w%s", err, startupOutput(proc.Stderr(), log, s.leak.Redact))
 		}
 		return nil, err
 	}
+	s.started.Store(true)
 	cn.remember(s)
 	return s, nil
 }
@@ -427,19 +443,6 @@ type wrapQuiet struct{ err error }
 
 func (w wrapQuiet) Error() string { return "" }
 func (w wrapQuiet) Unwrap() error { return w.err }
-
-func stderrHint(stderr string) string {
-	stderr = strings.TrimSpace(stderr)
-	if stderr == "" {
-		return ""
-	}
-	lines := strings.Split(stderr, "\n")
-	last := lines[len(lines)-1]
-	if len(last) > 200 {
-		last = last[:200] + "…"
-	}
-	return "; last stderr line: " + last
-}
 
 // connectHTTP connects over transport in the run's era. Over Streamable
 // HTTP in the auto era, a server/discover that fails in any way (a

@@ -195,6 +195,11 @@ type Target struct {
 	URL       string   `json:"url,omitempty"`
 	Cwd       string   `json:"cwd,omitempty"`
 	Env       []string `json:"env,omitempty"` // names only
+	// Headers are the names of the --header headers sent to an HTTP
+	// target (their values are secrets: never recorded), and Bearer is
+	// set when a bearer token was sent. Replay asks for them again.
+	Headers []string `json:"headers,omitempty"`
+	Bearer  bool     `json:"bearer,omitempty"`
 }
 
 // Server is what the server said about itself in initialize.
