@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -211,11 +209,11 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 	if done {
 		return code
 	}
-	caseID, era := replayTarget(args[1])
+	caseID, era := audit.ReplayTarget(args[1])
 	if st.Era == "" {
 		st.Era = era
 	}
-	tool, old, ok := replayCase(rep, caseID, st.Era)
+	tool, old, ok := audit.ReplayCase(rep, caseID, st.Era)
 	if !ok {
 		return a.usageError(fmt.Errorf("%s has no case %q", args[0], caseID))
 	}
@@ -246,7 +244,7 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 	if st.Era == "" && (rep.Server.Era == engine.EraModern || rep.Server.Era == engine.EraLegacy) {
 		cfg.Era = rep.Server.Era
 	}
-	cfg.Learned = learnedArgs(rep, tool)
+	cfg.Learned = audit.LearnedArgs(rep, tool)
 	if recorded && rep.Target.Bearer && cfg.Bearer == "" {
 		warnings = append(warnings, "the recorded run sent a bearer token: set $"+engine.BearerEnv+" (or give --bearer) to send it again")
 	}
@@ -389,76 +387,4 @@ func recordedSettings(st *audit.Settings, rep *report.Report) {
 	if st.BloatChars == nil && rep.Config.BloatChars > 0 {
 		st.BloatChars = &rep.Config.BloatChars
 	}
-}
-
-// replayTarget is the case id that replay's CASE-ID argument names, and
-// the era it names: a finding id is taken for its case's
-// ("echo/null/q#crash" is case echo/null/q), and that of a failure an
-// --era both run saw only in the other era for its era too
-// ("echo/null/q#crash@legacy": legacy). The era is "" when it names none.
-func replayTarget(id string) (caseID, era string) {
-	i := strings.LastIndex(id, "#")
-	if i < 0 {
-		return id, ""
-	}
-	code, e, _ := strings.Cut(id[i+1:], "@")
-	if _, ok := report.LookupCode(code); !ok {
-		// A case id of its own with a "#" in it ("t/oversize/x#string").
-		return id, ""
-	}
-	if e == engine.EraModern || e == engine.EraLegacy {
-		era = e
-	}
-	return id[:i], era
-}
-
-// replayCase finds case id in rep: among its own tools' cases, or, for
-// the other era of an --era both report, among the failures seen only in
-// that era (a tool that era alone lists, or arguments of its own), which
-// win when era names that era.
-func replayCase(rep *report.Report, id, era string) (tool string, c report.Case, ok bool) {
-	tool, c, ok = ownCase(rep, id)
-	if cmp := rep.EraComparison; cmp != nil && (era == cmp.Era || !ok) {
-		for _, f := range cmp.Failures {
-			if f.Case.ID == id {
-				return f.Tool, f.Case, true
-			}
-		}
-	}
-	return tool, c, ok
-}
-
-// ownCase finds case id among the cases rep's own audit ran.
-func ownCase(rep *report.Report, id string) (tool string, c report.Case, ok bool) {
-	for _, t := range rep.Tools {
-		for _, c := range t.Cases {
-			if c.ID == id {
-				return t.Name, c, true
-			}
-		}
-	}
-	return "", report.Case{}, false
-}
-
-// learnedArgs returns the learned valid arguments of tool in rep (see
-// report.Case.LearnedFrom) for [engine.Config.Learned]; nil when its valid
-// call was not learned.
-func learnedArgs(rep *report.Report, tool string) map[string]map[string]any {
-	for _, t := range rep.Tools {
-		if t.Name != tool {
-			continue
-		}
-		for _, c := range t.Cases {
-			if c.Kind != report.KindValid || c.LearnedFrom == "" || !c.Verdict.Confirms() || c.Arguments == nil {
-				continue
-			}
-			var args map[string]any
-			d := json.NewDecoder(bytes.NewReader(c.Arguments))
-			d.UseNumber()
-			if d.Decode(&args) == nil && args != nil {
-				return map[string]map[string]any{tool: args}
-			}
-		}
-	}
-	return nil
 }

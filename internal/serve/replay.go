@@ -1,12 +1,9 @@
 package serve
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -64,8 +61,8 @@ func (h *handlers) replay(ctx context.Context, in ReplayInput) (ReplayOutput, er
 	if err != nil {
 		return ReplayOutput{}, fmt.Errorf("reading report_path: %w", err)
 	}
-	caseID, era := replayTarget(in.CaseID)
-	tool, old, ok := replayCase(rep, caseID, era)
+	caseID, era := audit.ReplayTarget(in.CaseID)
+	tool, old, ok := audit.ReplayCase(rep, caseID, era)
 	if !ok {
 		return ReplayOutput{}, fmt.Errorf("%s has no case %q", in.ReportPath, caseID)
 	}
@@ -97,7 +94,7 @@ func (h *handlers) replay(ctx context.Context, in ReplayInput) (ReplayOutput, er
 	if era == "" && (rep.Server.Era == engine.EraModern || rep.Server.Era == engine.EraLegacy) && len(cfg.Command) > 0 {
 		cfg.Era = rep.Server.Era
 	}
-	cfg.Learned = learnedArgs(rep, tool)
+	cfg.Learned = audit.LearnedArgs(rep, tool)
 	now, err := engine.Replay(ctx, cfg, tool, old)
 	if err != nil {
 		return ReplayOutput{}, fmt.Errorf("replay: %s", redact(err.Error()))
@@ -108,67 +105,4 @@ func (h *handlers) replay(ctx context.Context, in ReplayInput) (ReplayOutput, er
 		NewVerdict: string(now.Verdict), NewDetail: redact(now.Detail),
 		Changed: now.Verdict != old.Verdict,
 	}, nil
-}
-
-// The three functions below are those of `mcp-fuzz replay` (package cli,
-// being edited in parallel): move them into one shared place once that
-// settles.
-
-// replayTarget is the case id that a case or finding id names, and the
-// era it names ("echo/null/q#crash@legacy": legacy), "" when none.
-func replayTarget(id string) (caseID, era string) {
-	i := strings.LastIndex(id, "#")
-	if i < 0 {
-		return id, ""
-	}
-	code, e, _ := strings.Cut(id[i+1:], "@")
-	if _, ok := report.LookupCode(code); !ok {
-		return id, ""
-	}
-	if e == engine.EraModern || e == engine.EraLegacy {
-		era = e
-	}
-	return id[:i], era
-}
-
-// replayCase finds case id in rep: among its own tools' cases, or among
-// the other era's failures of an --era both report.
-func replayCase(rep *report.Report, id, era string) (tool string, c report.Case, ok bool) {
-	for _, t := range rep.Tools {
-		for _, tc := range t.Cases {
-			if tc.ID == id && !ok {
-				tool, c, ok = t.Name, tc, true
-			}
-		}
-	}
-	if cmp := rep.EraComparison; cmp != nil && (era == cmp.Era || !ok) {
-		for _, f := range cmp.Failures {
-			if f.Case.ID == id {
-				return f.Tool, f.Case, true
-			}
-		}
-	}
-	return tool, c, ok
-}
-
-// learnedArgs returns the learned valid arguments of tool in rep for
-// [engine.Config.Learned]; nil when its valid call was not learned.
-func learnedArgs(rep *report.Report, tool string) map[string]map[string]any {
-	for _, t := range rep.Tools {
-		if t.Name != tool {
-			continue
-		}
-		for _, c := range t.Cases {
-			if c.Kind != report.KindValid || c.LearnedFrom == "" || !c.Verdict.Confirms() || c.Arguments == nil {
-				continue
-			}
-			var args map[string]any
-			d := json.NewDecoder(bytes.NewReader(c.Arguments))
-			d.UseNumber()
-			if d.Decode(&args) == nil && args != nil {
-				return map[string]map[string]any{tool: args}
-			}
-		}
-	}
-	return nil
 }

@@ -1,4 +1,4 @@
-package cli
+package audit
 
 import (
 	"encoding/json"
@@ -17,14 +17,14 @@ func TestLearnedArgs(t *testing.T) {
 		{Name: "b", Cases: []report.Case{{Kind: report.KindValid, Verdict: report.Crash, LearnedFrom: "error message", Arguments: json.RawMessage(`{"p":"/y"}`)}}},
 		{Name: "c", Cases: []report.Case{{Kind: report.KindValid, Verdict: report.OK, Arguments: json.RawMessage(`{"p":"/z"}`)}}},
 	}}
-	got := learnedArgs(rep, "a")
+	got := LearnedArgs(rep, "a")
 	want := map[string]map[string]any{"a": {"n": json.Number("7"), "p": "/x"}}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("learnedArgs(a) = %v, want %v", got, want)
+		t.Errorf("LearnedArgs(a) = %v, want %v", got, want)
 	}
 	for _, tool := range []string{"b", "c", "missing"} {
-		if got := learnedArgs(rep, tool); got != nil {
-			t.Errorf("learnedArgs(%s) = %v, want nil", tool, got)
+		if got := LearnedArgs(rep, tool); got != nil {
+			t.Errorf("LearnedArgs(%s) = %v, want nil", tool, got)
 		}
 	}
 }
