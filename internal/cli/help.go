@@ -195,7 +195,7 @@ Exit status: 0 written, 2 usage or configuration error (or FILE exists),
 3 could not connect.
 `
 
-const reportUsage = `Usage: mcp-fuzz report FILE.json [-o OUT]... [--format F] [--sarif-location FILE] [--sarif-category NAME]
+const reportUsage = `Usage: mcp-fuzz report FILE.json [-o OUT]... [--format F] [--verbose] [--sarif-location FILE] [--sarif-category NAME]
 
 Re-renders a JSON report saved with -o FILE.json or --json, in any format:
 to each -o file (format from the extension: .json, .md, .sarif, .xml, .jsonl,
@@ -203,11 +203,13 @@ to each -o file (format from the extension: .json, .md, .sarif, .xml, .jsonl,
 
   -o, --output FILE       write FILE (repeatable)
   --format F              stdout format: text, json, markdown, sarif, junit, jsonl, badge
+  --verbose               text: every case and every reproducer, not the summary
   --sarif-location FILE   the repository file SARIF results point at
   --sarif-category NAME   the code scanning category (mcp-fuzz/NAME/)
 
 Examples:
   mcp-fuzz report run.json
+  mcp-fuzz report run.json --verbose | less
   mcp-fuzz report run.json -o run.md -o run.sarif
   mcp-fuzz report run.json --format junit > junit.xml
 `
