@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -98,6 +99,15 @@ func (h *handlers) listTools(ctx context.Context, in ListToolsInput) (ListToolsO
 	preview.NoCalls = false
 	preview.Tools, preview.SkipTools = in.Tools, in.SkipTools
 	preview.IncludeDestructive, preview.ToolsOnlyNarrow = in.Destructive, !in.Destructive
+	preview.NotReadOnlyHint = notReadOnlyHint
+	// The skip reasons name the arguments as audit's do, not the flags.
+	preview.ToolsFrom, preview.SkipToolsFrom = "", nil
+	if len(in.Tools) > 0 {
+		preview.ToolsFrom = argNames("tools") + " " + strings.Join(in.Tools, ",")
+	}
+	for _, g := range in.SkipTools {
+		preview.SkipToolsFrom = append(preview.SkipToolsFrom, argNames("skip-tools")+" "+g)
+	}
 	o.Engine.LookupEnv, o.Engine.Version = h.o.LookupEnv, h.o.Version
 	var sel []engine.ToolHints
 	o.Engine.Listed = func(s []engine.ToolHints) { sel = s }
