@@ -419,7 +419,7 @@ func (s *summaryWriter) tools(rep *report.Report) {
 		s.line(plain("  "), seg{ansiBold, "Learned valid calls"}, plain(" (synthetic arguments errored): "+nameList(learned, summaryToolNames)))
 	}
 	if n := len(rep.Lint); n > 0 {
-		s.line(plain(fmt.Sprintf("  %s in the metadata (see the full report)", plural(n, "problem", "problems"))))
+		s.line(plain(fmt.Sprintf("  Metadata lint: %s (see the full report)", lintCounts(rep.Lint))))
 	}
 }
 
