@@ -99,10 +99,12 @@ func (a *App) runHelp(args []string) int {
 
 // targetFlagsHelp is what list, cases and init say about the flags they
 // share with a run.
-const targetFlagsHelp = `Target and selection flags are those of a run (see mcp-fuzz --help): --url,
---header, --bearer, --env, --pass-env, --secret, --cwd, --era, --protocol-version,
---startup-timeout, --include-destructive, --tools, --skip-tools, --seed, --cases,
---profile and --config (default: .mcp-fuzz.yml when it exists).
+const targetFlagsHelp = `
+Target and selection flags are those of a run (see mcp-fuzz --help):
+--url, --header, --bearer, --env, --pass-env, --secret, --cwd, --era,
+--protocol-version, --startup-timeout, --include-destructive, --tools,
+--skip-tools, --seed, --cases, --profile and --config (default:
+.mcp-fuzz.yml when it exists).
 `
 
 const demoUsage = `Usage: mcp-fuzz demo [flags]
