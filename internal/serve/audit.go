@@ -254,7 +254,11 @@ func (h *handlers) audit(ctx context.Context, in AuditInput, destructive bool) (
 		if err != nil {
 			return AuditOutput{}, err
 		}
-		out.Report, out.ReportTruncated = cut(text, limit)
+		hint := auditCutHint
+		if out.ReportPath != "" {
+			hint = "the whole report is at report_path"
+		}
+		out.Report, out.ReportTruncated = cut(text, limit, hint)
 	}
 	switch {
 	case out.ReportPath == "":

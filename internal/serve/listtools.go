@@ -127,12 +127,12 @@ func (h *handlers) listTools(ctx context.Context, in ListToolsInput) (ListToolsO
 		LintTotal:   len(rep.Lint),
 		SchemaScore: rep.Dimensions["schema"].Score,
 	}
-	out.Instructions, _ = cut(rep.Server.Instructions, maxInstructions)
+	out.Instructions, _ = cut(rep.Server.Instructions, maxInstructions, "")
 	for i, t := range rep.Tools {
 		// The report's name and description are redacted; the
 		// selection, in the same order, adds the annotations.
 		lt := ListedTool{Name: t.Name, Why: "unknown: the target's tools changed during the listing"}
-		lt.Description, _ = cut(t.Description, maxDescription)
+		lt.Description, _ = cut(t.Description, maxDescription, "")
 		if i < len(sel) {
 			s := sel[i]
 			lt.ReadOnly, lt.Destructive, lt.Idempotent = s.ReadOnly, s.Destructive, s.Idempotent

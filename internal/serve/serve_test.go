@@ -388,3 +388,19 @@ func TestSubprocess(t *testing.T) {
 		t.Errorf("session broken after the audit: %v", err)
 	}
 }
+
+// A cut text says how to get the rest where there is a way (render_report:
+// max_chars; audit: output_path), and a tool description cut for
+// list_tools ends in "…" alone, not in advice about report files.
+func TestCutHints(t *testing.T) {
+	long := strings.Repeat("x", 50)
+	if got, cutShort := cut(long, 10, ""); !cutShort || got != strings.Repeat("x", 10)+"…" {
+		t.Errorf("cut without a hint = %q, %v", got, cutShort)
+	}
+	if got, _ := cut(long, 10, renderCutHint); !strings.HasSuffix(got, "\n… (cut: a larger max_chars gives more, up to 200000 characters)\n") {
+		t.Errorf("render_report's cut = %q", got)
+	}
+	if got, cutShort := cut("short", 10, auditCutHint); cutShort || got != "short" {
+		t.Errorf("cut of a short text = %q, %v", got, cutShort)
+	}
+}
