@@ -183,7 +183,7 @@ func Parse(b []byte) (*File, error) {
 			}
 			return nil, fmt.Errorf("invalid configuration: %s", strings.Join(msgs, "; "))
 		}
-		return nil, fmt.Errorf("invalid configuration: %s", shortValues(syntaxLine(b, err.Error())))
+		return nil, fmt.Errorf("invalid configuration: %s", shortValues(explainSyntax(syntaxLine(b, err.Error()))))
 	}
 	for i, e := range f.Expected {
 		if e.ID == "" || e.Reason == "" {
@@ -350,6 +350,17 @@ func unknownKey(msg string, paths []string) string {
 		}
 	}
 	return fmt.Sprintf("unknown key %q on line %s%s", key, m[1], suggest.Hint(m[2], keysOf[m[3]]))
+}
+
+// explainSyntax adds what the YAML scanner's terse message means, when it
+// says too little to act on: the scanner reports the end of the file, and
+// only while scanning a quoted scalar, for a quote never closed ([syntaxLine]
+// has put the line where the quoted string starts).
+func explainSyntax(msg string) string {
+	if strings.HasSuffix(msg, "found unexpected end of stream") {
+		return msg + " (a quoted string that starts on this line is never closed)"
+	}
+	return msg
 }
 
 // yamlLine is the line number a YAML syntax error starts with.
