@@ -249,7 +249,7 @@ func TestBuildErrorsNameTheirSource(t *testing.T) {
 		{"unknown kind", Settings{Command: []string{"x"}, FailOn: []string{"boom"}}, `input fail-on: unknown finding kind "boom"`},
 		{"unknown dimension", Settings{Command: []string{"x"}, FailUnderDim: map[string]int{"speed": 5}}, "input fail-under-speed: unknown dimension"},
 		{"new without baseline", Settings{Command: []string{"x"}, FailOnNew: true}, "input fail-on-new needs input baseline FILE"},
-		{"missing baseline", Settings{Command: []string{"x"}, Baseline: filepath.Join(dir, "none.json")}, "input baseline: stat"},
+		{"missing baseline", Settings{Command: []string{"x"}, Baseline: filepath.Join(dir, "none.json")}, "input baseline: " + filepath.Join(dir, "none.json") + ": no such file"},
 		{"baseline from a pipe", Settings{Command: []string{"x"}, Baseline: "/dev/stdin"}, "input baseline: /dev/stdin: not a regular file"},
 		{"config from a device", Settings{Command: []string{"x"}, Config: "/dev/zero"}, "/dev/zero: not a regular file (a device)"},
 		{"config cases", Settings{Command: []string{"x"}, Config: config("cases: -1\n")}, "config cases: -1: must be 0"},

@@ -74,6 +74,9 @@ func (a *App) Run(ctx context.Context, args []string) int {
 		case "comment":
 			return a.runComment(ctx, args[1:])
 		case "demo-server":
+			if len(args) > 1 {
+				return a.usageError(fmt.Errorf("demo-server takes no arguments, got %q", args[1]))
+			}
 			if err := demo.Serve(ctx, a.Stdin, a.Stdout); err != nil && ctx.Err() == nil {
 				fmt.Fprintf(a.Stderr, "mcp-fuzz demo-server: %v\n", err)
 				return 1
@@ -82,6 +85,9 @@ func (a *App) Run(ctx context.Context, args []string) int {
 		case "serve":
 			return a.runServe(ctx, args[1:])
 		case "version", "--version":
+			if len(args) > 1 {
+				return a.usageError(fmt.Errorf("%s takes no arguments, got %q", args[0], args[1]))
+			}
 			fmt.Fprintf(a.Stdout, "mcp-fuzz %s\n", a.Version)
 			return ExitOK
 		}

@@ -311,6 +311,10 @@ func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 		return st, help, flagError(fs, err)
 	}
 	if fs.NArg() > 0 {
+		if _, ok := lookupCommand(fs.Arg(0)); ok {
+			// "mcp-fuzz --verbose demo": a subcommand after flags of a run.
+			return st, help, fmt.Errorf("unexpected argument %q: a command comes first (mcp-fuzz %s [flags]); a server command goes after --", fs.Arg(0), fs.Arg(0))
+		}
 		return st, help, fmt.Errorf("unexpected argument %q (put the server command after --)", fs.Arg(0))
 	}
 	// Only what was given goes into the settings: the config file and the

@@ -99,10 +99,12 @@ func (a *App) runHelp(args []string) int {
 
 // targetFlagsHelp is what list, cases and init say about the flags they
 // share with a run.
-const targetFlagsHelp = `Target and selection flags are those of a run (see mcp-fuzz --help): --url,
---header, --bearer, --env, --pass-env, --secret, --cwd, --era, --protocol-version,
---startup-timeout, --include-destructive, --tools, --skip-tools, --seed, --cases,
---profile and --config (default: .mcp-fuzz.yml when it exists).
+const targetFlagsHelp = `
+Target and selection flags are those of a run (see mcp-fuzz --help):
+--url, --header, --bearer, --env, --pass-env, --secret, --cwd, --era,
+--protocol-version, --startup-timeout, --include-destructive, --tools,
+--skip-tools, --seed, --cases, --profile and --config (default:
+.mcp-fuzz.yml when it exists).
 `
 
 const demoUsage = `Usage: mcp-fuzz demo [flags]
@@ -195,7 +197,7 @@ Exit status: 0 written, 2 usage or configuration error (or FILE exists),
 3 could not connect.
 `
 
-const reportUsage = `Usage: mcp-fuzz report FILE.json [-o OUT]... [--format F] [--sarif-location FILE] [--sarif-category NAME]
+const reportUsage = `Usage: mcp-fuzz report FILE.json [-o OUT]... [--format F] [--verbose] [--sarif-location FILE] [--sarif-category NAME]
 
 Re-renders a JSON report saved with -o FILE.json or --json, in any format:
 to each -o file (format from the extension: .json, .md, .sarif, .xml, .jsonl,
@@ -203,11 +205,13 @@ to each -o file (format from the extension: .json, .md, .sarif, .xml, .jsonl,
 
   -o, --output FILE       write FILE (repeatable)
   --format F              stdout format: text, json, markdown, sarif, junit, jsonl, badge
+  --verbose               text: every case and every reproducer, not the summary
   --sarif-location FILE   the repository file SARIF results point at
   --sarif-category NAME   the code scanning category (mcp-fuzz/NAME/)
 
 Examples:
   mcp-fuzz report run.json
+  mcp-fuzz report run.json --verbose | less
   mcp-fuzz report run.json -o run.md -o run.sarif
   mcp-fuzz report run.json --format junit > junit.xml
 `

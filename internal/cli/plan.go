@@ -28,6 +28,7 @@ var planFlags = []struct {
 	{"--concurrency", func(s audit.Settings) bool { return s.Concurrency != nil }},
 	{"--repeat", func(s audit.Settings) bool { return s.Repeat != nil }},
 	{"--parallel", func(s audit.Settings) bool { return s.Parallel != nil }},
+	{"--verbose", func(s audit.Settings) bool { return s.Verbose }},
 	{"--fail-under", func(s audit.Settings) bool { return s.FailUnder != nil || len(s.FailUnderDim) > 0 }},
 	{"--fail-on", func(s audit.Settings) bool { return len(s.FailOn) > 0 }},
 	{"--baseline", func(s audit.Settings) bool { return s.Baseline != "" || s.FailOnNew }},

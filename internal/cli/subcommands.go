@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"slices"
@@ -23,7 +24,13 @@ import (
 )
 
 // readReport loads a JSON report written by -o FILE.json or --json.
-func readReport(path string) (*report.Report, error) { return report.ReadFile(path) }
+func readReport(path string) (*report.Report, error) {
+	rep, err := report.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		err = fmt.Errorf("%w (give a JSON report written by -o FILE.json or --json)", err)
+	}
+	return rep, err
+}
 
 // outputFlags parses the -o/--format flags of report and merge; the rest of
 // args are returned as positional arguments.

@@ -94,7 +94,7 @@ func (p *progress) event(e engine.Event) {
 		clear(p.seen)
 		clear(p.failed)
 	case engine.EventSkip:
-		p.message(fmt.Sprintf("- %s: skipped (%s)", escape.Terminal(e.Tool, 80), escape.Terminal(e.Reason, 200)))
+		p.message(fmt.Sprintf("- %s: skipped: %s", escape.Terminal(e.Tool, 80), escape.Terminal(e.Reason, 200)))
 	case engine.EventTool:
 		p.started[e.Tool], p.current = e.Total, e.Tool
 		if !p.live {

@@ -92,7 +92,7 @@ func TestProgressPlain(t *testing.T) {
 	runTools(p, clock)
 	out := b.String()
 	for _, want := range []string{
-		"- delete: skipped (destructive)\n",
+		"- delete: skipped: destructive\n",
 		"> a: 10 cases (tool 2 of 3, 0.0 s)\n",
 		"> b: 10 cases (tool 3 of 3, 2.0 s, about 2.0 s left)\n",
 	} {
@@ -131,7 +131,7 @@ func TestProgressLive(t *testing.T) {
 	if strings.Contains(out, "> a:") {
 		t.Errorf("a tool line on a terminal:\n%q", out)
 	}
-	if !strings.Contains(out, "\r\x1b[K- delete: skipped (destructive)\n") {
+	if !strings.Contains(out, "\r\x1b[K- delete: skipped: destructive\n") {
 		t.Errorf("the skip message is not above the live line:\n%q", out)
 	}
 	if !strings.HasSuffix(out, "\r\x1b[K") {

@@ -179,8 +179,14 @@ func (h *handlers) options(in AuditInput, destructive bool) (audit.Options, erro
 	o.Engine.LookupEnv = h.o.LookupEnv
 	o.Engine.Version = h.o.Version
 	o.Engine.ToolsOnlyNarrow = !destructive
+	o.Engine.NotReadOnlyHint = notReadOnlyHint
 	return o, nil
 }
+
+// notReadOnlyHint is how an agent calls a tool not annotated read-only
+// (the skip reason's parenthesis): tools only narrows audit's selection,
+// so the command line's --tools NAME has no equivalent here.
+const notReadOnlyHint = "only audit_destructive calls it"
 
 // audit runs one audit for the tool audit (destructive false) or
 // audit_destructive.
@@ -248,7 +254,11 @@ func (h *handlers) audit(ctx context.Context, in AuditInput, destructive bool) (
 		if err != nil {
 			return AuditOutput{}, err
 		}
-		out.Report, out.ReportTruncated = cut(text, limit)
+		hint := auditCutHint
+		if out.ReportPath != "" {
+			hint = "the whole report is at report_path"
+		}
+		out.Report, out.ReportTruncated = cut(text, limit, hint)
 	}
 	switch {
 	case out.ReportPath == "":

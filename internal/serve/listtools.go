@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -98,6 +99,15 @@ func (h *handlers) listTools(ctx context.Context, in ListToolsInput) (ListToolsO
 	preview.NoCalls = false
 	preview.Tools, preview.SkipTools = in.Tools, in.SkipTools
 	preview.IncludeDestructive, preview.ToolsOnlyNarrow = in.Destructive, !in.Destructive
+	preview.NotReadOnlyHint = notReadOnlyHint
+	// The skip reasons name the arguments as audit's do, not the flags.
+	preview.ToolsFrom, preview.SkipToolsFrom = "", nil
+	if len(in.Tools) > 0 {
+		preview.ToolsFrom = argNames("tools") + " " + strings.Join(in.Tools, ",")
+	}
+	for _, g := range in.SkipTools {
+		preview.SkipToolsFrom = append(preview.SkipToolsFrom, argNames("skip-tools")+" "+g)
+	}
 	o.Engine.LookupEnv, o.Engine.Version = h.o.LookupEnv, h.o.Version
 	var sel []engine.ToolHints
 	o.Engine.Listed = func(s []engine.ToolHints) { sel = s }
@@ -117,12 +127,12 @@ func (h *handlers) listTools(ctx context.Context, in ListToolsInput) (ListToolsO
 		LintTotal:   len(rep.Lint),
 		SchemaScore: rep.Dimensions["schema"].Score,
 	}
-	out.Instructions, _ = cut(rep.Server.Instructions, maxInstructions)
+	out.Instructions, _ = cut(rep.Server.Instructions, maxInstructions, "")
 	for i, t := range rep.Tools {
 		// The report's name and description are redacted; the
 		// selection, in the same order, adds the annotations.
 		lt := ListedTool{Name: t.Name, Why: "unknown: the target's tools changed during the listing"}
-		lt.Description, _ = cut(t.Description, maxDescription)
+		lt.Description, _ = cut(t.Description, maxDescription, "")
 		if i < len(sel) {
 			s := sel[i]
 			lt.ReadOnly, lt.Destructive, lt.Idempotent = s.ReadOnly, s.Destructive, s.Idempotent

@@ -66,10 +66,18 @@ func addRender(s *mcp.Server) {
 			limit = defaultReportChars
 		}
 		out := RenderOutput{Format: format, Chars: utf8.RuneCountInString(text), Score: rep.Score, Grade: rep.Grade}
-		out.Text, out.Truncated = cut(text, min(limit, maxReportChars))
+		out.Text, out.Truncated = cut(text, min(limit, maxReportChars), renderCutHint)
 		return nil, out, nil
 	})
 }
+
+// renderCutHint and auditCutHint say how to get the rest of a text cut
+// short: render_report reads a file already, so only a larger max_chars
+// gives more; audit can write the whole report to output_path.
+var (
+	renderCutHint = fmt.Sprintf("a larger max_chars gives more, up to %d characters", maxReportChars)
+	auditCutHint  = "write output_path for the whole report"
+)
 
 // renderText renders rep with the renderer called name, without colour.
 func renderText(rep *report.Report, name string) (string, error) {
@@ -84,13 +92,17 @@ func renderText(rep *report.Report, name string) (string, error) {
 	return string(b), nil
 }
 
-// cut returns s cut to at most n characters (runes), with a marker, and
-// whether it was cut.
-func cut(s string, n int) (string, bool) {
+// cut returns s cut to at most n characters (runes), ending in "…" and,
+// when hint is not empty, a line "… (cut: hint)" saying how to get the
+// rest; and whether it was cut.
+func cut(s string, n int, hint string) (string, bool) {
 	if utf8.RuneCountInString(s) <= n {
 		return s, false
 	}
-	const marker = "\n… (cut: write the report to a file for all of it)\n"
+	marker := "…"
+	if hint != "" {
+		marker = "\n… (cut: " + hint + ")\n"
+	}
 	i, count := 0, 0
 	for j := range s {
 		if count == n {

@@ -209,7 +209,9 @@ func TestListTools(t *testing.T) {
 	if lt := byName["lookup_user"]; !lt.WouldCall || lt.ReadOnly == nil || !*lt.ReadOnly {
 		t.Errorf("lookup_user: %+v", lt)
 	}
-	if lt := byName["delete_everything"]; lt.WouldCall || !strings.Contains(lt.Why, "readOnlyHint") {
+	// The skip reason names this server's tools and arguments, not the
+	// command line's flags: its tools argument only narrows.
+	if lt := byName["delete_everything"]; lt.WouldCall || lt.Why != "not annotated readOnlyHint: true (only audit_destructive calls it)" {
 		t.Errorf("delete_everything: %+v", lt)
 	}
 	if out.WouldCall != 10 || out.SchemaScore == nil || out.LintTotal != len(out.Lint) {
@@ -220,6 +222,17 @@ func TestListTools(t *testing.T) {
 	call(t, cs, "list_tools", map[string]any{"command": cmd, "tools": []string{"delete_everything"}}, &narrowed)
 	if narrowed.WouldCall != 0 {
 		t.Errorf("audit would call %d tools with tools [delete_everything]", narrowed.WouldCall)
+	}
+	var skipped ListToolsOutput
+	call(t, cs, "list_tools", map[string]any{"command": cmd, "tools": []string{"echo_*", "get_*"}, "skip_tools": []string{"get_stats"}}, &skipped)
+	for _, lt := range skipped.Tools {
+		want := map[string]string{
+			"lookup_user": "not matched by tools echo_*,get_*",
+			"get_stats":   "skipped by skip_tools get_stats",
+		}[lt.Name]
+		if want != "" && lt.Why != want {
+			t.Errorf("%s with tools [echo_*, get_*], skip_tools [get_stats]: why %q, want %q", lt.Name, lt.Why, want)
+		}
 	}
 	var destructive ListToolsOutput
 	call(t, cs, "list_tools", map[string]any{"command": cmd, "tools": []string{"delete_everything"}, "destructive": true}, &destructive)
@@ -235,6 +248,11 @@ func TestAuditNarrowsToReadOnly(t *testing.T) {
 	call(t, cs, "audit", map[string]any{"command": cmd, "tools": []string{"delete_everything"}, "report_format": "none"}, &out)
 	if out.Graded || out.Summary.ToolsTested != 0 {
 		t.Errorf("audit with tools [delete_everything]: graded %v, %d tools tested", out.Graded, out.Summary.ToolsTested)
+	}
+	for _, tr := range out.Tools {
+		if tr.Name == "delete_everything" && tr.SkipReason != "not annotated readOnlyHint: true (only audit_destructive calls it)" {
+			t.Errorf("audit with tools [delete_everything]: skip reason %q", tr.SkipReason)
+		}
 	}
 	call(t, cs, "audit_destructive", map[string]any{"command": cmd, "tools": []string{"delete_everything"}, "report_format": "none"}, &out)
 	if out.Summary.ToolsTested != 1 {
@@ -368,5 +386,21 @@ func TestSubprocess(t *testing.T) {
 	}
 	if err := cs.Ping(ctx, nil); err != nil {
 		t.Errorf("session broken after the audit: %v", err)
+	}
+}
+
+// A cut text says how to get the rest where there is a way (render_report:
+// max_chars; audit: output_path), and a tool description cut for
+// list_tools ends in "…" alone, not in advice about report files.
+func TestCutHints(t *testing.T) {
+	long := strings.Repeat("x", 50)
+	if got, cutShort := cut(long, 10, ""); !cutShort || got != strings.Repeat("x", 10)+"…" {
+		t.Errorf("cut without a hint = %q, %v", got, cutShort)
+	}
+	if got, _ := cut(long, 10, renderCutHint); !strings.HasSuffix(got, "\n… (cut: a larger max_chars gives more, up to 200000 characters)\n") {
+		t.Errorf("render_report's cut = %q", got)
+	}
+	if got, cutShort := cut("short", 10, auditCutHint); cutShort || got != "short" {
+		t.Errorf("cut of a short text = %q, %v", got, cutShort)
 	}
 }

@@ -13,9 +13,9 @@ const Max = 3
 const maxRunes = 256
 
 // Nearest returns up to [Max] of names near to s, nearest first (ties in
-// name order): those within an edit distance (Levenshtein, over runes,
-// ignoring case) of a third of s's length, at least 2. Duplicates and s
-// itself are left out.
+// name order): those within an edit distance (Levenshtein, a swap of
+// adjacent runes counting as one edit, over runes, ignoring case) of a
+// third of s's length, at least 2. Duplicates and s itself are left out.
 func Nearest(s string, names []string) []string {
 	a := runes(s)
 	limit := max(2, len(a)/3)
@@ -70,8 +70,11 @@ func runes(s string) []rune {
 	return r[:min(len(r), maxRunes)]
 }
 
-// distance is the Levenshtein distance between a and b.
+// distance is the optimal string alignment distance between a and b: the
+// Levenshtein distance, with a swap of two adjacent runes ("lsit" for
+// "list", the commonest typo) counting as one edit rather than two.
 func distance(a, b []rune) int {
+	prev2 := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
@@ -85,8 +88,11 @@ func distance(a, b []rune) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
 }

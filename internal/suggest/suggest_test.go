@@ -12,6 +12,8 @@ func TestDistance(t *testing.T) {
 	}{
 		{"", "", 0}, {"abc", "", 3}, {"", "abc", 3}, {"kitten", "sitting", 3},
 		{"get_order", "get_ordr", 1}, {"flaw", "lawn", 2}, {"héllo", "hello", 1},
+		// a swap of adjacent runes is one edit, not two
+		{"lsit", "list", 1}, {"ab", "ba", 1}, {"ca", "abc", 3}, {"héllo", "ehllo", 2},
 	} {
 		if got := distance([]rune(c.a), []rune(c.b)); got != c.want {
 			t.Errorf("distance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
@@ -33,6 +35,7 @@ func TestNearest(t *testing.T) {
 		{"zzzzzz", []string{}},                // nothing near
 		{"get_order", []string{"get_orders"}}, // s itself is not a suggestion
 		{"order", []string{}},
+		{"ehco", []string{"echo"}},
 	} {
 		if got := Nearest(c.s, tools); !slices.Equal(got, c.want) {
 			t.Errorf("Nearest(%q) = %q, want %q", c.s, got, c.want)
@@ -42,6 +45,11 @@ func TestNearest(t *testing.T) {
 	got := Nearest("ab", []string{"ad", "ac", "ab1", "ac", "a", "abcd", "xyz"})
 	if want := []string{"a", "ab1", "ac"}; !slices.Equal(got, want) {
 		t.Errorf("Nearest(ab) = %q, want %q", got, want)
+	}
+	// A swapped pair ranks before a name two edits away.
+	commands := []string{"demo", "list", "cases", "init", "report", "merge"}
+	if got, want := Nearest("lsit", commands), []string{"list", "init"}; !slices.Equal(got, want) {
+		t.Errorf("Nearest(lsit) = %q, want %q", got, want)
 	}
 }
 

@@ -179,11 +179,11 @@ func Parse(b []byte) (*File, error) {
 		if errors.As(err, &te) {
 			msgs := nameKeys(b, te.Errors)
 			for i, m := range msgs {
-				msgs[i] = shortValues(m)
+				msgs[i] = shortValues(plainTypes(m))
 			}
 			return nil, fmt.Errorf("invalid configuration: %s", strings.Join(msgs, "; "))
 		}
-		return nil, fmt.Errorf("invalid configuration: %s", shortValues(syntaxLine(b, err.Error())))
+		return nil, fmt.Errorf("invalid configuration: %s", shortValues(explainSyntax(syntaxLine(b, err.Error()))))
 	}
 	for i, e := range f.Expected {
 		if e.ID == "" || e.Reason == "" {
@@ -260,6 +260,54 @@ func nameKeys(src []byte, errs []string) []string {
 	return out
 }
 
+// cannotUnmarshal is the decoder's error for a value of the wrong kind:
+// "cannot unmarshal !!seq into config.File", "cannot unmarshal !!str `abc`
+// into int64".
+var cannotUnmarshal = regexp.MustCompile("cannot unmarshal !!(\\w+)( `[^`]*`)? into (\\S+)$")
+
+// plainTypes rewords a cannotUnmarshal error in the file's terms, not Go's:
+// "want a whole number, got a string `abc`". Other messages, and types it
+// has no words for, are returned as they are.
+func plainTypes(msg string) string {
+	m := cannotUnmarshal.FindStringSubmatchIndex(msg)
+	if m == nil {
+		return msg
+	}
+	tag, value, goType := msg[m[2]:m[3]], "", msg[m[6]:m[7]]
+	if m[4] >= 0 {
+		value = msg[m[4]:m[5]]
+	}
+	got, ok := yamlKinds[tag]
+	if !ok {
+		return msg
+	}
+	var want string
+	switch goType = strings.TrimLeft(goType, "*"); {
+	case strings.HasPrefix(goType, "config."), strings.HasPrefix(goType, "map["):
+		want = "a mapping (key: value)"
+	case strings.HasPrefix(goType, "[]"):
+		want = "a list"
+	case strings.HasPrefix(goType, "int"), strings.HasPrefix(goType, "uint"):
+		want = "a whole number"
+	case strings.HasPrefix(goType, "float"):
+		want = "a number"
+	case goType == "bool":
+		want = "true or false"
+	case goType == "string":
+		want = "a string"
+	default:
+		return msg
+	}
+	return msg[:m[0]] + "want " + want + ", got " + got + value
+}
+
+// yamlKinds names the YAML tags of a cannotUnmarshal error.
+var yamlKinds = map[string]string{
+	"seq": "a list", "map": "a mapping", "str": "a string", "int": "a number",
+	"float": "a number", "bool": "a boolean", "null": "null", "binary": "binary data",
+	"timestamp": "a timestamp",
+}
+
 // fieldNotFound is the decoder's error for an unknown key.
 var fieldNotFound = regexp.MustCompile(`^line (\d+): field (.*) not found in type config\.(\w+)$`)
 
@@ -302,6 +350,17 @@ func unknownKey(msg string, paths []string) string {
 		}
 	}
 	return fmt.Sprintf("unknown key %q on line %s%s", key, m[1], suggest.Hint(m[2], keysOf[m[3]]))
+}
+
+// explainSyntax adds what the YAML scanner's terse message means, when it
+// says too little to act on: the scanner reports the end of the file, and
+// only while scanning a quoted scalar, for a quote never closed ([syntaxLine]
+// has put the line where the quoted string starts).
+func explainSyntax(msg string) string {
+	if strings.HasSuffix(msg, "found unexpected end of stream") {
+		return msg + " (a quoted string that starts on this line is never closed)"
+	}
+	return msg
 }
 
 // yamlLine is the line number a YAML syntax error starts with.

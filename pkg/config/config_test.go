@@ -54,7 +54,16 @@ func TestParseErrorsNameKeyAndLine(t *testing.T) {
 		{"tools: [a,\n  b]\nseed: {a: 1\n", "yaml: line 3: did not find expected ',' or '}'"},
 		{"cases: 5\nseed: *x\n", "yaml: line 2: unknown anchor 'x' referenced"},
 		{"cases: 5\n\tfoo: 1\n", "yaml: line 2: found a tab character"},
-		{"seed: 1\ncases: lots\n", `line 2: key "cases": cannot unmarshal`},
+		// An unclosed quote: the line it opens on, and what happened.
+		{"cases: 5\nper-tool:\n  x:\n    example:\n      q: \"open\n  y:\n    skip: true\n",
+			"yaml: line 5: found unexpected end of stream (a quoted string that starts on this line is never closed)"},
+		{"cases: 5\nprofile: 'abc\n", "yaml: line 2: found unexpected end of stream (a quoted string"},
+		{"seed: 1\ncases: lots\n", "line 2: key \"cases\": want a whole number, got a string `lots`"},
+		// Go's types stay out of the message.
+		{"- a\n- b\n", "line 1: want a mapping (key: value), got a list"},
+		{"per-tool:\n  - echo\n", `line 2: key "per-tool": want a mapping (key: value), got a list`},
+		{"env:\n  A: [1]\n", `line 2: key "env": want a string, got a list`},
+		{"fail-under-dimensions:\n  schema: high\n", "want a whole number, got a string `high`"},
 		{"per-tool:\n  x:\n    skip: maybe\n", `line 3: key "per-tool.x.skip"`},
 		{"per-tool:\n  x:\n    timeout: soon\n", `line 3: "soon" is not a duration`},
 		{"timeout: -5\n", "must be positive"},

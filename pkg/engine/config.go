@@ -92,6 +92,11 @@ type Config struct {
 	// readOnlyHint: true is still skipped unless IncludeDestructive is set
 	// (mcp-fuzz serve's audit tool, which declares itself non-destructive).
 	ToolsOnlyNarrow bool
+	// NotReadOnlyHint is what the skip reason of a tool not annotated
+	// readOnlyHint: true says, in parentheses, about calling it anyway.
+	// Empty: "use --include-destructive, or --tools NAME, to call it", the
+	// command line's way (mcp-fuzz serve's is its audit_destructive tool).
+	NotReadOnlyHint string
 	SkipTools       []string // globs
 	// ToolsFrom is the skip reason's text after "not matched by" for a tool
 	// Tools does not match, naming where Tools came from as its users wrote

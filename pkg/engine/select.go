@@ -41,7 +41,11 @@ func (c Config) skipReason(t tool) string {
 		return ""
 	}
 	if t.ReadOnly == nil || !*t.ReadOnly {
-		return "not annotated readOnlyHint: true (use --include-destructive, or --tools NAME, to call it)"
+		hint := c.NotReadOnlyHint
+		if hint == "" {
+			hint = "use --include-destructive, or --tools NAME, to call it"
+		}
+		return "not annotated readOnlyHint: true (" + hint + ")"
 	}
 	return ""
 }

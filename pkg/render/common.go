@@ -197,6 +197,35 @@ func msText(ms float64) string {
 func seconds(ms float64) string { return strconv.FormatFloat(ms/1000, 'f', 3, 64) }
 
 // plural returns "1 case" or "2 cases".
+// lintCounts says how many lint entries of each severity there are, worst
+// first and only those there are: "2 warnings, 5 info". A metadata note of
+// severity info is no problem, so the summaries count by severity rather
+// than calling every entry one.
+func lintCounts(lint []report.Lint) string {
+	n := map[report.Severity]int{}
+	for _, l := range lint {
+		n[l.Severity]++
+	}
+	var parts []string
+	for _, c := range []struct {
+		sev       report.Severity
+		one, many string
+	}{
+		{report.SeverityCritical, "critical", "critical"},
+		{report.SeverityError, "error", "errors"},
+		{report.SeverityWarning, "warning", "warnings"},
+		{report.SeverityInfo, "info", "info"},
+	} {
+		if n[c.sev] > 0 {
+			parts = append(parts, plural(n[c.sev], c.one, c.many))
+		}
+	}
+	if len(parts) == 0 {
+		return plural(len(lint), "entry", "entries")
+	}
+	return strings.Join(parts, ", ")
+}
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one

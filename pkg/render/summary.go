@@ -129,7 +129,11 @@ func (s *summaryWriter) header(rep *report.Report) {
 	sum := rep.Summary
 	s.line(plain(fmt.Sprintf("run     %s tested, %d skipped · %s · seed %d · %s s · mcp-fuzz %s", plural(sum.ToolsTested, "tool", "tools"), sum.ToolsSkipped,
 		plural(sum.Cases, "case", "cases"), rep.Seed, seconds(float64(rep.DurationMs)), escape.Terminal(orDash(rep.Version), 40))))
-	s.wrap(plain("        "), ansiDim, verdictLine(sum))
+	if line := verdictLine(sum); line != "none" {
+		// With no case run (--no-calls, nothing selected) the line above
+		// already says "0 cases": a lone "none" under it says nothing more.
+		s.wrap(plain("        "), ansiDim, line)
+	}
 	for i, n := range rep.Discovery.Notes {
 		if i == summaryNotes {
 			s.line(plain(fmt.Sprintf("note    and %d more (see the full report)", len(rep.Discovery.Notes)-i)))
@@ -210,18 +214,23 @@ func gradeReason(rep *report.Report) string {
 		}
 	}
 	var weakest *score.Formula
-	var low int
+	var low, measured int
 	for _, d := range dimensions(rep) {
 		dim, ok := rep.Dimensions[d.Dimension]
 		if !ok || dim.Score == nil || d.Weight == 0 {
 			continue
 		}
+		measured++
 		if weakest == nil || *dim.Score < low {
 			weakest, low = &d, *dim.Score
 		}
 	}
 	if weakest == nil {
 		return "the weighted mean of the dimensions" + more(len(rep.Caps))
+	}
+	if measured == 1 {
+		// A static audit (--no-calls): there is no mean to speak of.
+		return fmt.Sprintf("the %s score alone, the one dimension measured%s", weakest.Title, more(len(rep.Caps)))
 	}
 	return fmt.Sprintf("the weighted mean of the dimensions; the weakest is %s (%d)%s", weakest.Title, low, more(len(rep.Caps)))
 }
@@ -419,7 +428,7 @@ func (s *summaryWriter) tools(rep *report.Report) {
 		s.line(plain("  "), seg{ansiBold, "Learned valid calls"}, plain(" (synthetic arguments errored): "+nameList(learned, summaryToolNames)))
 	}
 	if n := len(rep.Lint); n > 0 {
-		s.line(plain(fmt.Sprintf("  %s in the metadata (see the full report)", plural(n, "problem", "problems"))))
+		s.line(plain(fmt.Sprintf("  Metadata lint: %s (see the full report)", lintCounts(rep.Lint))))
 	}
 }
 

@@ -195,7 +195,8 @@ func terminalSummary(b *strings.Builder, rep *report.Report, p ansi) {
 		fmt.Fprintf(b, "\n  %s\n%s", st(ansiBold, "Tools not called"), strings.Join(untested, ""))
 	}
 	if n := len(rep.Lint); n > 0 {
-		fmt.Fprintf(b, "\n  %s in the metadata (see the Markdown or JSON report)\n", plural(n, "problem", "problems"))
+		// terminalCases listed them, above the summary.
+		fmt.Fprintf(b, "\n  Metadata lint: %s (listed above)\n", lintCounts(rep.Lint))
 	}
 }
 
@@ -246,7 +247,7 @@ func terminalCases(b *strings.Builder, rep *report.Report, p ansi) {
 		}
 	}
 	if len(rep.Lint) > 0 {
-		fmt.Fprintf(b, "\nmetadata problems (%d):\n", len(rep.Lint))
+		fmt.Fprintf(b, "\nmetadata lint (%d):\n", len(rep.Lint))
 		for _, l := range rep.Lint {
 			loc := l.Tool
 			if l.Pointer != "" {

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,5 +29,15 @@ func TestReadFileRefusesSARIF(t *testing.T) {
 	}
 	if _, err := ReadFile(rep); err != nil {
 		t.Fatalf("ReadFile(report) = %v", err)
+	}
+}
+
+// A missing report says so in the reader's terms, not as the stat call's
+// "stat run.json: no such file or directory"; it still wraps fs.ErrNotExist.
+func TestReadFileMissing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.json")
+	_, err := ReadFile(path)
+	if err == nil || err.Error() != path+": no such file" || !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("ReadFile(missing) = %v", err)
 	}
 }

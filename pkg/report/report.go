@@ -2,7 +2,9 @@ package report
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/boundedfile"
@@ -458,6 +460,11 @@ const MaxFileBytes = 512 << 20
 // a regular file of at most [MaxFileBytes], normalized.
 func ReadFile(path string) (*Report, error) {
 	b, err := boundedfile.Read(path, MaxFileBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		// "run.json: no such file", not "stat run.json: no such file or
+		// directory".
+		return nil, notFound{path, err}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -480,3 +487,13 @@ func ReadFile(path string) (*Report, error) {
 	rep.Normalize()
 	return &rep, nil
 }
+
+// notFound is the error of [ReadFile] for a path with no file: it names
+// the path alone, and is an [fs.ErrNotExist].
+type notFound struct {
+	path string
+	err  error
+}
+
+func (e notFound) Error() string { return e.path + ": no such file" }
+func (e notFound) Unwrap() error { return e.err }
