@@ -231,10 +231,12 @@ func (a *App) audit(ctx context.Context, o audit.Options, sarif render.SARIFOpti
 		return code
 	}
 	for _, w := range out.Warnings {
-		fmt.Fprintf(a.Stderr, "mcp-fuzz: warning: %s\n", w)
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: warning: %s\n", escape.Terminal(w, 0))
 	}
+	// A gate's text names finding ids, which hold the server's tool names:
+	// one line each, no escape sequence.
 	for _, f := range out.Gates.Failures {
-		fmt.Fprintf(a.Stderr, "mcp-fuzz: gate missed: %s\n", f)
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: gate missed: %s\n", escape.Terminal(f, 0))
 	}
 	return out.Code
 }

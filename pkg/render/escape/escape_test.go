@@ -168,3 +168,25 @@ func TestExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkflowLines: the runner trims white space (an em space too) before
+// looking for "::", and finds "##[" anywhere; both are broken, and nothing
+// else changes.
+func TestWorkflowLines(t *testing.T) {
+	for in, want := range map[string]string{
+		"::error::x":                      ": :error::x",
+		"    ::error::x\n  note ::x":      "    : :error::x\n  note ::x",
+		"\u2003::warning::x\n":            "\u2003: :warning::x\n",
+		"a ##[error]x ###[b":              "a ## [error]x ### [b",
+		"plain text: a::b, std::io\n\n":   "plain text: a::b, std::io\n\n",
+		"mcp-fuzz: ::error::x":            "mcp-fuzz: ::error::x",
+		"\t::add-mask::x\r\n::set-output": "\t: :add-mask::x\r\n: :set-output",
+	} {
+		if got := WorkflowLines(in); got != want {
+			t.Errorf("WorkflowLines(%q) = %q; want %q", in, got, want)
+		}
+	}
+	if got := Terminal("x\n##[error]y", 0); got != "x ## [error]y" {
+		t.Errorf("Terminal keeps a legacy workflow command: %q", got)
+	}
+}
