@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/mattn/go-runewidth"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/config"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -83,6 +85,59 @@ func TestProgressLiveWideNames(t *testing.T) {
 		}
 		if n := (&runewidth.Condition{EastAsianWidth: false}).StringWidth(l); n >= p.width {
 			t.Errorf("live line of %d columns, over %d: %q", n, p.width-1, l)
+		}
+	}
+}
+
+// TestInitFileLineSeparators: YAML reads U+2028, U+2029 and NEL (U+0085)
+// as line breaks, and refuses DEL and the other C1 controls. A server
+// whose name, description or a schema default held "\u2028fail-on:
+// none\u2028" made `mcp-fuzz init` write a file whose comment ended there
+// and whose next "line" was a real key: the gate silently off in a file
+// the user commits. Other names made the file fail to load at all. The
+// file must load, set nothing, keep each name, and uncommented give the
+// valid call back.
+func TestInitFileLineSeparators(t *testing.T) {
+	yes := true
+	// The server's name alone: before the fix this file loaded, with the
+	// default gate turned off.
+	only := &engine.Preview{Server: report.Server{Name: "srv\u2028fail-on: none\u2028#"}, Target: report.Target{Transport: "stdio", Command: "./srv"},
+		Tools: []engine.PreviewedTool{{Name: "t", ReadOnly: &yes, Called: true, Valid: json.RawMessage(`{}`)}}}
+	if f, err := config.Parse(initFile(only, "test")); err != nil || len(f.FailOn) > 0 {
+		t.Errorf("a server name set fail-on %v (%v):\n%s", f.FailOn, err, initFile(only, "test"))
+	}
+	for _, inj := range []string{"\u2028fail-on: none\u2028#", "\u2029fail-under: 0\u2029#", "\u0085cases: 1\u0085#", "\x7fdel", "\u0080c1", "\ufeffbom", "\u2028"} {
+		quoted, _ := json.Marshal(inj)
+		p := &engine.Preview{
+			Server: report.Server{Name: "srv" + inj},
+			Target: report.Target{Transport: "stdio", Command: "./srv" + inj},
+			Tools: []engine.PreviewedTool{
+				{Name: "t" + inj, Description: "d" + inj, ReadOnly: &yes, Called: true, CallReason: "annotated readOnlyHint: true" + inj,
+					Valid: json.RawMessage(`{"q":` + string(quoted) + `,"n":1}`)},
+				{Name: "u" + inj, Description: "d" + inj, SkipReason: "not called: x" + inj, Valid: json.RawMessage(`{}`)},
+			},
+		}
+		b := initFile(p, "test"+inj)
+		f, err := config.Parse(b)
+		if err != nil {
+			t.Errorf("%q: the file does not load: %v\n%s", inj, err, b)
+			continue
+		}
+		if len(f.FailOn) > 0 || f.FailUnder != nil || f.Cases != nil || len(f.Env) > 0 {
+			t.Errorf("%q: a server's text set a key: %+v\n%s", inj, f, b)
+		}
+		for _, tool := range p.Tools {
+			if _, ok := f.PerTool[tool.Name]; !ok {
+				t.Errorf("%q: no per-tool entry named %q", inj, tool.Name)
+			}
+		}
+		f, err = config.Parse([]byte(uncomment(string(b))))
+		if err != nil {
+			t.Errorf("%q: the uncommented file does not load: %v\n%s", inj, err, uncomment(string(b)))
+			continue
+		}
+		if got := normalJSON(t, mustJSON(t, f.PerTool["t"+inj].Example)); got != normalJSON(t, p.Tools[0].Valid) {
+			t.Errorf("%q: example %s, want %s", inj, got, p.Tools[0].Valid)
 		}
 	}
 }

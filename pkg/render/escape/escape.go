@@ -239,10 +239,16 @@ func cleanMode(s string, keepLines, visible bool) string {
 			} else {
 				b.WriteByte(' ')
 			}
-		case r == '\n' || r == '\t':
-			if keepLines {
-				b.WriteRune(r)
-			} else {
+		case r == '\n' || r == '\t' || (!visible && (r == 0x2028 || r == 0x2029)):
+			// The line and paragraph separators are line breaks to
+			// YAML and JavaScript: in one line of text they could start
+			// another (a key of a config file a comment quotes).
+			switch {
+			case keepLines && r == '\t':
+				b.WriteByte('\t')
+			case keepLines:
+				b.WriteByte('\n')
+			default:
 				b.WriteByte(' ')
 			}
 		case r < 0x20 || hidden(r) || r == 0xfffe || r == 0xffff:

@@ -190,3 +190,17 @@ func TestWorkflowLines(t *testing.T) {
 		t.Errorf("Terminal keeps a legacy workflow command: %q", got)
 	}
 }
+
+// TestLineSeparators: U+2028 and U+2029 are line breaks to YAML and
+// JavaScript; one line of text has none.
+func TestLineSeparators(t *testing.T) {
+	if got := Terminal("a\u2028b\u2029c", 0); got != "a b c" {
+		t.Errorf("Terminal = %q", got)
+	}
+	if got := MarkdownInline("a\u2028b", 0); got != "a b" {
+		t.Errorf("MarkdownInline = %q", got)
+	}
+	if got := MarkdownCode("a\u2028b", 0); !strings.Contains(got, "a\nb") {
+		t.Errorf("MarkdownCode = %q", got)
+	}
+}
