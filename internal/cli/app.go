@@ -213,7 +213,7 @@ func (a *App) audit(ctx context.Context, o audit.Options, sarif render.SARIFOpti
 	switch {
 	case out.Interrupted() && out.Report != nil:
 		// Write what the run has: a partial report is still evidence.
-		fmt.Fprintf(a.Stderr, "mcp-fuzz: %s; writing the partial report\n", out.Report.EndedEarly)
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: %s; writing the partial report\n", escape.Terminal(out.Report.EndedEarly, 0))
 		a.emit(out.Report, o.Format, o.Outputs, sarif, o.Verbose)
 		return out.Code
 	case out.Interrupted():
