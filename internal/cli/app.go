@@ -232,7 +232,7 @@ func (a *App) audit(ctx context.Context, o audit.Options, sarif render.SARIFOpti
 	switch {
 	case out.Interrupted() && out.Report != nil:
 		// Write what the run has: a partial report is still evidence.
-		fmt.Fprintf(a.Stderr, "mcp-fuzz: %s; writing the partial report\n", out.Report.EndedEarly)
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: %s; writing the partial report\n", escape.Terminal(out.Report.EndedEarly, 0))
 		a.emit(out.Report, o.Format, o.Outputs, sarif, o.Verbose)
 		return out.Code
 	case out.Interrupted():
@@ -246,10 +246,12 @@ func (a *App) audit(ctx context.Context, o audit.Options, sarif render.SARIFOpti
 	}
 	emitted := a.emit(out.Report, o.Format, o.Outputs, sarif, o.Verbose)
 	for _, w := range out.Warnings {
-		fmt.Fprintf(a.Stderr, "mcp-fuzz: warning: %s\n", w)
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: warning: %s\n", escape.Terminal(w, 0))
 	}
+	// A gate's text names finding ids, which hold the server's tool names:
+	// one line each, no escape sequence.
 	for _, f := range out.Gates.Failures {
-		fmt.Fprintf(a.Stderr, "mcp-fuzz: gate missed: %s\n", f)
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: gate missed: %s\n", escape.Terminal(f, 0))
 	}
 	if emitted != ExitOK {
 		// An output that could not be written outranks the gate: the

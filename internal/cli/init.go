@@ -242,8 +242,24 @@ func exampleYAML(args json.RawMessage) (string, bool) {
 	if err != nil {
 		return "", false
 	}
+	if yamlBreaks.MatchString(string(out)) {
+		// yaml.Marshal writes a line separator (U+2028, a schema's
+		// default may hold one) raw, which would end the comment the
+		// example is in and make the rest of its line a key of the
+		// file: spell the example as JSON (which YAML reads) with them
+		// escaped.
+		j, err := json.Marshal(v)
+		if err != nil {
+			return "", false
+		}
+		return string(escape.JSON(j)) + "\n", true
+	}
 	return string(out), true
 }
+
+// yamlBreaks are the characters other than "\n" and "\r" that YAML
+// (go.yaml.in/yaml) reads as line breaks, and a byte order mark.
+var yamlBreaks = regexp.MustCompile("[\u0085\u2028\u2029\ufeff]")
 
 // yamlNumbers replaces the json.Numbers of v by int64 or float64, which
 // YAML spells as numbers (a json.Number is a string to it).
@@ -284,7 +300,11 @@ func yamlKey(name string) string {
 		}
 	}
 	out, _ := json.Marshal(name)
-	return string(out)
+	// encoding/json leaves DEL, the C1 controls (NEL is a YAML line
+	// break) and U+2028/U+2029 raw, which YAML refuses or reads as a line
+	// break: escape them as \uXXXX, which a YAML double-quoted scalar
+	// reads as the same character.
+	return string(escape.JSON(out))
 }
 
 // shellWord quotes s for a shell when it needs it.

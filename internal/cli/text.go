@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mattn/go-runewidth"
 	"golang.org/x/term"
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
@@ -158,6 +159,11 @@ func (p *progress) message(line string) {
 	p.last = p.now()
 }
 
+// cells measures the live line in terminal columns: East Asian wide
+// characters take two, combining marks none; ambiguous ones (·, …) one,
+// whatever the locale says.
+var cells = &runewidth.Condition{EastAsianWidth: false}
+
 // status says how far the run is, one line: "5/11 tools · 53 cases · 12
 // failures · get_weather 3/10 · 2.1 s · about 4 s left".
 func (p *progress) status() string {
@@ -242,8 +248,10 @@ func duration(d time.Duration) string {
 // draw writes the live line over the last one, cut to the width.
 func (p *progress) draw() {
 	line := "mcp-fuzz  " + p.status()
-	if r := []rune(line); len(r) > p.width-1 {
-		line = string(r[:max(p.width-2, 0)]) + "…"
+	// Cut in columns, not runes: a tool named in double-width characters
+	// would make the line wrap, and "\r\x1b[K" clears one screen line.
+	if cells.StringWidth(line) > p.width-1 {
+		line = cells.Truncate(line, max(p.width-1, 1), "…")
 	}
 	fmt.Fprintf(p.w, "\r\x1b[K%s", line)
 	p.shown, p.drawn = true, p.now()

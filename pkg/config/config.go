@@ -171,6 +171,9 @@ func Load(path string) (*File, error) {
 // Parse decodes a configuration; unknown keys and wrong types are errors
 // naming the key and its line.
 func Parse(b []byte) (*File, error) {
+	if err := checkSize(b); err != nil {
+		return nil, err
+	}
 	var f File
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
@@ -399,3 +402,46 @@ const (
 	maxSyntaxLines = 2000
 	maxSyntaxBytes = 256 << 10
 )
+
+// Bounds of a file's shape, far past any real configuration (a per-tool
+// key for each of a few thousand tools): the YAML decoder checks a
+// mapping's keys for duplicates pairwise, so a 16 MiB file of 200,000 env
+// entries took minutes, and an alias repeats that work for every use.
+const (
+	maxMappingKeys = 10_000
+	maxNodes       = 200_000
+)
+
+// checkSize refuses a file with a mapping of more than maxMappingKeys keys
+// or more than maxNodes nodes, counting an alias as the nodes it stands
+// for. Parsing into nodes is linear; a syntax error is left to the
+// decoder, which says it better.
+func checkSize(b []byte) error {
+	var root yaml.Node
+	if yaml.Unmarshal(b, &root) != nil {
+		return nil
+	}
+	nodes := 0
+	var walk func(n *yaml.Node) error
+	walk = func(n *yaml.Node) error {
+		if n == nil {
+			return nil
+		}
+		if nodes++; nodes > maxNodes {
+			return fmt.Errorf("invalid configuration: over %d values (aliases counted as what they stand for): not a configuration file", maxNodes)
+		}
+		if n.Kind == yaml.MappingNode && len(n.Content)/2 > maxMappingKeys {
+			return fmt.Errorf("invalid configuration: line %d: a mapping of %d keys, over %d", n.Line, len(n.Content)/2, maxMappingKeys)
+		}
+		if n.Kind == yaml.AliasNode {
+			return walk(n.Alias)
+		}
+		for _, c := range n.Content {
+			if err := walk(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return walk(&root)
+}

@@ -50,7 +50,9 @@ func TerminalSummary(rep *report.Report, o TerminalOptions) string {
 	s.checks(rep)
 	s.tools(rep)
 	s.footer(rep, o.Outputs)
-	return s.b.String()
+	// A wrapped line can start with server text: no such line may read
+	// as a workflow command in an Actions step.
+	return escape.WorkflowLines(s.b.String())
 }
 
 // summaryWriter writes lines of at most w columns.
@@ -90,11 +92,30 @@ func (s *summaryWriter) line(segs ...seg) {
 	s.b.WriteString("\n")
 }
 
+// maxWrapLines is how many lines [summaryWriter.wrap] writes at most; a
+// longer text is cut with "…" (the full report has it whole).
+const maxWrapLines = 6
+
 // wrap writes text in lines that fit the width: the first after prefix,
-// the others after as many spaces as prefix is wide.
+// the others after as many spaces as prefix is wide; at most maxWrapLines
+// of them, whatever the length of text (a server's 100,000-character
+// message is cut before it is wrapped, so the work is bounded too).
 func (s *summaryWriter) wrap(prefix seg, style, text string) {
 	indent := strings.Repeat(" ", columns(prefix.text))
-	for i, l := range wrapText(text, s.w-columns(prefix.text)) {
+	w := max(s.w-columns(prefix.text), 1)
+	limit := w * maxWrapLines
+	// Runes first (cheap, and bounds the clusters of combining marks a
+	// column count does not see), then columns.
+	text = escape.Terminal(text, 4*limit)
+	if columns(text) > limit {
+		text = cells.Truncate(text, limit, escape.Ellipsis)
+	}
+	lines := wrapText(text, w)
+	if len(lines) > maxWrapLines {
+		lines = lines[:maxWrapLines]
+		lines[maxWrapLines-1] = strings.TrimRight(cells.Truncate(lines[maxWrapLines-1], w-1, ""), " ") + escape.Ellipsis
+	}
+	for i, l := range lines {
 		p := prefix
 		if i > 0 {
 			p = plain(indent)

@@ -33,8 +33,17 @@ func Terminal(rep *report.Report, colour bool) string {
 	terminalCases(&b, rep, p)
 	b.WriteString("\n")
 	terminalSummary(&b, rep, p)
-	return b.String()
+	// A tool's name starts a line: none may read as a workflow command
+	// in an Actions step.
+	return escape.WorkflowLines(b.String())
 }
+
+// jsonCommandSafe spells every "##[" of a JSON-RPC reproducer (or the
+// shell line that pipes one) as "##\u005b": the JSON decodes to the same
+// call, where the "## [" that [escape.Terminal] makes of it (the Actions
+// runner reads "##[" anywhere in a line as a workflow command) would
+// change the tool's name. Outside JSON strings a JSON text has no "#".
+func jsonCommandSafe(s string) string { return strings.ReplaceAll(s, "##[", `##\u005b`) }
 
 // terminalSummary writes the summary that ends the terminal output.
 func terminalSummary(b *strings.Builder, rep *report.Report, p ansi) {
@@ -128,7 +137,7 @@ func terminalSummary(b *strings.Builder, rep *report.Report, p ansi) {
 				}
 				fmt.Fprintf(b, "%s: %s\n", line, escape.Terminal(f.Message, textMax))
 				if f.Reproducer.JSONRPC != "" {
-					fmt.Fprintf(b, "        %s\n", st(ansiDim, escape.Terminal(f.Reproducer.JSONRPC, terminalReproMax)))
+					fmt.Fprintf(b, "        %s\n", st(ansiDim, escape.Terminal(jsonCommandSafe(f.Reproducer.JSONRPC), terminalReproMax)))
 				}
 				switch sh := f.Reproducer.Shell; {
 				case sh == "":
@@ -141,7 +150,7 @@ func terminalSummary(b *strings.Builder, rep *report.Report, p ansi) {
 					}
 				case !shellShown[f.Code] && len(sh) <= terminalShellMax:
 					shellShown[f.Code] = true
-					fmt.Fprintf(b, "        reproduce: %s\n", escape.Terminal(sh, terminalShellMax))
+					fmt.Fprintf(b, "        reproduce: %s\n", escape.Terminal(jsonCommandSafe(sh), terminalShellMax))
 				}
 			}
 		}

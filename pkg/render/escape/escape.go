@@ -9,6 +9,7 @@ package escape
 import (
 	"encoding/xml"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -82,9 +83,53 @@ func MarkdownCodeLang(s, lang string, max int) string {
 
 // Terminal renders s as one line of plain text for a terminal: escape
 // sequences and control characters are removed, line breaks and tabs become
-// spaces. At most max runes are kept (max <= 0 means no limit).
+// spaces, and "##[" is broken ("## [") because the GitHub Actions runner
+// takes a line holding it anywhere for a workflow command. At most max
+// runes are kept (max <= 0 means no limit). A line that starts with s (after
+// spaces) also needs [WorkflowLines].
 func Terminal(s string, max int) string {
-	return truncate(clean(s, false), max)
+	return breakLegacyCommands(truncate(clean(s, false), max))
+}
+
+// legacyCommand is the prefix of the GitHub Actions runner's older form
+// of workflow command, "##[error]text", which it finds anywhere in a line
+// of a step's output.
+const legacyCommand = "##["
+
+// breakLegacyCommands puts a space into every "##[" of s.
+func breakLegacyCommands(s string) string {
+	if !strings.Contains(s, legacyCommand) {
+		return s
+	}
+	return strings.ReplaceAll(s, legacyCommand, "## [")
+}
+
+// WorkflowLines makes terminal output text safe to print in a GitHub
+// Actions step, whose runner reads a line for a workflow command when,
+// after leading white space, it starts with "::" ("  ::error::x"), or
+// when it holds "##[" anywhere. Each such "::" becomes ": :" and each
+// "##[" becomes "## [". Use it on whole lines that may start with server
+// text (after an indent, or wrapped): [Terminal] cannot know where a line
+// starts.
+func WorkflowLines(text string) string {
+	text = breakLegacyCommands(text)
+	if !strings.Contains(text, "::") {
+		return text
+	}
+	lines := strings.SplitAfter(text, "\n")
+	for i, l := range lines {
+		rest := strings.TrimLeftFunc(l, isSpace)
+		if strings.HasPrefix(rest, "::") {
+			lines[i] = l[:len(l)-len(rest)] + ": " + rest[1:]
+		}
+	}
+	return strings.Join(lines, "")
+}
+
+// isSpace is white space as the Actions runner (.NET's char.IsWhiteSpace)
+// trims it from the start of a line.
+func isSpace(r rune) bool {
+	return unicode.IsSpace(r) || unicode.In(r, unicode.Zs, unicode.Zl, unicode.Zp)
 }
 
 // XMLText escapes s as XML character data (also valid in attribute values),
@@ -194,10 +239,16 @@ func cleanMode(s string, keepLines, visible bool) string {
 			} else {
 				b.WriteByte(' ')
 			}
-		case r == '\n' || r == '\t':
-			if keepLines {
-				b.WriteRune(r)
-			} else {
+		case r == '\n' || r == '\t' || (!visible && (r == 0x2028 || r == 0x2029)):
+			// The line and paragraph separators are line breaks to
+			// YAML and JavaScript: in one line of text they could start
+			// another (a key of a config file a comment quotes).
+			switch {
+			case keepLines && r == '\t':
+				b.WriteByte('\t')
+			case keepLines:
+				b.WriteByte('\n')
+			default:
 				b.WriteByte(' ')
 			}
 		case r < 0x20 || hidden(r) || r == 0xfffe || r == 0xffff:

@@ -168,3 +168,39 @@ func TestExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkflowLines: the runner trims white space (an em space too) before
+// looking for "::", and finds "##[" anywhere; both are broken, and nothing
+// else changes.
+func TestWorkflowLines(t *testing.T) {
+	for in, want := range map[string]string{
+		"::error::x":                      ": :error::x",
+		"    ::error::x\n  note ::x":      "    : :error::x\n  note ::x",
+		"\u2003::warning::x\n":            "\u2003: :warning::x\n",
+		"a ##[error]x ###[b":              "a ## [error]x ### [b",
+		"plain text: a::b, std::io\n\n":   "plain text: a::b, std::io\n\n",
+		"mcp-fuzz: ::error::x":            "mcp-fuzz: ::error::x",
+		"\t::add-mask::x\r\n::set-output": "\t: :add-mask::x\r\n: :set-output",
+	} {
+		if got := WorkflowLines(in); got != want {
+			t.Errorf("WorkflowLines(%q) = %q; want %q", in, got, want)
+		}
+	}
+	if got := Terminal("x\n##[error]y", 0); got != "x ## [error]y" {
+		t.Errorf("Terminal keeps a legacy workflow command: %q", got)
+	}
+}
+
+// TestLineSeparators: U+2028 and U+2029 are line breaks to YAML and
+// JavaScript; one line of text has none.
+func TestLineSeparators(t *testing.T) {
+	if got := Terminal("a\u2028b\u2029c", 0); got != "a b c" {
+		t.Errorf("Terminal = %q", got)
+	}
+	if got := MarkdownInline("a\u2028b", 0); got != "a b" {
+		t.Errorf("MarkdownInline = %q", got)
+	}
+	if got := MarkdownCode("a\u2028b", 0); !strings.Contains(got, "a\nb") {
+		t.Errorf("MarkdownCode = %q", got)
+	}
+}
