@@ -317,8 +317,10 @@ func TestCancel(t *testing.T) {
 	if err == nil {
 		t.Fatal("a cancelled audit returned no error")
 	}
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("cancelled call returned after %v", d)
+	// Not a speed target: uncancelled, two 30 s hangs would hold the call
+	// for a minute; cancelled at 3 s it returns long before that.
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("cancelled call returned after %v: the audit went on", d)
 	}
 	if err := cs.Ping(context.Background(), nil); err != nil {
 		t.Errorf("server gone after a cancelled audit: %v", err)

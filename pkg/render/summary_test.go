@@ -10,7 +10,7 @@ import (
 
 // demoReport is the JSON report of `mcp-fuzz demo -o demo.json` (the
 // binary's path written as mcp-fuzz).
-func demoReport(t *testing.T) *report.Report {
+func demoReport(t testing.TB) *report.Report {
 	t.Helper()
 	rep, err := report.ReadFile("testdata/demo.json")
 	if err != nil {
