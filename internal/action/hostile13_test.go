@@ -1,7 +1,6 @@
 package action
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/fakegithub"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/comment"
 )
 
@@ -18,22 +18,7 @@ import (
 // with no line of its own and no terminal escape sequence.
 func TestCommentHostileAPIMessages(t *testing.T) {
 	evil := "nope\n::error::pwned\r\n::add-mask::x\x1b[2J\x1b]8;;https://evil.example\x07"
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		switch {
-		case r.URL.Path == "/user":
-			w.WriteHeader(http.StatusForbidden)
-			_ = json.NewEncoder(w).Encode(map[string]string{"message": evil})
-		case r.URL.Path == "/graphql":
-			_ = json.NewEncoder(w).Encode(map[string]any{"errors": []map[string]string{{"message": evil}}})
-		case r.Method == http.MethodGet:
-			_, _ = w.Write([]byte("[]"))
-		default:
-			w.WriteHeader(http.StatusUnprocessableEntity)
-			_ = json.NewEncoder(w).Encode(map[string]string{"message": evil})
-		}
-	}))
-	defer srv.Close()
+	srv := fakegithub.NewRefusing(t, evil)
 	newClient := func(apiURL, graphqlURL, token string, hc *http.Client) (*comment.API, error) {
 		return comment.Connect(srv.URL, srv.URL+"/graphql", token, hc)
 	}

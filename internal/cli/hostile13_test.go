@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/fakegithub"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -20,22 +19,7 @@ import (
 // line starting "::" is a workflow command.
 func TestCommentHostileAPIMessages(t *testing.T) {
 	evil := "nope\n::error::pwned\r\n::add-mask::x\x1b[2J\x1b]8;;https://evil.example\x07"
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		switch {
-		case r.URL.Path == "/user":
-			w.WriteHeader(http.StatusForbidden)
-			_ = json.NewEncoder(w).Encode(map[string]string{"message": evil})
-		case r.URL.Path == "/graphql":
-			_ = json.NewEncoder(w).Encode(map[string]any{"errors": []map[string]string{{"message": evil}}})
-		case r.Method == http.MethodGet:
-			_, _ = w.Write([]byte("[]"))
-		default:
-			w.WriteHeader(http.StatusUnprocessableEntity)
-			_ = json.NewEncoder(w).Encode(map[string]string{"message": evil})
-		}
-	}))
-	defer srv.Close()
+	srv := fakegithub.NewRefusing(t, evil)
 	rep := &report.Report{Version: "test", Target: report.Target{Transport: "stdio", Command: "./x"}, Server: report.Server{Name: "x"}}
 	rep.Normalize()
 	b, err := json.Marshal(rep)

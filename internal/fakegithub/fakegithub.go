@@ -497,3 +497,26 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 		gqlError("fakegithub: unsupported query")
 	}
 }
+
+// NewRefusing is a hostile GitHub API whose every refusal says message:
+// GET /user answers 403, GraphQL an error, other GETs an empty list, and
+// every write 422. It is closed when the test ends.
+func NewRefusing(t testing.TB, message string) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case r.URL.Path == "/user":
+			w.WriteHeader(http.StatusForbidden)
+			_ = json.NewEncoder(w).Encode(map[string]string{"message": message})
+		case r.URL.Path == "/graphql":
+			_ = json.NewEncoder(w).Encode(map[string]any{"errors": []map[string]string{{"message": message}}})
+		case r.Method == http.MethodGet:
+			_, _ = w.Write([]byte("[]"))
+		default:
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			_ = json.NewEncoder(w).Encode(map[string]string{"message": message})
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
