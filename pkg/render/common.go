@@ -339,3 +339,28 @@ func checkParts(rep *report.Report) []string {
 	}
 	return parts
 }
+
+// toolCodeGroup is the findings of one code on one tool, worst first.
+type toolCodeGroup struct {
+	tool, code string
+	findings   []report.Finding
+}
+
+// groupByToolCode groups findings by (tool, code) in the order of their
+// first finding ([sortedFindings]: worst first): one SARIF result, one
+// line of the terminal summary.
+func groupByToolCode(fs []report.Finding) []toolCodeGroup {
+	var out []toolCodeGroup
+	index := map[[2]string]int{}
+	for _, f := range sortedFindings(fs) {
+		k := [2]string{f.Tool, f.Code}
+		i, ok := index[k]
+		if !ok {
+			i = len(out)
+			index[k] = i
+			out = append(out, toolCodeGroup{tool: f.Tool, code: f.Code})
+		}
+		out[i].findings = append(out[i].findings, f)
+	}
+	return out
+}

@@ -231,30 +231,6 @@ func sarifRuleFor(c report.Code, severity report.Severity) sarifRule {
 	}
 }
 
-// sarifGroup is the findings of one (tool, code): one result.
-type sarifGroup struct {
-	tool, code string
-	findings   []report.Finding
-}
-
-// groupSARIF groups findings by (tool, code) in the order of their first
-// finding ([sortedFindings]: worst first).
-func groupSARIF(fs []report.Finding) []sarifGroup {
-	var out []sarifGroup
-	index := map[[2]string]int{}
-	for _, f := range sortedFindings(fs) {
-		k := [2]string{f.Tool, f.Code}
-		i, ok := index[k]
-		if !ok {
-			i = len(out)
-			index[k] = i
-			out = append(out, sarifGroup{tool: f.Tool, code: f.Code})
-		}
-		out[i].findings = append(out[i].findings, f)
-	}
-	return out
-}
-
 // SARIFFingerprintOf is the stable identity of the result of tool's
 // findings of code: the SHA-256 of both, independent of the location, the
 // cases and the run, so code scanning keeps one alert per (tool, code)
@@ -307,7 +283,7 @@ func SARIF(rep *report.Report, opts SARIFOptions) ([]byte, error) {
 		index[c.Code] = len(run.Tool.Driver.Rules)
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRuleFor(report.DescribeCode(c.Code), c.Severity))
 	}
-	for _, g := range groupSARIF(rep.Findings) {
+	for _, g := range groupByToolCode(rep.Findings) {
 		run.Results = append(run.Results, sarifResultOf(g, index[g.code], opts.Location))
 	}
 	props := map[string]any{"graded": rep.Graded}
@@ -333,7 +309,7 @@ func SARIF(rep *report.Report, opts SARIFOptions) ([]byte, error) {
 // sarifResultOf is the result of one (tool, code): the message's first
 // sentence says what and how often (code scanning shows it as the alert's
 // title), then the first finding's message and reproducer.
-func sarifResultOf(g sarifGroup, ruleIndex int, loc SARIFLocation) sarifResult {
+func sarifResultOf(g toolCodeGroup, ruleIndex int, loc SARIFLocation) sarifResult {
 	d := report.DescribeCode(g.code)
 	first := g.findings[0]
 	worst := first.Severity // sortedFindings: worst first

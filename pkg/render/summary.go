@@ -287,16 +287,9 @@ type findingGroup struct {
 // severity, the code's rank, then the most findings.
 func groupFindings(fs []report.Finding) []findingGroup {
 	var out []findingGroup
-	index := map[[2]string]int{}
-	for _, f := range sortedFindings(fs) {
-		k := [2]string{f.Tool, f.Code}
-		i, ok := index[k]
-		if !ok {
-			i = len(out)
-			index[k] = i
-			out = append(out, findingGroup{Tool: f.Tool, Code: f.Code, Severity: f.Severity, First: f})
-		}
-		out[i].Count++
+	for _, g := range groupByToolCode(fs) {
+		first := g.findings[0]
+		out = append(out, findingGroup{Tool: g.tool, Code: g.code, Severity: first.Severity, Count: len(g.findings), First: first})
 	}
 	slices.SortStableFunc(out, func(a, b findingGroup) int {
 		return cmp.Or(
