@@ -78,25 +78,19 @@ func (a *App) plan(ctx context.Context, o audit.Options) (p *engine.Preview, cod
 // runList is `mcp-fuzz list [flags] -- CMD`: the tools, whether a run
 // would call each and why, and the lint findings, calling nothing.
 func (a *App) runList(ctx context.Context, args []string) int {
-	o, code, ok := a.planOptions("list", args)
-	if !ok {
-		return code
-	}
-	p, code, ok := a.plan(ctx, o)
-	if !ok {
-		return code
-	}
-	if o.Format == "json" {
-		return a.writeJSON(listJSON(p))
-	}
-	writeList(a.Stdout, p)
-	return ExitOK
+	return a.runPlan(ctx, "list", args, listJSON, writeList)
 }
 
 // runCases is `mcp-fuzz cases [flags] -- CMD`: the cases a run would send
 // each tool it calls, calling nothing.
 func (a *App) runCases(ctx context.Context, args []string) int {
-	o, code, ok := a.planOptions("cases", args)
+	return a.runPlan(ctx, "cases", args, casesJSON, writeCases)
+}
+
+// runPlan plans the target of subcommand name's args and prints the plan
+// as asJSON gives it (--format json) or as text writes it.
+func (a *App) runPlan(ctx context.Context, name string, args []string, asJSON func(*engine.Preview) any, text func(io.Writer, *engine.Preview)) int {
+	o, code, ok := a.planOptions(name, args)
 	if !ok {
 		return code
 	}
@@ -105,9 +99,9 @@ func (a *App) runCases(ctx context.Context, args []string) int {
 		return code
 	}
 	if o.Format == "json" {
-		return a.writeJSON(casesJSON(p))
+		return a.writeJSON(asJSON(p))
 	}
-	writeCases(a.Stdout, p)
+	text(a.Stdout, p)
 	return ExitOK
 }
 
