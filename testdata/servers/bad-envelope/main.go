@@ -53,9 +53,7 @@ func main() {
 		Version:      "1.0.0",
 		Instructions: "Fixture: tools/call answers with broken envelopes.",
 		Methods: map[string]rawserver.Handler{
-			"tools/list": func(*rawserver.Server, *rawserver.Request) (any, error) {
-				return map[string]any{"tools": tools}, nil
-			},
+			"tools/list": rawserver.ToolsList(tools),
 			"tools/call": call,
 		},
 	})

@@ -41,9 +41,7 @@ func main() {
 		Name:    "hostile-bounds",
 		Version: "1.0.0",
 		Methods: map[string]rawserver.Handler{
-			"tools/list": func(*rawserver.Server, *rawserver.Request) (any, error) {
-				return map[string]any{"tools": tools}, nil
-			},
+			"tools/list": rawserver.ToolsList(tools),
 			"tools/call": func(s *rawserver.Server, req *rawserver.Request) (any, error) {
 				p, err := rawserver.DecodeCall(req)
 				if err != nil {

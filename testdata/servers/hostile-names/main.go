@@ -36,9 +36,7 @@ func main() {
 		Name:    "names" + evil,
 		Version: "1.0" + evil,
 		Methods: map[string]rawserver.Handler{
-			"tools/list": func(*rawserver.Server, *rawserver.Request) (any, error) {
-				return map[string]any{"tools": tools}, nil
-			},
+			"tools/list": rawserver.ToolsList(tools),
 			"tools/call": func(_ *rawserver.Server, req *rawserver.Request) (any, error) {
 				p, err := rawserver.DecodeCall(req)
 				if err != nil {

@@ -42,9 +42,7 @@ func main() {
 		Name:    "\u2003::error::pwned-server" + legacy,
 		Version: "1.0" + legacy,
 		Methods: map[string]rawserver.Handler{
-			"tools/list": func(*rawserver.Server, *rawserver.Request) (any, error) {
-				return map[string]any{"tools": tools}, nil
-			},
+			"tools/list": rawserver.ToolsList(tools),
 			"tools/call": func(_ *rawserver.Server, req *rawserver.Request) (any, error) {
 				p, err := rawserver.DecodeCall(req)
 				if err != nil {

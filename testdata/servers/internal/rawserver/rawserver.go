@@ -293,3 +293,10 @@ func Discover(version string) Handler {
 		}, nil
 	}
 }
+
+// ToolsList answers tools/list with tools, in one page.
+func ToolsList(tools []any) Handler {
+	return func(*Server, *Request) (any, error) {
+		return map[string]any{"tools": tools}, nil
+	}
+}
