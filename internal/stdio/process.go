@@ -135,10 +135,13 @@ type Process struct {
 	closed     chan struct{} // closed when Stop or Close was called
 	stopped    chan struct{} // closed when the termination sequence has finished
 
-	closeOnce   sync.Once
-	termOnce    sync.Once
-	stopping    atomic.Bool // the termination sequence has begun
-	connectOnce sync.Once   // for Transport
+	closeOnce sync.Once
+	termOnce  sync.Once
+	stopping  atomic.Bool // the termination sequence has begun
+	// quietAlone: the sweeps that found the server gone ran while it was
+	// the only server, so they took the orphans too (see [unregister]).
+	quietAlone  atomic.Bool
+	connectOnce sync.Once // for Transport
 
 	mu         sync.Mutex
 	exitStatus string
@@ -445,11 +448,15 @@ func (p *Process) kill(deadline time.Time) error {
 // while its parent dies; but that death leaves a zombie, which the sweep sees,
 // or the child, alive, which the next sweep sees.
 func (p *Process) empty() bool {
+	allAlone := true
 	for i := 1; ; i++ {
-		if live, dead := p.track.sweep(alone(p)); live > 0 || dead > 0 {
+		a := alone(p)
+		allAlone = allAlone && a
+		if live, dead := p.track.sweep(a); live > 0 || dead > 0 {
 			return false
 		}
 		if i >= quietSweeps {
+			p.quietAlone.Store(allAlone)
 			return true
 		}
 		time.Sleep(quietGap)
@@ -527,13 +534,15 @@ func register(p *Process) {
 
 // unregister removes p, whose processes are gone. The last server out
 // kills the orphans servers left in sessions of their own (see
-// [sweepOrphans]): servers stopped together never stop alone, so none of
-// their stops took those.
+// [sweepOrphans]) unless its own sweeps, made alone, took them: servers
+// stopped together never stop alone, so none of their stops took those.
 func unregister(p *Process) {
 	active.Lock()
 	delete(active.m, p)
 	active.Unlock()
-	if idle() {
+	// A server that was alone when it was found gone took the orphans
+	// with its own processes: no second scan.
+	if !p.quietAlone.Load() && idle() {
 		sweepOrphans(idle, time.Now().Add(killWait))
 	}
 }
