@@ -18,7 +18,7 @@ import (
 var Inputs = []string{
 	"command", "url", "headers", "env", "pass-env", "working-directory",
 	"no-calls", "include-destructive", "tools", "skip-tools", "cases", "seed", "timeout",
-	"startup-timeout", "repeat", "era", "protocol-version", "concurrency", "sequential", "protocol", "config", "secrets",
+	"startup-timeout", "repeat", "era", "protocol-version", "concurrency", "sequential", "protocol", "box", "config", "secrets",
 	"fail-under", "fail-on", "baseline", "comment", "comment-key",
 	"github-token", "sarif", "sarif-location", "report",
 }
@@ -119,6 +119,9 @@ func readInputs(get func(string) string, workspace string) (settings, error) {
 		return s, err
 	}
 	if a.Protocol, err = boolInput(get, "protocol"); err != nil {
+		return s, err
+	}
+	if a.Box, err = boolInput(get, "box"); err != nil {
 		return s, err
 	}
 	a.Tools = list(get("tools"))

@@ -52,6 +52,9 @@ type Settings struct {
 	// Sequential runs the lifecycle checks (needs IncludeDestructive).
 	Sequential *bool
 	Protocol   *bool // --protocol: the protocol probes
+	// Box is false to start a stdio server without the box (--no-box,
+	// config box: false, Action input box: false); nil: the file, then on.
+	Box *bool
 	Tools      []string
 	SkipTools  []string
 
@@ -214,6 +217,7 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 	c.IncludeDestructive = *first(s.IncludeDestructive, file.IncludeDestructive, ptr(false))
 	c.Sequential = *first(s.Sequential, file.Sequential, ptr(false))
 	c.Protocol = *first(s.Protocol, file.Protocol, ptr(false))
+	c.NoBox = !*first(s.Box, file.Box, ptr(true))
 	c.Tools = s.Tools
 	if len(c.Tools) > 0 {
 		c.ToolsFrom = names("tools") + " " + strings.Join(c.Tools, ",")

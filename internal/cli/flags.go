@@ -271,6 +271,7 @@ func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 	destructive := fs.Bool("include-destructive", false, "")
 	sequential := fs.Bool("sequential", false, "")
 	protocol := fs.Bool("protocol", false, "")
+	noBox := fs.Bool("no-box", false, "")
 	fs.Var(&tools, "tools", "")
 	fs.Var(&skip, "skip-tools", "")
 	seed := fs.Int64("seed", engine.DefaultSeed, "")
@@ -337,6 +338,9 @@ func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 			st.Sequential = sequential
 		case "protocol":
 			st.Protocol = protocol
+		case "no-box":
+			on := !*noBox
+			st.Box = &on
 		case "seed":
 			st.Seed = seed
 		case "cases":

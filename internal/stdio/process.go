@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/box"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 )
 
@@ -41,6 +43,9 @@ const (
 	// readerWait is how long Stop waits for the readers once the pipes are closed.
 	// Only a Config.OnViolation or Config.OnStderr that blocks makes it run out.
 	readerWait = time.Second
+	// launcherWait bounds the wait for a box launcher's report once it
+	// has been reaped (it writes it just before it exits).
+	launcherWait = time.Second
 	// pollInterval is how often Stop looks for the server's processes.
 	pollInterval = 20 * time.Millisecond
 	// quietSweeps is how many sweeps in a row must find nothing before Stop
@@ -95,15 +100,20 @@ type Config struct {
 	// the server writes to stderr, without its line terminator. Lines longer than
 	// StderrLimit are passed in pieces. Like OnViolation, it must not block.
 	OnStderr func(line string)
+	// Box, when active, starts the server in that box (see package box):
+	// the process started is then the box's launcher, which starts the
+	// server and ends with it, and [Process.ExitStatus] is the server's.
+	Box *box.Plan
 }
 
 // A Process is a running (or finished) MCP server.
 type Process struct {
-	cfg   Config
-	cmd   *exec.Cmd
-	pid   int
-	conn  *conn
-	track *tracker // finds the server's processes
+	cfg    Config
+	cmd    *exec.Cmd
+	launch *box.Launch // when started in a box
+	pid    int
+	conn   *conn
+	track  *tracker // finds the server's processes
 
 	stdin  *os.File // our end of the server's stdin
 	stdout *os.File // our end of the server's stdout
@@ -208,9 +218,20 @@ func Start(cfg Config) (*Process, error) {
 		Stderr:      errW,
 		SysProcAttr: sysProcAttr(),
 	}
+	var launch *box.Launch
+	if cfg.Box.Active() {
+		if launch, err = cfg.Box.Wrap(cmd); err != nil {
+			closeAll()
+			return nil, fmt.Errorf("starting %s: %w", cfg.Path, err)
+		}
+	}
 	beforeStart()
 	starting() // until register: a sweep must not take the new leader for an orphan
-	if err := cmd.Start(); err != nil {
+	start := cmd.Start
+	if launch != nil {
+		start = launch.Start
+	}
+	if err := start(); err != nil {
 		register(nil)
 		closeAll()
 		return nil, fmt.Errorf("starting %s: %w", cfg.Path, err)
@@ -223,6 +244,7 @@ func Start(cfg Config) (*Process, error) {
 	p := &Process{
 		cfg:        cfg,
 		cmd:        cmd,
+		launch:     launch,
 		pid:        cmd.Process.Pid,
 		stdin:      inW,
 		stdout:     outR,
@@ -307,6 +329,16 @@ func (p *Process) wait() {
 	err := p.cmd.Wait()
 	p.noteInputAtExit()
 	status := describeExit(p.cmd.ProcessState, err)
+	if p.launch != nil {
+		// The launcher said how the server ended before it exited itself
+		// (or said nothing: it was killed, and its own end is the one).
+		if s, ok := p.launch.Status(launcherWait); ok {
+			if msg, failed := strings.CutPrefix(s, "error: "); failed {
+				s = status + " (the box: " + msg + ")"
+			}
+			status = s
+		}
+	}
 	p.mu.Lock()
 	p.exitStatus = status
 	p.mu.Unlock()

@@ -11,6 +11,9 @@ import (
 	"strings"
 )
 
+// Resolve finds the executable for name as [Start] does (see resolve).
+func Resolve(name string, env []string, dir string) (string, error) { return resolve(name, env, dir) }
+
 // resolve finds the executable for name the way a shell started with env in dir
 // would: a name with a path separator is a path (relative to dir), anything else is
 // looked up in env's PATH, or in the caller's PATH when env has none.

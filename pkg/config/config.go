@@ -35,6 +35,8 @@ type File struct {
 	IncludeDestructive *bool             `yaml:"include-destructive"`
 	Sequential         *bool             `yaml:"sequential"`
 	Protocol           *bool             `yaml:"protocol"`
+	// Box: false starts a stdio server without the box (see SECURITY.md).
+	Box *bool `yaml:"box"`
 	Tools              List              `yaml:"tools"`
 	SkipTools          List              `yaml:"skip-tools"`
 	SlowMs             *int              `yaml:"slow-ms"`

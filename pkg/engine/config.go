@@ -26,6 +26,12 @@ type Config struct {
 	Headers []string // "Name: value" added to every HTTP request (secrets)
 	Bearer  string   // bearer token for HTTP (a secret)
 
+	// NoBox starts a stdio server without the box (--no-box): as
+	// mcp-fuzz's own user, beside it. See package box and SECURITY.md.
+	NoBox bool
+	// boxes is the run's box, set by [Run].
+	boxes *boxes
+
 	// TemporaryProgram says that Command[0] is a build that is gone once
 	// mcp-fuzz exits (the demo server of a `go run` mcp-fuzz). Reports and
 	// reproducers then name the program by its base name, and a case's

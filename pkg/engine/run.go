@@ -72,6 +72,10 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
+	if len(cfg.Command) > 0 && cfg.boxes == nil {
+		cfg.boxes = &boxes{}
+		defer cfg.boxes.close()
+	}
 	if cfg.Era == EraBoth {
 		return runBoth(ctx, cfg)
 	}
@@ -105,6 +109,7 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 		Seed:      cfg.Seed,
 		StartedAt: started.UTC(),
 		Config:    cfg.settings(),
+		Run:       cfg.boxes.run(),
 		Target:    shown.target(cn.transport),
 		Server: report.Server{
 			Name:              s.init.ServerInfo.Name,

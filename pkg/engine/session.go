@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/box"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -284,6 +285,8 @@ type connector struct {
 	handshakeRequired string
 	// params are the x-mcp-header bindings of the listed tools.
 	params *paramTable
+	// box is the box every server of the run is started in (stdio).
+	box *box.Plan
 }
 
 // newSession is a session not yet connected: what the server sends from
@@ -303,7 +306,8 @@ func newConnector(cfg Config) (*connector, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 		}
-		cn.env = env
+		cn.box = cfg.boxes.get(cfg, env)
+		cn.env = withHome(env, cn.box)
 		cn.transport = "stdio"
 		return cn, nil
 	}
@@ -395,6 +399,7 @@ func (cn *connector) startStdio(ctx context.Context, cfg Config) (*session, erro
 			s.record(fmt.Sprintf("%s on stdout: %q", strings.ReplaceAll(v.Kind, "_", " "), kept), found)
 		},
 		OnStderr: s.noteStderr,
+		Box:      cn.box,
 	})
 	if err != nil {
 		return nil, err

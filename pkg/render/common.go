@@ -364,3 +364,12 @@ func groupByToolCode(fs []report.Finding) []toolCodeGroup {
 	}
 	return out
 }
+
+// containment is the run's containment on one line, "" for a report
+// without one (an HTTP target, an older report).
+func containment(rep *report.Report) string {
+	if rep.Run == nil {
+		return ""
+	}
+	return strings.Join(rep.Run.Containment, "; ")
+}

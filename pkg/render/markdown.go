@@ -103,6 +103,12 @@ func mdHead(rep *report.Report) string {
 		transport, rep.Seed,
 		seconds(float64(rep.DurationMs)), escape.MarkdownInline(orDash(rep.Version), 40))
 	fmt.Fprintf(&b, "**Verdicts:** %s\n\n", verdictLine(s))
+	if c := containment(rep); c != "" {
+		fmt.Fprintf(&b, "**Containment:** %s\n\n", escape.MarkdownInline(c, 0))
+	}
+	if rep.Run != nil && rep.Run.Warning != "" {
+		fmt.Fprintf(&b, "> [!WARNING]\n> %s\n\n", escape.MarkdownInline(rep.Run.Warning, textMax))
+	}
 	if line := eraLine(rep, escape.MarkdownInline); line != "" {
 		fmt.Fprintf(&b, "**Eras:** %s\n\n", line)
 	}

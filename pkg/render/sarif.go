@@ -298,6 +298,12 @@ func SARIF(rep *report.Report, opts SARIFOptions) ([]byte, error) {
 	} else if u := score.Untested(rep); u != "" {
 		props["untested"] = u
 	}
+	if rep.Run != nil {
+		props["containment"] = rep.Run.Containment
+		if rep.Run.Warning != "" {
+			props["boxWarning"] = rep.Run.Warning
+		}
+	}
 	run.Properties = props
 	out, err := json.MarshalIndent(sarifLog{Schema: SARIFSchema, Version: SARIFVersion, Runs: []sarifRun{run}}, "", "  ")
 	if err != nil {

@@ -144,6 +144,12 @@ func (s *summaryWriter) header(rep *report.Report) {
 	if target := orText(rep.Target.URL, rep.Target.Command); target != "" {
 		s.line(plain("target  " + escape.Terminal(target, 0)))
 	}
+	if c := containment(rep); c != "" {
+		s.wrap(plain("box     "), ansiDim, "containment: "+escape.Terminal(c, 0))
+	}
+	if rep.Run != nil && rep.Run.Warning != "" {
+		s.wrap(seg{ansiYellow + ansiBold, "warning: "}, "", escape.Terminal(rep.Run.Warning, 0))
+	}
 	if rep.Server.EraReason != "" {
 		s.wrap(plain("era     "), "", escape.Terminal(rep.Server.Era, 20)+": "+escape.Terminal(rep.Server.EraReason, 0))
 	}

@@ -23,6 +23,9 @@ type Report struct {
 	StartedAt     time.Time            `json:"startedAt"`
 	DurationMs    int64                `json:"durationMs"`
 	Config        Settings             `json:"config"`
+	// Run says how the server was contained: nil in a report of a run that
+	// started no server (an HTTP target) and in reports of older versions.
+	Run *Run `json:"run,omitempty"`
 	Target        Target               `json:"target"`
 	Server        Server               `json:"server"`
 	Graded        bool                 `json:"graded"`
@@ -68,6 +71,18 @@ type Report struct {
 	// EraComparison is set by an `--era both` run: the audit in the other
 	// era and the verdicts that differ.
 	EraComparison *EraComparison `json:"eraComparison,omitempty"`
+}
+
+// Run describes how a stdio server was run.
+type Run struct {
+	// Box is true when the server ran in the box (see SECURITY.md).
+	Box bool `json:"box"`
+	// Containment lists the mechanisms applied to the server, one a line,
+	// and those missing with the reason: "landlock ABI 7: …".
+	Containment []string `json:"containment"`
+	// Warning is set when the server ran without the box (--no-box, or a
+	// machine where none can be made), saying what that allows.
+	Warning string `json:"warning,omitempty"`
 }
 
 // StaticLabel labels a static report (see [Report.Static]) in every
