@@ -54,9 +54,9 @@ type Settings struct {
 	Protocol   *bool // --protocol: the protocol probes
 	// Box is false to start a stdio server without the box (--no-box,
 	// config box: false, Action input box: false); nil: the file, then on.
-	Box *bool
-	Tools      []string
-	SkipTools  []string
+	Box       *bool
+	Tools     []string
+	SkipTools []string
 
 	Seed    *int64
 	Cases   *int // 0: no limit

@@ -24,33 +24,33 @@ const DefaultPath = ".mcp-fuzz.yml"
 // File is the configuration file.
 type File struct {
 	// Defaults of flags; a flag given on the command line wins.
-	Timeout            Duration          `yaml:"timeout"`
-	StartupTimeout     Duration          `yaml:"startup-timeout"`
-	Seed               *int64            `yaml:"seed"`
-	Cases              *int              `yaml:"cases"`
-	Profile            string            `yaml:"profile"`
-	Era                string            `yaml:"era"`
-	ProtocolVersion    string            `yaml:"protocol-version"`
-	NoCalls            *bool             `yaml:"no-calls"`
-	IncludeDestructive *bool             `yaml:"include-destructive"`
-	Sequential         *bool             `yaml:"sequential"`
-	Protocol           *bool             `yaml:"protocol"`
+	Timeout            Duration `yaml:"timeout"`
+	StartupTimeout     Duration `yaml:"startup-timeout"`
+	Seed               *int64   `yaml:"seed"`
+	Cases              *int     `yaml:"cases"`
+	Profile            string   `yaml:"profile"`
+	Era                string   `yaml:"era"`
+	ProtocolVersion    string   `yaml:"protocol-version"`
+	NoCalls            *bool    `yaml:"no-calls"`
+	IncludeDestructive *bool    `yaml:"include-destructive"`
+	Sequential         *bool    `yaml:"sequential"`
+	Protocol           *bool    `yaml:"protocol"`
 	// Box: false starts a stdio server without the box (see SECURITY.md).
-	Box *bool `yaml:"box"`
-	Tools              List              `yaml:"tools"`
-	SkipTools          List              `yaml:"skip-tools"`
-	SlowMs             *int              `yaml:"slow-ms"`
-	BloatChars         *int              `yaml:"bloat-chars"`
-	Parallel           *int              `yaml:"parallel"`
-	MaxHangs           *int              `yaml:"max-hangs"`
-	Repeat             *int              `yaml:"repeat"`
-	Concurrency        *int              `yaml:"concurrency"`
-	MaxResponse        string            `yaml:"max-response"` // a size: 4MiB, 512KiB, 65536
-	FailUnder          *int              `yaml:"fail-under"`
-	FailUnderDim       map[string]int    `yaml:"fail-under-dimensions"`
-	FailOn             List              `yaml:"fail-on"`
-	Env                map[string]string `yaml:"env"`
-	PassEnv            List              `yaml:"pass-env"`
+	Box          *bool             `yaml:"box"`
+	Tools        List              `yaml:"tools"`
+	SkipTools    List              `yaml:"skip-tools"`
+	SlowMs       *int              `yaml:"slow-ms"`
+	BloatChars   *int              `yaml:"bloat-chars"`
+	Parallel     *int              `yaml:"parallel"`
+	MaxHangs     *int              `yaml:"max-hangs"`
+	Repeat       *int              `yaml:"repeat"`
+	Concurrency  *int              `yaml:"concurrency"`
+	MaxResponse  string            `yaml:"max-response"` // a size: 4MiB, 512KiB, 65536
+	FailUnder    *int              `yaml:"fail-under"`
+	FailUnderDim map[string]int    `yaml:"fail-under-dimensions"`
+	FailOn       List              `yaml:"fail-on"`
+	Env          map[string]string `yaml:"env"`
+	PassEnv      List              `yaml:"pass-env"`
 	// Secrets names further environment variables whose values are secrets.
 	Secrets List   `yaml:"secrets"`
 	Cwd     string `yaml:"cwd"`

@@ -14,9 +14,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/box"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
-	"github.com/mcp-fuzz/mcp-fuzz/internal/box"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )

@@ -17,23 +17,23 @@ const SchemaVersion = 2
 
 // Report is everything one run found.
 type Report struct {
-	SchemaVersion int                  `json:"schemaVersion"`
-	Version       string               `json:"version"`
-	Seed          int64                `json:"seed"`
-	StartedAt     time.Time            `json:"startedAt"`
-	DurationMs    int64                `json:"durationMs"`
-	Config        Settings             `json:"config"`
+	SchemaVersion int       `json:"schemaVersion"`
+	Version       string    `json:"version"`
+	Seed          int64     `json:"seed"`
+	StartedAt     time.Time `json:"startedAt"`
+	DurationMs    int64     `json:"durationMs"`
+	Config        Settings  `json:"config"`
 	// Run says how the server was contained: nil in a report of a run that
 	// started no server (an HTTP target) and in reports of older versions.
-	Run *Run `json:"run,omitempty"`
-	Target        Target               `json:"target"`
-	Server        Server               `json:"server"`
-	Graded        bool                 `json:"graded"`
-	Score         *int                 `json:"score" jsonschema:"oneof_type=integer;null"`
-	Grade         *string              `json:"grade" jsonschema:"oneof_type=string;null"`
-	Dimensions    map[string]Dimension `json:"dimensions"`
-	Summary       Summary              `json:"summary"`
-	Caps          []Cap                `json:"caps"`
+	Run        *Run                 `json:"run,omitempty"`
+	Target     Target               `json:"target"`
+	Server     Server               `json:"server"`
+	Graded     bool                 `json:"graded"`
+	Score      *int                 `json:"score" jsonschema:"oneof_type=integer;null"`
+	Grade      *string              `json:"grade" jsonschema:"oneof_type=string;null"`
+	Dimensions map[string]Dimension `json:"dimensions"`
+	Summary    Summary              `json:"summary"`
+	Caps       []Cap                `json:"caps"`
 	// Critical lists why the critical callout is raised (any crash, hang,
 	// protocol violation or leak); empty when it is not.
 	Critical  []string  `json:"critical,omitempty"`
