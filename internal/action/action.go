@@ -128,6 +128,9 @@ func (r *runner) run(ctx context.Context) int {
 	out := audit.Run(ctx, o)
 	r.gh.EndGroup()
 	rep := out.Report
+	if rep != nil && rep.Run != nil && rep.Run.Warning != "" {
+		r.gh.Warningf("mcp-fuzz: %s", rep.Run.Warning)
+	}
 	interrupted := out.Interrupted() && rep != nil
 	switch {
 	case interrupted:

@@ -83,30 +83,39 @@ func (p *Plan) unavailable(why string) *Plan {
 	return p
 }
 
-// chooseUser picks the uid of a server started by root: the owner of the
-// working directory when that is not root (the workspace's user in a CI
-// container), else nobody when nobody can reach every file the server is
-// given, else uid 0 with no capability.
+// chooseUser picks the uid of a server started by root, the first that can
+// reach every file the server is given: the owner of the working directory
+// when that is not root (the workspace's user in a CI container, who can
+// write there), then nobody; else the server stays uid 0 with no
+// capability.
 func (p *Plan) chooseUser(o Options) {
 	dir := o.Dir
 	if dir == "" {
 		dir, _ = os.Getwd()
 	}
+	type candidate struct {
+		uid, gid int
+		who      string
+	}
+	var candidates []candidate
 	var st unix.Stat_t
 	if dir != "" && unix.Stat(dir, &st) == nil && st.Uid != 0 {
-		p.setUID, p.uid, p.gid = true, int(st.Uid), int(st.Gid)
-		p.add("uid %d, gid %d (the owner of the working directory), no capability", p.uid, p.gid)
+		candidates = append(candidates, candidate{int(st.Uid), int(st.Gid), "the owner of the working directory"})
+	}
+	candidates = append(candidates, candidate{nobody, nobody, "nobody"})
+	var why []string
+	for _, c := range candidates {
+		if blocked := unreachable(c.uid, c.gid, o, dir); blocked != "" {
+			why = append(why, fmt.Sprintf("uid %d cannot reach %s", c.uid, blocked))
+			continue
+		}
+		p.setUID, p.uid, p.gid = true, c.uid, c.gid
+		p.add("uid %d, gid %d (%s), no capability", c.uid, c.gid, c.who)
 		p.privateHome(o.Env)
 		return
 	}
-	if blocked := unreachable(nobody, nobody, o, dir); blocked != "" {
-		p.dropCaps = true
-		p.add("uid 0 with no capability (uid %d cannot reach %s)", nobody, blocked)
-		return
-	}
-	p.setUID, p.uid, p.gid = true, nobody, nobody
-	p.add("uid %d, gid %d (nobody), no capability", nobody, nobody)
-	p.privateHome(o.Env)
+	p.dropCaps = true
+	p.add("uid 0 with no capability (%s)", strings.Join(why, "; "))
 }
 
 // privateHome gives the server's uid a home of its own when it cannot

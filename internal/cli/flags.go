@@ -183,6 +183,10 @@ Selection:
   --protocol              also send the protocol probes: an unknown method and tool, a garbage
                           cursor, params that are not an object, a request without id (and
                           ping and a second initialize in the 2025 era)
+  --no-box                start a stdio server without the box: as mcp-fuzz's own user, able
+                          to read its environment and memory, signal it and outlive it (the
+                          box, on by default: a uid of its own or no capability, Landlock, a
+                          PID namespace; the report's containment line says what applied)
   --tools GLOB,...        call only matching tools (a match is called even if not read-only)
   --skip-tools GLOB,...   never call matching tools
   --sequential            lifecycle checks (needs --include-destructive): group tools by the
