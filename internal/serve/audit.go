@@ -309,12 +309,11 @@ func summarize(rep *report.Report) AuditOutput {
 	return out
 }
 
-// writeNew writes data to a new file at path: audit creates files and
-// never overwrites one, which keeps it additive (destructiveHint false).
+// writeNew writes data to a new file at path, whole or not at all: audit
+// creates files and never overwrites one (nor a symbolic link), which keeps
+// it additive (destructiveHint false).
 func writeNew(path string, data []byte) error {
-	return boundedfile.WriteWith(func(flag int) (*os.File, error) {
-		return os.OpenFile(path, flag|os.O_EXCL, 0o644)
-	}, path, data)
+	return boundedfile.WriteWith(path, data, boundedfile.Options{Perm: 0o644, NoReplace: true})
 }
 
 // auditSchema is the input schema of audit and audit_destructive.
