@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -237,6 +238,10 @@ func (h *handlers) audit(ctx context.Context, in AuditInput, destructive bool) (
 		b, err := outFormat.Render(rep, render.Options{})
 		if err == nil {
 			err = writeNew(in.OutputPath, b)
+		}
+		if errors.Is(err, fs.ErrExist) {
+			// Made during the run, by the target say: kept all the same.
+			return AuditOutput{}, fmt.Errorf("output_path %s exists: choose a new path (audit never overwrites a file)", in.OutputPath)
 		}
 		if err != nil {
 			return AuditOutput{}, fmt.Errorf("writing output_path: %w", err)
