@@ -50,9 +50,9 @@ func Write(path string, data []byte, perm os.FileMode) error {
 // regular file (a named pipe)"), without opening it: nothing blocks. A
 // symbolic link at path is replaced by the new regular file, never
 // followed: the write stays in the directory the caller chose, whatever
-// the link pointed at. A replaced file is a new file: its mode is perm's,
-// its owner this process, and hard links to the old file keep the old
-// content.
+// the link pointed at. A replaced file is a new file: its mode comes from
+// o.Perm (less the umask), its owner is this process, and hard links to the
+// old file keep the old content.
 //
 // The directories leading to path are followed as given (links included):
 // only the last component is guarded.
@@ -70,8 +70,9 @@ func WriteWith(path string, data []byte, o Options) error {
 }
 
 // WriteIn is [WriteWith] for the file called name inside root: every step
-// (the temporary file, the rename) goes through root, so nothing outside
-// it is written, even when a directory of name is a link.
+// (the check, the temporary file, the rename) goes through root, so nothing
+// outside root is written, even when a directory of name is a link out of
+// it (that is an error).
 func WriteIn(root *os.Root, name string, data []byte, o Options) error {
 	if _, _, err := split(name); err != nil {
 		return err
