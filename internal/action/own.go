@@ -11,17 +11,20 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/boundedfile"
 )
 
-// writeFile writes data at path, a file the inputs asked for. A path inside
-// workspace is written through an [os.Root] of it, so no symbolic link can
-// take the write (or the chown) outside; a path outside the workspace is
-// written as it is.
+// writeFile writes data at path, a file the inputs asked for, whole or not
+// at all (see [boundedfile.WriteWith]: a symbolic link at path is replaced,
+// never followed). A path inside workspace is written through an [os.Root]
+// of it, so no symbolic link can take the write (or the chown) outside; a
+// path outside the workspace is written as it is.
 //
 // The Docker action runs as root, so what it writes into the workspace would
 // be root's, and a self-hosted runner's next checkout could not clean it up.
 // When owner gives the workspace owner's uid and gid (see
 // [workspaceOwner]), the file and every directory written for it are handed
-// to that owner, without following symbolic links ([os.Root.Lchown]). A
-// failed chown is returned as chownErr: the file is written all the same.
+// to that owner: the file while it is still a temporary file only this
+// process holds open, before it is renamed into place, and the directories
+// without following symbolic links ([os.Root.Lchown]). A failed chown is
+// returned as chownErr: the file is written all the same.
 func writeFile(workspace, path string, data []byte, owner func() (uid, gid int, ok bool)) (chownErr, err error) {
 	rel, inside := within(workspace, path)
 	if !inside {
@@ -42,15 +45,24 @@ func writeFile(workspace, path string, data []byte, owner func() (uid, gid int, 
 	if err := root.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
 		return nil, err
 	}
-	if err := boundedfile.WriteWith(func(flag int) (*os.File, error) { return root.OpenFile(rel, flag, 0o644) }, rel, data); err != nil {
+	uid, gid, chown := owner()
+	var errs []error
+	opts := boundedfile.Options{Perm: 0o644}
+	if chown {
+		opts.BeforeRename = func(f *os.File) error {
+			if err := f.Chown(uid, gid); err != nil {
+				errs = append(errs, fmt.Errorf("chown %s: %w", rel, errors.Unwrap(err)))
+			}
+			return nil
+		}
+	}
+	if err := boundedfile.WriteIn(root, rel, data, opts); err != nil {
 		return nil, err
 	}
-	uid, gid, ok := owner()
-	if !ok {
+	if !chown {
 		return nil, nil
 	}
-	var errs []error
-	for _, p := range append(created, rel) {
+	for _, p := range created {
 		if err := root.Lchown(p, uid, gid); err != nil {
 			errs = append(errs, err)
 		}

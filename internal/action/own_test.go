@@ -77,8 +77,9 @@ func TestWriteFileHandsItToTheWorkspaceOwner(t *testing.T) {
 		t.Errorf("a file outside the workspace was chowned to %d", got)
 	}
 
-	// Symbolic links out of the workspace are not followed: neither a
-	// directory nor the file itself.
+	// Symbolic links out of the workspace are not followed: a directory
+	// link fails the write, and a link at the file itself is replaced by
+	// the file, handed to the workspace owner like any other.
 	if err := os.Symlink(outside, filepath.Join(ws, "link")); err != nil {
 		t.Fatal(err)
 	}
@@ -89,10 +90,19 @@ func TestWriteFileHandsItToTheWorkspaceOwner(t *testing.T) {
 	if err := os.Symlink(target, filepath.Join(ws, "file-link.json")); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{"link/r.json", "link/new/r.json", "file-link.json"} {
+	for _, p := range []string{"link/r.json", "link/new/r.json"} {
 		if _, err := writeFile(ws, filepath.Join(ws, p), []byte("{}"), own); err == nil {
 			t.Errorf("%s: written through a link out of the workspace", p)
 		}
+	}
+	fileLink := filepath.Join(ws, "file-link.json")
+	if chownErr, err := writeFile(ws, fileLink, []byte("{}"), own); err != nil || chownErr != nil {
+		t.Errorf("file-link.json: %v, %v", err, chownErr)
+	}
+	if fi, err := os.Lstat(fileLink); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("file-link.json is not a regular file now: %v, %v", fi, err)
+	} else if b, _ := os.ReadFile(fileLink); string(b) != "{}" || ownerOf(t, fileLink) != owner {
+		t.Errorf("file-link.json holds %q, owned by %d", b, ownerOf(t, fileLink))
 	}
 	if entries, _ := os.ReadDir(outside); len(entries) != 2 { // abs, target.json
 		t.Errorf("the outside directory has %d entries, want 2", len(entries))

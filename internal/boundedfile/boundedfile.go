@@ -1,7 +1,9 @@
-// Package boundedfile reads files that a user (or a hostile report's
-// author) names: only regular files, and only up to a size, so that
-// /dev/zero, a FIFO or a huge file cannot hang mcp-fuzz or exhaust its
-// memory.
+// Package boundedfile reads and writes files that a user (or a hostile
+// report's author) names. It reads only regular files, and only up to a
+// size, so that /dev/zero, a FIFO or a huge file cannot hang mcp-fuzz or
+// exhaust its memory. It writes whole files, through a temporary file
+// renamed into place, never through a symbolic link nor onto a FIFO, a
+// device or a directory that the server under test left at the path.
 package boundedfile
 
 import (

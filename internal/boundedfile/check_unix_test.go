@@ -10,9 +10,10 @@ import (
 	"testing"
 )
 
-// TestCheckWritable: a new file in an existing directory, or an existing
-// regular file, can be written; a directory, a FIFO, a missing directory
-// or /proc cannot, each saying why, and nothing is left behind.
+// TestCheckWritable: a new file in an existing directory, an existing
+// regular file or a symbolic link (which Write replaces) can be written;
+// a directory, a FIFO, a missing directory or /proc cannot, each saying
+// why, and nothing is left behind.
 func TestCheckWritable(t *testing.T) {
 	dir := t.TempDir()
 	existing := filepath.Join(dir, "old.json")
@@ -23,9 +24,14 @@ func TestCheckWritable(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink("/etc/passwd", link); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct{ path, want string }{
 		{filepath.Join(dir, "new.json"), ""},
 		{existing, ""},
+		{link, ""},
 		{dir, "not a regular file (a directory)"},
 		{fifo, "not a regular file (a named pipe)"},
 		{filepath.Join(dir, "no", "such.json"), "directory " + filepath.Join(dir, "no") + " does not exist"},
@@ -43,7 +49,7 @@ func TestCheckWritable(t *testing.T) {
 		t.Errorf("the existing file was changed: %q", b)
 	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 2 {
+	if len(entries) != 3 {
 		t.Errorf("left behind: %v", entries)
 	}
 }

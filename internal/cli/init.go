@@ -93,13 +93,9 @@ func (a *App) runInit(ctx context.Context, args []string) int {
 		_, _ = a.Stdout.Write(b)
 		return ExitOK
 	}
-	open := func(flag int) (*os.File, error) {
-		if !force {
-			flag |= os.O_EXCL
-		}
-		return os.OpenFile(out, flag|os.O_TRUNC, 0o644)
-	}
-	if err := boundedfile.WriteWith(open, out, b); err != nil {
+	// Without --force, a file (or link) made at out during the run is
+	// kept: only a new file is written.
+	if err := boundedfile.WriteWith(out, b, boundedfile.Options{Perm: 0o644, NoReplace: !force}); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return a.usageError(fmt.Errorf("%s exists: give --force to replace it, or -o FILE to write another file", out))
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -238,6 +239,10 @@ func (h *handlers) audit(ctx context.Context, in AuditInput, destructive bool) (
 		if err == nil {
 			err = writeNew(in.OutputPath, b)
 		}
+		if errors.Is(err, fs.ErrExist) {
+			// Made during the run, by the target say: kept all the same.
+			return AuditOutput{}, fmt.Errorf("output_path %s exists: choose a new path (audit never overwrites a file)", in.OutputPath)
+		}
 		if err != nil {
 			return AuditOutput{}, fmt.Errorf("writing output_path: %w", err)
 		}
@@ -309,12 +314,11 @@ func summarize(rep *report.Report) AuditOutput {
 	return out
 }
 
-// writeNew writes data to a new file at path: audit creates files and
-// never overwrites one, which keeps it additive (destructiveHint false).
+// writeNew writes data to a new file at path, whole or not at all: audit
+// creates files and never overwrites one (nor a symbolic link), which keeps
+// it additive (destructiveHint false).
 func writeNew(path string, data []byte) error {
-	return boundedfile.WriteWith(func(flag int) (*os.File, error) {
-		return os.OpenFile(path, flag|os.O_EXCL, 0o644)
-	}, path, data)
+	return boundedfile.WriteWith(path, data, boundedfile.Options{Perm: 0o644, NoReplace: true})
 }
 
 // auditSchema is the input schema of audit and audit_destructive.

@@ -13,9 +13,9 @@ import (
 // TestWriteFileHostileTargets checks what writeFile does when the file it
 // is asked for is not one: a FIFO (the server under test runs in the
 // workspace and may make one where the report goes) must not block the
-// step, and a directory, a symbolic link out of the workspace or a
-// symbolic link to one inside must fail or be written in the workspace,
-// never outside.
+// step, a directory must fail, a symbolic link at the file is replaced by
+// the report, and a directory link out of the workspace must fail or be
+// written in the workspace, never outside.
 func TestWriteFileHostileTargets(t *testing.T) {
 	noOwner := func() (int, int, bool) { return 0, 0, false }
 	outside := t.TempDir()
@@ -76,8 +76,18 @@ func TestWriteFileHostileTargets(t *testing.T) {
 			select {
 			case err := <-done:
 				t.Logf("err %v", err)
-				if name != "dotdot through symlink" && err == nil {
-					t.Errorf("no error writing to a %s", name)
+				switch name {
+				case "dotdot through symlink":
+				case "symlink file out":
+					fi, lerr := os.Lstat(path)
+					b, _ := os.ReadFile(path)
+					if err != nil || lerr != nil || !fi.Mode().IsRegular() || string(b) != "report" {
+						t.Errorf("the link was not replaced by the report: %v, %v, %q", err, fi, b)
+					}
+				default:
+					if err == nil {
+						t.Errorf("no error writing to a %s", name)
+					}
 				}
 			case <-time.After(5 * time.Second):
 				// Unblock the writer.
