@@ -53,6 +53,12 @@ type opts struct {
 	bound      time.Duration
 	extraFiles []*os.File    // descriptors mcp-fuzz inherits from 3 on
 	interrupt  time.Duration // send SIGINT this long after the start (0: never)
+	// ownEnv are more variables in mcp-fuzz's own environment (not the
+	// server's): secrets a server must not be able to read.
+	ownEnv []string
+	// killWhen, polled while mcp-fuzz runs, says when to kill it with
+	// SIGKILL (no chance to stop its servers).
+	killWhen func(r *result) bool
 }
 
 // result is one finished mcp-fuzz run.
@@ -104,7 +110,7 @@ func run(t *testing.T, o opts, flags ...string) *result {
 
 	cmd := exec.Command(cli, args...)
 	cmd.Dir = r.dir
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "NO_COLOR=1"}
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "NO_COLOR=1"}, o.ownEnv...)
 	cmd.ExtraFiles = o.extraFiles
 	// Files, not pipes: nothing mcp-fuzz leaks to its children can keep the
 	// test waiting for end of file.
@@ -134,6 +140,10 @@ wait:
 		case <-memory.C:
 			if hwm := vmHWM(cmd.Process.Pid); hwm > 0 {
 				r.peakRSS = hwm
+			}
+			if o.killWhen != nil && o.killWhen(r) {
+				_ = cmd.Process.Kill()
+				o.killWhen = nil
 			}
 		case <-sigint:
 			interrupted = time.Now()

@@ -59,10 +59,6 @@ func TestHostileConcurrencyOrphans(t *testing.T) {
 		c.Cases = 2
 		c.Concurrency = 4
 		c.Cwd = t.TempDir()
-		// The process-group containment alone, as with --no-box: in the
-		// box's PID namespace the pids the orphans write are not ours
-		// (and the kernel ends them with the box; see internal/box).
-		c.NoBox = true
 	})
 	if c := checkByID(t, rep, "concurrency/echo"); c.Status != report.CheckPass {
 		t.Errorf("concurrency/echo = %+v, want a pass", c)

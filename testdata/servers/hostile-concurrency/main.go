@@ -50,7 +50,7 @@ func main() {
 	if *daemon && spawn.Dir() != "" {
 		// sh starts the daemon in the background and exits at once: the
 		// daemon is orphaned before anyone could see it as a child.
-		script := fmt.Sprintf(`setsid env -i /bin/sh -c 'echo $$ > %q/orphan-$$.pid; exec sleep 300' </dev/null >/dev/null 2>&1 &`, spawn.Dir())
+		script := fmt.Sprintf(`setsid env -i /bin/sh -c 'read p rest < /proc/self/stat; echo $p > %q/orphan-$p.pid; exec sleep 300' </dev/null >/dev/null 2>&1 &`, spawn.Dir())
 		_ = exec.Command("/bin/sh", "-c", script).Run()
 		time.Sleep(100 * time.Millisecond)
 	}

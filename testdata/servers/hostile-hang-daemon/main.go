@@ -25,6 +25,6 @@ func addStuck(s *mcp.Server) {
 
 func main() {
 	spawn.Record("server")
-	spawn.Shell(`echo $$ > "$PIDDIR/daemon.pid"; sleep 300`, "daemon.pid", true)
+	spawn.Shell(`read p rest < /proc/self/stat; echo $p > "$PIDDIR/daemon.pid"; sleep 300`, "daemon.pid", true)
 	sdkserver.Main("hostile-hang-daemon", "Fixture: every call hangs; a setsid daemon holds stdout and stderr.", addStuck)
 }

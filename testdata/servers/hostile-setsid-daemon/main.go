@@ -12,6 +12,6 @@ import (
 
 func main() {
 	spawn.Record("server")
-	spawn.Shell(`echo $$ > "$PIDDIR/daemon.pid"; sleep 300`, "daemon.pid", true)
+	spawn.Shell(`read p rest < /proc/self/stat; echo $p > "$PIDDIR/daemon.pid"; sleep 300`, "daemon.pid", true)
 	sdkserver.Main("hostile-setsid-daemon", "Fixture: leaves a setsid daemon holding its stdout and stderr.", sdkserver.AddPoliteTool)
 }

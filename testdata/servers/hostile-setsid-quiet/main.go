@@ -12,6 +12,6 @@ import (
 
 func main() {
 	spawn.Record("server")
-	spawn.Shell(`exec >/dev/null 2>&1 </dev/null; echo $$ > "$PIDDIR/daemon.pid"; sleep 300`, "daemon.pid", true)
+	spawn.Shell(`exec >/dev/null 2>&1 </dev/null; read p rest < /proc/self/stat; echo $p > "$PIDDIR/daemon.pid"; sleep 300`, "daemon.pid", true)
 	sdkserver.Main("hostile-setsid-quiet", "Fixture: leaves a setsid daemon with its descriptors closed.", sdkserver.AddPoliteTool)
 }

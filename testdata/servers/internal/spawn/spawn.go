@@ -23,12 +23,19 @@ const roleEnv = "HOSTILE_ROLE"
 func Dir() string { return os.Getenv("PIDDIR") }
 
 // Record writes the PID of this process to PIDDIR/NAME-PID.pid (when PIDDIR
-// is set).
+// is set): the PID as /proc numbers it, which is the tests' numbering even
+// when the server runs in a PID namespace of its own (mcp-fuzz's box),
+// where getpid says otherwise.
 func Record(name string) {
 	if Dir() == "" {
 		return
 	}
 	pid := os.Getpid()
+	if self, err := os.Readlink("/proc/self"); err == nil {
+		if n, err := strconv.Atoi(self); err == nil {
+			pid = n
+		}
+	}
 	path := filepath.Join(Dir(), fmt.Sprintf("%s-%d.pid", name, pid))
 	_ = os.WriteFile(path, []byte(strconv.Itoa(pid)+"\n"), 0o644)
 }
