@@ -32,7 +32,11 @@ LABEL org.opencontainers.image.title="mcp-fuzz" \
       org.opencontainers.image.licenses="NOASSERTION"
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 python3-venv ca-certificates \
- && rm -rf /var/lib/apt/lists/*
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --system --uid 990 --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin mcp-fuzz-box
+# mcp-fuzz-box: the unprivileged account a server under test runs as when the
+# working directory is root's (the box; see SECURITY.md). In the Action the
+# workspace belongs to the runner's user, and the server runs as that user.
 COPY --from=ghcr.io/astral-sh/uv:0.8.22 /uv /uvx /usr/local/bin/
 COPY --from=build /out/mcp-fuzz /usr/local/bin/mcp-fuzz
 COPY --from=build /out/mcp-fuzz-action /usr/local/bin/mcp-fuzz-action

@@ -8,11 +8,15 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/box"
 )
 
 func TestMain(m *testing.M) {
@@ -137,8 +141,8 @@ func TestEnvironmentAndMemoryOutOfReach(t *testing.T) {
 				t.Errorf("server uid %d, want mcp-fuzz's %d", o.Attempt.UID, c.uid)
 			case c.uid < 0 && o.Attempt.UID == 0 && o.Attempt.Bounding != "0000000000000000":
 				t.Errorf("server as uid 0 kept capabilities: CapBnd %s", o.Attempt.Bounding)
-			case c.uid < 0 && o.Attempt.UID != 0 && o.Attempt.UID != 65534:
-				t.Errorf("server uid %d, want 65534 or 0 without capabilities", o.Attempt.UID)
+			case c.uid < 0 && o.Attempt.UID != 0 && o.Attempt.UID != boxUID():
+				t.Errorf("server uid %d, want %d (the box's account) or 0 without capabilities", o.Attempt.UID, boxUID())
 			}
 			if o.Warning != "" {
 				t.Errorf("box on: warning %q", o.Warning)
@@ -227,4 +231,15 @@ func TestDaemonDiesWithKilledMcpFuzz(t *testing.T) {
 			t.Errorf("boxed: the daemon outlived mcp-fuzz (pids %v)", left)
 		}
 	}
+}
+
+// boxUID is the uid of the box's account on this machine: mcp-fuzz-box
+// where it exists (the image), else nobody.
+func boxUID() int {
+	if u, err := user.Lookup(box.BoxUser); err == nil {
+		if n, err := strconv.Atoi(u.Uid); err == nil {
+			return n
+		}
+	}
+	return 65534
 }

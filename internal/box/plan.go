@@ -79,6 +79,11 @@ func (p *Plan) Close() {
 	}
 }
 
+// BoxUser is the account a server runs as when mcp-fuzz is root and the
+// working directory belongs to root too (the image creates it); without
+// it, nobody (65534) is used.
+const BoxUser = "mcp-fuzz-box"
+
 // OffWarning is the warning of a run with --no-box.
 const OffWarning = "the box is off (--no-box): the server runs as mcp-fuzz's own user beside it and can read its memory, environment and command line, signal it, and outlive it"
 

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/user"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -16,9 +18,22 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// nobody is the uid and gid a server runs as when mcp-fuzz is root and the
-// working directory belongs to root too.
+// nobody is the uid and gid of nobody.
 const nobody = 65534
+
+// boxAccount returns the uid and gid of [BoxUser], or nobody's.
+func boxAccount() (uid, gid int, who string) {
+	u, err := user.Lookup(BoxUser)
+	if err != nil {
+		return nobody, nobody, "nobody"
+	}
+	uid, err1 := strconv.Atoi(u.Uid)
+	gid, err2 := strconv.Atoi(u.Gid)
+	if err1 != nil || err2 != nil || uid == 0 {
+		return nobody, nobody, "nobody"
+	}
+	return uid, gid, BoxUser
+}
 
 // probeWait bounds the probe launcher.
 const probeWait = 10 * time.Second
@@ -102,7 +117,8 @@ func (p *Plan) chooseUser(o Options) {
 	if dir != "" && unix.Stat(dir, &st) == nil && st.Uid != 0 {
 		candidates = append(candidates, candidate{int(st.Uid), int(st.Gid), "the owner of the working directory"})
 	}
-	candidates = append(candidates, candidate{nobody, nobody, "nobody"})
+	uid, gid, who := boxAccount()
+	candidates = append(candidates, candidate{uid, gid, who})
 	var why []string
 	for _, c := range candidates {
 		if blocked := unreachable(c.uid, c.gid, o, dir); blocked != "" {

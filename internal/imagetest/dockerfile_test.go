@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/moby/buildkit/frontend/dockerfile/parser"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/box"
 )
 
 // root is the repository root, from this package's directory.
@@ -185,6 +187,13 @@ func TestDockerfile(t *testing.T) {
 	}
 	if st, err := os.Stat(filepath.Join(root, "entrypoint.sh")); err == nil && st.Mode()&0o111 == 0 {
 		t.Error("entrypoint.sh is not executable (COPY keeps the mode)")
+	}
+	// The box runs servers as this account when nothing else fits: the
+	// image must have it, unprivileged.
+	if !slices.ContainsFunc(nodes, func(n *parser.Node) bool {
+		return strings.EqualFold(n.Value, "run") && strings.Contains(strings.Join(args(n), " "), "useradd --system --uid 990 --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "+box.BoxUser)
+	}) {
+		t.Errorf("no RUN useradd ... %s: the box needs an unprivileged account in the image", box.BoxUser)
 	}
 	for _, l := range []string{"source", "description", "licenses", "title"} {
 		if !labels["org.opencontainers.image."+l] {
