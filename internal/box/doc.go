@@ -6,7 +6,8 @@
 // described in [Plan.Lines] for the report; a mechanism the machine lacks is
 // left out and said, never a failure.
 //
-// The mechanisms, each where available (see docs/SANDBOX.md):
+// The mechanisms, each where available (docs/SANDBOX.md says what each
+// promises and where it is missing):
 //   - a separate unprivileged uid when mcp-fuzz runs as root, or uid 0
 //     without any capability when no other uid can read what the server
 //     needs;
