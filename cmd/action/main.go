@@ -8,6 +8,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/action"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/buildinfo"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/hideproc"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
 )
 
@@ -16,6 +17,8 @@ import (
 var version = buildinfo.Unset
 
 func main() {
+	// First: re-executes this binary with its secrets out of /proc.
+	hideproc.Args()
 	// This program starts no children but servers: any orphan it adopts is
 	// one of theirs, and is killed with them.
 	stdio.OwnChildren()
