@@ -23,7 +23,7 @@ func main() {
 	// one of theirs, and is killed with them.
 	stdio.OwnChildren()
 	ctx, stop := audit.NotifyContext(context.Background())
-	code := action.Run(ctx, action.Env{Getenv: os.Getenv, Stdout: os.Stdout, Stderr: os.Stderr, HTTPClient: http.DefaultClient, Version: buildinfo.Version(version)})
+	code := action.Run(ctx, action.Env{Getenv: os.Getenv, Environ: os.Environ, Stdout: os.Stdout, Stderr: os.Stderr, HTTPClient: http.DefaultClient, Version: buildinfo.Version(version)})
 	stop()
 	os.Exit(code)
 }

@@ -23,7 +23,7 @@ func main() {
 	// one of theirs, and is killed with them.
 	stdio.OwnChildren()
 	ctx, stop := audit.NotifyContext(context.Background())
-	app := &cli.App{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, LookupEnv: os.LookupEnv, Version: buildinfo.Version(version), Executable: os.Executable}
+	app := &cli.App{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, LookupEnv: os.LookupEnv, Environ: os.Environ, Version: buildinfo.Version(version), Executable: os.Executable}
 	code := app.Run(ctx, args[1:])
 	stop()
 	os.Exit(code)
