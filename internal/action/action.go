@@ -5,15 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/sethvargo/go-githubactions"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
@@ -34,7 +37,11 @@ const (
 // Env is the environment the action runs in, injected so that tests run it
 // in-process.
 type Env struct {
-	Getenv     func(string) string
+	Getenv func(string) string
+	// Environ lists the whole environment, as os.Environ does, for the
+	// secrets of mcp-fuzz's own (its GITHUB_TOKEN, ACTIONS_RUNTIME_TOKEN, the
+	// github-token input; see [secret.Own]); nil: none.
+	Environ    func() []string
 	Stdout     io.Writer // workflow commands and logs
 	Stderr     io.Writer // progress
 	HTTPClient *http.Client
@@ -65,6 +72,10 @@ func Run(ctx context.Context, env Env) int {
 	// Secrets are masked before anything else is printed.
 	r := &runner{env: env, gh: gh, count: count, masked: map[string]bool{}}
 	r.mask(secretsOf(gh.GetInput, env.Getenv))
+	own := r.own()
+	for _, name := range slices.Sorted(maps.Keys(own)) {
+		r.mask([]string{own[name]})
+	}
 	return r.run(ctx)
 }
 
@@ -86,6 +97,14 @@ func (r *runner) mask(values []string) {
 			r.gh.AddMask(v)
 		}
 	}
+}
+
+// own returns the secrets of mcp-fuzz's own environment: see [secret.Own].
+func (r *runner) own() map[string]string {
+	if r.env.Environ == nil {
+		return nil
+	}
+	return secret.Own(r.env.Environ())
 }
 
 func (r *runner) lookup(name string) (string, bool) {
@@ -120,6 +139,7 @@ func (r *runner) run(ctx context.Context) int {
 	}
 	cfg := &o.Engine
 	cfg.LookupEnv = r.lookup
+	cfg.OwnSecrets = r.own()
 	r.mask(cfg.SecretValues()) // what the config file added (env:, secrets:)
 	cfg.Version = r.env.Version
 	cfg.Progress = progress(r.env.Stderr)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/boundedfile"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/config"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
@@ -25,11 +26,15 @@ type Settings struct {
 	Command []string
 	URL     string
 	Headers []string
-	Bearer  string // "" reads MCP_FUZZ_BEARER
-	Env     []string
-	PassEnv []string
-	Secrets []string
-	Cwd     string
+	Bearer  string // "" reads BearerFile, then MCP_FUZZ_BEARER
+	// BearerFile names a file holding the bearer token (--bearer-file),
+	// which keeps it off the command line; a trailing newline is not part
+	// of it.
+	BearerFile string
+	Env        []string
+	PassEnv    []string
+	Secrets    []string
+	Cwd        string
 	// Era is the protocol era: "auto", "modern", "legacy" or "both" ("": the
 	// config file, then auto); ProtocolVersion the stateless version
 	// offered in server/discover.
@@ -187,6 +192,8 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 	}
 	spell := func(key string) string {
 		switch {
+		case key == "bearer" && s.BearerFile != "":
+			return names("bearer-file")
 		case fromFile[key] && key == "secret":
 			return "config secrets"
 		case fromFile[key]:
@@ -200,6 +207,11 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 
 	c := &o.Engine
 	c.Command, c.URL, c.Headers, c.Bearer, c.Cwd = s.Command, s.URL, s.Headers, s.Bearer, pick(s.Cwd, file.Cwd)
+	if s.BearerFile != "" {
+		if c.Bearer, err = readBearer(s, names); err != nil {
+			return o, err
+		}
+	}
 	if c.Bearer == "" && lookup != nil {
 		c.Bearer, _ = lookup("MCP_FUZZ_BEARER")
 	}
@@ -316,6 +328,29 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 		return o, errors.New(Describe(err, spell))
 	}
 	return o, nil
+}
+
+// maxBearerFile bounds the file of --bearer-file: a token is far smaller.
+const maxBearerFile = 64 << 10
+
+// readBearer reads the bearer token of s.BearerFile, without its trailing
+// newline. Errors name the file, never its contents.
+func readBearer(s Settings, names Names) (string, error) {
+	if s.Bearer != "" {
+		return "", fmt.Errorf("%s and %s both given: give one", names("bearer"), names("bearer-file"))
+	}
+	b, err := boundedfile.Read(s.BearerFile, maxBearerFile)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", names("bearer-file"), err)
+	}
+	token := strings.TrimRight(string(b), "\r\n")
+	switch {
+	case strings.TrimSpace(token) == "":
+		return "", fmt.Errorf("%s %s: empty", names("bearer-file"), s.BearerFile)
+	case strings.ContainsAny(token, "\r\n"):
+		return "", fmt.Errorf("%s %s: more than one line (want the token alone)", names("bearer-file"), s.BearerFile)
+	}
+	return token, nil
 }
 
 // staticOnly checks the options of a static audit (c.NoCalls; see

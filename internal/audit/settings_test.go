@@ -134,6 +134,22 @@ func TestBuildBearerFromTheEnvironment(t *testing.T) {
 	}
 }
 
+func TestBuildBearerFile(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(file, []byte("tok-from-file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := func(k string) (string, bool) { return "tok-from-env", k == "MCP_FUZZ_BEARER" }
+	o, err := Build(Settings{URL: "http://127.0.0.1:9/mcp", BearerFile: file, Config: os.DevNull}, FlagNames, env)
+	if err != nil || o.Engine.Bearer != "tok-from-file" {
+		t.Errorf("bearer %q, %v; want the file's, without its newline, over the environment's", o.Engine.Bearer, err)
+	}
+	if _, err := Build(Settings{URL: "http://127.0.0.1:9/mcp", Bearer: "given", BearerFile: file, Config: os.DevNull}, FlagNames, env); err == nil || strings.Contains(err.Error(), "tok-") {
+		t.Errorf("--bearer with --bearer-file: %v, want an error without the tokens", err)
+	}
+}
+
 func TestBuildConfigFileUnderSettings(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "c.yml")
 	body := `timeout: 3s

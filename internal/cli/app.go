@@ -15,6 +15,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/boundedfile"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/demo"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
@@ -31,10 +32,13 @@ const (
 
 // App is the command line with its environment injected.
 type App struct {
-	Stdin      io.Reader
-	Stdout     io.Writer
-	Stderr     io.Writer
-	LookupEnv  func(string) (string, bool)
+	Stdin     io.Reader
+	Stdout    io.Writer
+	Stderr    io.Writer
+	LookupEnv func(string) (string, bool)
+	// Environ lists the whole environment, as os.Environ does, for the
+	// secrets of mcp-fuzz's own (see [secret.Own]); nil: none.
+	Environ    func() []string
 	Version    string
 	Executable func() (string, error) // this binary, for the demo
 	HTTPClient *http.Client           // for GitHub (comment); nil: http.DefaultClient
@@ -128,6 +132,9 @@ func (a *App) build(st audit.Settings) (o audit.Options, code int, ok bool) {
 		return o, a.usageError(err), false
 	}
 	o.Engine.LookupEnv = a.LookupEnv
+	if a.Environ != nil {
+		o.Engine.OwnSecrets = secret.Own(a.Environ())
+	}
 	o.Engine.Version = a.Version
 	return o, ExitOK, true
 }

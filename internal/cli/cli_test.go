@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 			exe, _ := os.Executable()
 			app := &App{
 				Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
-				LookupEnv: os.LookupEnv, Version: "test",
+				LookupEnv: os.LookupEnv, Environ: os.Environ, Version: "test",
 				// The demo re-executes this test binary as "mcp-fuzz demo-server".
 				Executable: func() (string, error) { return exe, nil },
 			}
@@ -42,6 +42,7 @@ func TestScripts(t *testing.T) {
 	// puts every binary in one directory.
 	bin := filepath.Dir(fixture.Build(t, "needs-example"))
 	fixture.Build(t, "leak-env")
+	fixture.Build(t, "hostile-secret-echo")
 	fixture.Build(t, "stdout-banner")
 	fixture.Build(t, "clean")
 	fixture.Build(t, "legacy-only")

@@ -125,7 +125,7 @@ Usage:
 Examples:
   mcp-fuzz -- npx -y @modelcontextprotocol/server-everything
   mcp-fuzz --json --timeout 30 -- ./my-server > report.json
-  mcp-fuzz --url http://127.0.0.1:3001/mcp --bearer "$TOKEN" -o report.md
+  MCP_FUZZ_BEARER="$TOKEN" mcp-fuzz --url http://127.0.0.1:3001/mcp -o report.md
   mcp-fuzz --tools 'search_*' --cases 0 -- ./my-server
   mcp-fuzz list -- python server.py
 
@@ -133,6 +133,9 @@ Target:
   --url URL               HTTP endpoint (Streamable HTTP, falling back to legacy SSE on a 4xx)
   --header 'Name: value'  HTTP header for every request (repeatable; a secret)
   --bearer TOKEN          bearer token (default $MCP_FUZZ_BEARER; a secret)
+  --bearer-file FILE      read the bearer token from FILE (trailing newline dropped);
+                          this and $MCP_FUZZ_BEARER keep it off the command line, where
+                          other processes can read it
   --env KEY=VALUE         environment variable for the server process (repeatable; a secret
                           when KEY names one, TOKEN, KEY, SECRET, PASS, AUTH, ..., or VALUE
                           looks like a credential; never true/false, numbers, paths, URLs or
@@ -261,6 +264,7 @@ func parseArgs(args []string) (st audit.Settings, help bool, err error) {
 	fs.StringVar(&st.URL, "url", "", "")
 	fs.Var(&headers, "header", "")
 	fs.StringVar(&st.Bearer, "bearer", "", "")
+	fs.StringVar(&st.BearerFile, "bearer-file", "", "")
 	fs.Var(&env, "env", "")
 	fs.Var(&passEnv, "pass-env", "")
 	fs.Var(&secrets, "secret", "")

@@ -101,8 +101,8 @@ func (a *App) runHelp(args []string) int {
 // share with a run.
 const targetFlagsHelp = `
 Target and selection flags are those of a run (see mcp-fuzz --help):
---url, --header, --bearer, --env, --pass-env, --secret, --cwd, --era,
---protocol-version, --startup-timeout, --include-destructive, --tools,
+--url, --header, --bearer, --bearer-file, --env, --pass-env, --secret, --cwd,
+--era, --protocol-version, --startup-timeout, --include-destructive, --tools,
 --skip-tools, --seed, --cases, --profile and --config (default:
 .mcp-fuzz.yml when it exists).
 `
@@ -242,7 +242,7 @@ a case id (search/wrong_type/limit) or a finding id (search/null/q#crash; with
 --help); where they are silent, the run's own: --timeout, --startup-timeout,
 --max-response, and the environment variables and headers it named, whose
 values are read again from this environment ($NAME, $X_TENANT for header
-X-Tenant, $MCP_FUZZ_BEARER for the bearer token).
+X-Tenant, $MCP_FUZZ_BEARER for the bearer token, or --bearer-file).
 
 Exit status: 1 while the case still makes a finding, 0 once it makes none,
 2 for a usage error, 3 when the target cannot be started.

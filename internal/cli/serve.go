@@ -20,7 +20,7 @@ func (a *App) runServe(ctx context.Context, args []string) int {
 	if len(args) > 0 {
 		return a.usageError(fmt.Errorf("serve takes no arguments, got %q", args[0]))
 	}
-	if err := serve.Run(ctx, serve.Options{Version: a.Version, LookupEnv: a.LookupEnv}, a.Stdin, a.Stdout); err != nil {
+	if err := serve.Run(ctx, serve.Options{Version: a.Version, LookupEnv: a.LookupEnv, Environ: a.Environ}, a.Stdin, a.Stdout); err != nil {
 		fmt.Fprintf(a.Stderr, "mcp-fuzz serve: %v\n", err)
 		return 1
 	}

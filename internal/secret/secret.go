@@ -118,6 +118,40 @@ func Collect(in Inputs) []Entry {
 	return out
 }
 
+// OwnSource is how [Collect]'s callers name a secret of [Own] when it
+// has no other source: "mcp-fuzz's own GITHUB_TOKEN".
+func OwnSource(name string) string { return "mcp-fuzz's own " + name }
+
+// Own returns the secrets in mcp-fuzz's own environment, environ as
+// os.Environ gives it, by variable name: the values of variables whose name
+// is secret-bearing ([SecretName]: GITHUB_TOKEN, GH_TOKEN,
+// ACTIONS_RUNTIME_TOKEN, ACTIONS_ID_TOKEN_REQUEST_TOKEN, any *_TOKEN, ...),
+// when [Eligible] allows them. Of the Action's inputs (INPUT_*) only the
+// github-token is: the others are settings, whose secrets [Collect] finds
+// in what they say (INPUT_SECRETS holds names, not a secret). The server
+// is never given these values unless the user passes them on; they are
+// redacted from what it sends all the same, since it can only have read
+// them where it should not.
+func Own(environ []string) map[string]string {
+	out := map[string]string{}
+	seen := map[string]bool{}
+	for _, kv := range environ {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || name == "" || seen[name] {
+			continue // the first entry of a name is the one getenv returns
+		}
+		seen[name] = true
+		up := strings.ToUpper(name)
+		if strings.HasPrefix(up, "INPUT_") && up != "INPUT_GITHUB-TOKEN" && up != "INPUT_GITHUB_TOKEN" {
+			continue
+		}
+		if SecretName(name) && Eligible(value) {
+			out[name] = value
+		}
+	}
+	return out
+}
+
 // Values returns the values of entries.
 func Values(entries []Entry) []string {
 	out := make([]string, len(entries))
@@ -179,6 +213,7 @@ var secretWords = []string{
 // notSecretNames are names that contain a secret word but never carry one.
 var notSecretNames = map[string]bool{
 	"KEYBOARD": true, "PASSWD_FILE": true, "SSH_AUTH_SOCK": true,
+	"DBUS_SESSION_BUS_ADDRESS": true, "SESSION_MANAGER": true,
 }
 
 // SecretName reports whether a variable, header or parameter name says its

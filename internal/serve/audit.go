@@ -178,6 +178,7 @@ func (h *handlers) options(in AuditInput, destructive bool) (audit.Options, erro
 		return o, errors.New(audit.Describe(err, argNames))
 	}
 	o.Engine.LookupEnv = h.o.LookupEnv
+	o.Engine.OwnSecrets = h.own()
 	o.Engine.Version = h.o.Version
 	o.Engine.ToolsOnlyNarrow = !destructive
 	o.Engine.NotReadOnlyHint = notReadOnlyHint
@@ -192,7 +193,7 @@ const notReadOnlyHint = "only audit_destructive calls it"
 // audit runs one audit for the tool audit (destructive false) or
 // audit_destructive.
 func (h *handlers) audit(ctx context.Context, in AuditInput, destructive bool) (AuditOutput, error) {
-	redact := in.redactor(h.o.LookupEnv)
+	redact := in.redactor(h.o.LookupEnv, h.own())
 	format := in.ReportFormat
 	switch format {
 	case "":

@@ -82,7 +82,7 @@ const (
 )
 
 func (h *handlers) listTools(ctx context.Context, in ListToolsInput) (ListToolsOutput, error) {
-	redact := in.redactor(h.o.LookupEnv)
+	redact := in.redactor(h.o.LookupEnv, h.own())
 	st, err := in.settings()
 	if err != nil {
 		return ListToolsOutput{}, err
@@ -109,6 +109,7 @@ func (h *handlers) listTools(ctx context.Context, in ListToolsInput) (ListToolsO
 		preview.SkipToolsFrom = append(preview.SkipToolsFrom, argNames("skip-tools")+" "+g)
 	}
 	o.Engine.LookupEnv, o.Engine.Version = h.o.LookupEnv, h.o.Version
+	o.Engine.OwnSecrets = h.own()
 	var sel []engine.ToolHints
 	o.Engine.Listed = func(s []engine.ToolHints) { sel = s }
 	res := audit.Run(ctx, o)

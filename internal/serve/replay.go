@@ -67,7 +67,7 @@ func (h *handlers) replay(ctx context.Context, in ReplayInput) (ReplayOutput, er
 		return ReplayOutput{}, fmt.Errorf("%s has no case %q", in.ReportPath, caseID)
 	}
 	t := Target{Command: rep.Target.Args, URL: rep.Target.URL, Cwd: rep.Target.Cwd, Env: in.Env, Headers: in.Headers, Bearer: in.Bearer, Era: era}
-	redact := t.redactor(h.o.LookupEnv)
+	redact := t.redactor(h.o.LookupEnv, h.own())
 	st, err := t.settings()
 	if err != nil {
 		return ReplayOutput{}, fmt.Errorf("the report records no target: %w", err)
@@ -80,6 +80,7 @@ func (h *handlers) replay(ctx context.Context, in ReplayInput) (ReplayOutput, er
 	}
 	cfg := o.Engine
 	cfg.LookupEnv, cfg.Version = h.o.LookupEnv, h.o.Version
+	cfg.OwnSecrets = h.own()
 	// Compacted arguments are regenerated with the options of the
 	// recorded run.
 	if rep.Seed != 0 {

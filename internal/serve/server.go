@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
 )
 
 // Name is the server's name in its initialize result.
@@ -31,12 +33,19 @@ type Options struct {
 	// LookupEnv reads this process's environment (PATH and the other
 	// allowlisted variables given to a stdio target); nil: os.LookupEnv.
 	LookupEnv func(string) (string, bool)
+	// Environ lists this process's whole environment, for the secrets of
+	// mcp-fuzz's own that are redacted from results (see [secret.Own]);
+	// nil: os.Environ when LookupEnv is nil too, else none.
+	Environ func() []string
 }
 
 // NewServer returns the mcp-fuzz MCP server with its tools registered.
 func NewServer(o Options) *mcp.Server {
 	if o.LookupEnv == nil {
 		o.LookupEnv = os.LookupEnv
+		if o.Environ == nil {
+			o.Environ = os.Environ
+		}
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "mcp-fuzz", Version: o.Version},
 		&mcp.ServerOptions{
@@ -72,5 +81,14 @@ func (nopCloser) Close() error { return nil }
 
 // handlers holds what the tool handlers share.
 type handlers struct{ o Options }
+
+// own returns the secrets of this process's own environment: see
+// [secret.Own].
+func (h *handlers) own() map[string]string {
+	if h.o.Environ == nil {
+		return nil
+	}
+	return secret.Own(h.o.Environ())
+}
 
 func ptr[T any](v T) *T { return &v }

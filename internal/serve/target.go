@@ -2,7 +2,9 @@ package serve
 
 import (
 	"errors"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -55,11 +57,17 @@ func (t Target) settings() (audit.Settings, error) {
 	}, nil
 }
 
-// redactor returns a function that masks the secrets of t in text the
-// tools return that did not come through the report model (error
-// messages, which may quote the server's stderr).
-func (t Target) redactor(lookup func(string) (string, bool)) func(string) string {
+// redactor returns a function that masks the secrets of t, and own (those
+// of mcp-fuzz's own environment), in text the tools return that did not come
+// through the report model (error messages, which may quote the server's
+// stderr).
+func (t Target) redactor(lookup func(string) (string, bool), own map[string]string) func(string) string {
 	values := secret.Values(secret.Collect(secret.Inputs{Bearer: t.Bearer, Headers: t.Headers, URL: t.URL, Env: t.Env, LookupEnv: lookup}))
+	for _, name := range slices.Sorted(maps.Keys(own)) {
+		if v := own[name]; secret.Eligible(v) {
+			values = append(values, v)
+		}
+	}
 	return func(s string) string {
 		for _, v := range values {
 			s = strings.ReplaceAll(s, v, "***")

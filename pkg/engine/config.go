@@ -43,6 +43,15 @@ type Config struct {
 	// (--secret, secrets: in the config), looked up in Env, PassEnv and then
 	// LookupEnv. See [Config.SecretValues] for the whole secret set.
 	Secrets []string
+	// OwnSecrets are secrets of the caller that the server is not given, by
+	// variable name: the front ends put mcp-fuzz's own tokens here (its
+	// GITHUB_TOKEN, the Action's github-token; see [secret.Own]). They are
+	// redacted from everything the server sends like the others, and an
+	// answer carrying one is a leak ("value of mcp-fuzz's own NAME"): the
+	// server can only have read it where it should not. A value also given
+	// to the server keeps that source. Values [secret.Eligible] refuses are
+	// ignored.
+	OwnSecrets map[string]string
 
 	StartupTimeout time.Duration // spawn + initialize + discovery (default 60s)
 	Timeout        time.Duration // per call (default 15s)
@@ -422,9 +431,11 @@ func redactValue(s string) string {
 	return cutUTF8(s[:i], 64) + s[i:i+1] + "***"
 }
 
-// secretSet is every secret of the run (SPEC §3): see [secret.Collect].
+// secretSet is every secret of the run: those given to the server (see
+// [secret.Collect]), then the caller's own ([Config.OwnSecrets]) that are
+// not among them, by name.
 func (c Config) secretSet() []secret.Entry {
-	return secret.Collect(secret.Inputs{
+	out := secret.Collect(secret.Inputs{
 		Bearer:    c.Bearer,
 		Headers:   c.Headers,
 		URL:       c.URL,
@@ -433,6 +444,19 @@ func (c Config) secretSet() []secret.Entry {
 		Named:     c.Secrets,
 		LookupEnv: c.LookupEnv,
 	})
+	names := make([]string, 0, len(c.OwnSecrets))
+	for name := range c.OwnSecrets {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		v := c.OwnSecrets[name]
+		if !secret.Eligible(v) || slices.ContainsFunc(out, func(e secret.Entry) bool { return e.Value == v }) {
+			continue
+		}
+		out = append(out, secret.Entry{Source: secret.OwnSource(name), Value: v})
+	}
+	return out
 }
 
 // SecretValues returns the values the run treats as secrets: redacted from

@@ -52,3 +52,35 @@ func TestSecretValuesFollowSPEC(t *testing.T) {
 		t.Errorf("SecretValues = %q, want %q", got, want)
 	}
 }
+
+// mcp-fuzz's own secrets join the set under a source of their own, after
+// those given to the server: a value also given keeps that source, and an
+// ineligible one is left out.
+func TestOwnSecretsJoinTheSet(t *testing.T) {
+	t.Parallel()
+	cfg := Config{
+		Command: []string{"srv"},
+		Env:     []string{"API_TOKEN=canary-7f3a9c1e5b"},
+		OwnSecrets: map[string]string{
+			"GITHUB_TOKEN": "ghp_own0123456789abcdef",
+			"CI_TOKEN":     "canary-7f3a9c1e5b", // also given to the server
+			"SHORT_TOKEN":  "abc",
+			"FLAG_TOKEN":   "true",
+		},
+	}
+	got := cfg.secrets()
+	want := map[string]string{"--env API_TOKEN": "canary-7f3a9c1e5b", "mcp-fuzz's own GITHUB_TOKEN": "ghp_own0123456789abcdef"}
+	if len(got) != len(want) || got["--env API_TOKEN"] != want["--env API_TOKEN"] || got["mcp-fuzz's own GITHUB_TOKEN"] != want["mcp-fuzz's own GITHUB_TOKEN"] {
+		t.Errorf("secrets = %q, want %q", got, want)
+	}
+	if v := cfg.SecretValues(); !slices.Equal(v, []string{"canary-7f3a9c1e5b", "ghp_own0123456789abcdef"}) {
+		t.Errorf("SecretValues = %q", v)
+	}
+	// An answer carrying the own token is a leak, named as mcp-fuzz's own.
+	d := leak.NewDetector(got)
+	text := "config: ghp_own0123456789abcdef"
+	_, seen := d.RedactText(text)
+	if l := leaks(d, json.RawMessage(`{"q":"x"}`), text, seen); !slices.Contains(l, "value of mcp-fuzz's own GITHUB_TOKEN") {
+		t.Errorf("leaks = %q, want the own token named", l)
+	}
+}
