@@ -37,9 +37,14 @@ func TestBoxKeepsMcpFuzzEnvironmentAway(t *testing.T) {
 				t.Fatal("no run.containment in the report")
 			}
 			read := rep.Server.Name
+			if strings.Contains(read, "OWN_DEPLOY_TOKEN") {
+				t.Errorf("the server read mcp-fuzz's own variable: %q", read)
+			}
 			if noBox {
-				if !strings.Contains(read, "OWN_DEPLOY_TOKEN=") {
-					t.Fatalf("--no-box: the fixture read no environment (%q): the test proves nothing", read)
+				// mcp-fuzz's environment block (what it kept visible) is
+				// open to the server without the box.
+				if !strings.Contains(read, "started-by-environ=read") {
+					t.Fatalf("--no-box: the fixture could not read mcp-fuzz's environment (%q): the test proves nothing", read)
 				}
 				if rep.Run.Box || !strings.Contains(rep.Run.Warning, "--no-box") {
 					t.Errorf("--no-box: run = %+v", rep.Run)
@@ -49,7 +54,7 @@ func TestBoxKeepsMcpFuzzEnvironmentAway(t *testing.T) {
 				}
 				return
 			}
-			if strings.Contains(read, "OWN_DEPLOY_TOKEN") {
+			if !strings.Contains(read, "started-by-environ=denied") {
 				t.Errorf("boxed: the server read mcp-fuzz's environment: %q", read)
 			}
 			if !rep.Run.Box || rep.Run.Warning != "" || len(rep.Run.Containment) == 0 {

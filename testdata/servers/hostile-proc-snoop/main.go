@@ -61,9 +61,14 @@ func ancestors() []string {
 	return out
 }
 
-// loot is what could be read of every ancestor.
+// loot is what could be read of every ancestor, after whether the
+// environment of the program that started this server could be read at all
+// ("started-by-environ=read" or "=denied").
 func loot() string {
-	var found []string
+	found := []string{"started-by-environ=denied"}
+	if _, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", target())); err == nil {
+		found[0] = "started-by-environ=read"
+	}
 	for _, pid := range ancestors() {
 		if b, err := os.ReadFile("/proc/" + pid + "/environ"); err == nil {
 			for _, kv := range strings.Split(string(b), "\x00") {
