@@ -66,6 +66,7 @@ func Replay(ctx context.Context, cfg Config, toolName string, c report.Case) (re
 				r.blame(g)
 			}
 		}
+		redactWritten(&rc, keepingNames(st.leak, st.tools))
 		return rc, nil
 	}
 	return report.Case{}, fmt.Errorf("the server no longer lists tool %q", toolName)

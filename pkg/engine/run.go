@@ -207,6 +207,9 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 		rep.EndedEarly = fmt.Sprintf("interrupted (%v) during the protocol checks, after every tool ran", context.Cause(ctx))
 	}
 	rep.Findings = findings(rep, shown)
+	// Once, at the boundary, over everything the report holds: see
+	// [redactWritten].
+	redactWritten(rep, keepingNames(detector, tools))
 	rep.Normalize()
 	score.Apply(rep)
 	rep.DurationMs = time.Since(started).Milliseconds()
