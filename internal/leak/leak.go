@@ -277,10 +277,17 @@ func (d *Detector) Find(text string) []Match {
 		start, end int
 	}
 	var hits []found
+	// Tokens are also looked for without invisible characters, which a
+	// server can put inside one to break its shape.
+	cleaned, at := clean(scan)
 	for i := range patterns {
 		p := &patterns[i]
 		if start, end, ok := p.first(scan); ok {
 			hits = append(hits, found{Match{Kind: p.kind, Detail: p.detail}, start, end})
+		} else if p.kind == KindSecretToken && at != nil {
+			if start, end, ok := p.first(cleaned); ok {
+				hits = append(hits, found{Match{Kind: p.kind, Detail: p.detail}, at[start], at[end]})
+			}
 		}
 	}
 	// Secret values are looked for a little past the end, so that one straddling

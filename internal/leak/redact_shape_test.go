@@ -251,3 +251,22 @@ func FuzzRedactShapes(f *testing.F) {
 		}
 	})
 }
+
+// TestFindSplitToken checks that a token split by invisible characters is
+// still a leak, and that its excerpt hides it.
+func TestFindSplitToken(t *testing.T) {
+	t.Parallel()
+	d := NewDetector(nil)
+	for _, text := range []string{
+		"result: gh\u200bp_" + ghToken[4:],
+		`{"text":"AK\u200bIA` + awsKey[4:] + `"}`,
+	} {
+		m := d.Find(text)
+		if len(m) != 1 || m[0].Kind != KindSecretToken {
+			t.Fatalf("Find(%q) = %+v, want one secret_token", text, m)
+		}
+		if strings.Contains(m[0].Excerpt, ghToken[4:]) || strings.Contains(m[0].Excerpt, awsKey[4:]) {
+			t.Fatalf("excerpt %q shows the token", m[0].Excerpt)
+		}
+	}
+}
