@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"maps"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -74,15 +75,29 @@ func caseVerdicts(rep *report.Report) map[string]report.Verdict {
 
 // A server writes secrets mcp-fuzz was never given, by shape only, into
 // its metadata, schema, results, errors and stderr: none reaches any
-// format, the leak in its results is still a finding, and its clean twin
+// format nor the progress events, the leak in its results is still a finding, and its clean twin
 // has the same verdicts and nothing redacted.
 func TestShapeRedactionEverywhere(t *testing.T) {
 	t.Parallel()
 	var dirty, clean *report.Report
 	t.Run("hostile", func(t *testing.T) {
 		t.Parallel()
-		dirty = runFixture(t, "hostile-shape-leak", nil)
-		for format, text := range renderAll(t, dirty) {
+		var mu sync.Mutex
+		var events strings.Builder
+		dirty = runFixture(t, "hostile-shape-leak", func(c *Config) {
+			c.Progress = func(e Event) {
+				b, _ := json.Marshal(e)
+				mu.Lock()
+				events.Write(b)
+				mu.Unlock()
+			}
+		})
+		outputs := renderAll(t, dirty)
+		outputs["progress events"] = events.String()
+		if !strings.Contains(outputs["progress events"], `"verdict"`) {
+			t.Error("no progress event carried a case")
+		}
+		for format, text := range outputs {
 			for _, body := range shapeLeakBodies {
 				if strings.Contains(text, body) {
 					i := strings.Index(text, body)

@@ -93,3 +93,39 @@ func keepingNames(d *leak.Detector, tools []tool) *leak.Detector {
 	}
 	return d.Keeping(names)
 }
+
+// redactingProgress wraps progress so that what an event carries is
+// redacted as the report will be (see [redactWritten]): a front end prints
+// a skip reason as it comes, and an embedder may write the cases. The
+// event's case and check are redacted copies; the run's own records stay as
+// the server sent them until the report is assembled.
+func redactingProgress(progress func(Event), d *leak.Detector) func(Event) {
+	if progress == nil {
+		return nil
+	}
+	return func(e Event) {
+		e.Reason = d.Redact(e.Reason)
+		if e.Case != nil {
+			e.Case = redactedCopy(e.Case, d)
+		}
+		if e.Check != nil {
+			e.Check = redactedCopy(e.Check, d)
+		}
+		progress(e)
+	}
+}
+
+// redactedCopy returns a redacted deep copy of *v, a report record; *v
+// itself when it cannot be copied (never with the report's types).
+func redactedCopy[T any](v *T, d *leak.Detector) *T {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	c := new(T)
+	if json.Unmarshal(b, c) != nil {
+		return v
+	}
+	redactWritten(c, d)
+	return c
+}

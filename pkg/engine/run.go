@@ -41,7 +41,8 @@ const (
 	EventPhase EventKind = "phase" // lifecycle or concurrency checks start (Reason says which and what; Total checks planned)
 )
 
-// Event reports progress.
+// Event reports progress. What it carries is redacted as the report is:
+// Case and Check are redacted copies of the run's records.
 type Event struct {
 	Kind   EventKind
 	Tool   string
@@ -92,6 +93,7 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 	cn, s, detector := st.cn, st.s, st.leak
 	shown := cfg.shown(detector)
 	tools, disc, discLint := st.tools, st.disc, st.lint
+	cfg.Progress = redactingProgress(cfg.Progress, keepingNames(detector, tools))
 	if cn.mirrorsParams() {
 		shown.params = cn.params.snapshot()
 	}
