@@ -30,8 +30,9 @@ func (d *Detector) Empty() bool { return d.replacer == nil }
 // secrets it carried. The result is valid JSON whenever raw is: when replacing
 // in the text would break its structure (a secret spanning a quote, say), the
 // value is decoded, redacted string by string and encoded again. Invalid JSON
-// is redacted as text. Secret-shaped tokens are left alone: they are the
-// server's, not mcp-fuzz's (see [Detector.Redact] for report text).
+// is redacted as text. Secret-shaped strings are left alone here: the run
+// works on the server's text, and what a report writes is redacted by shape
+// too (see [Detector.Redact] and [Detector.RedactReport]).
 func (d *Detector) RedactJSON(raw json.RawMessage) (json.RawMessage, []string) {
 	if d.replacer == nil || len(raw) == 0 {
 		return raw, nil
