@@ -56,6 +56,9 @@ type Detector struct {
 	// resemblances are the lower-cased transformed forms of the secrets
 	// that [Detector.Resembles] looks for.
 	resemblances []string
+	// kept are the names that redaction by shape leaves alone (see
+	// [Detector.Keeping]).
+	kept []string
 }
 
 type secret struct {
@@ -238,26 +241,14 @@ func utf16Pair(r rune) (rune, rune) {
 }
 
 // Redact returns text with every secret replaced by "***": each given secret value
-// in all its forms, and every secret-shaped token (AWS keys, GitHub tokens, private
-// keys and the rest of [Detector.Find]'s secret_token shapes), because a report that
-// quotes a leaked credential leaks it again. The whole text is redacted, however
-// long.
+// in all its forms, and every secret-shaped string (see [RedactShapes]: AWS
+// keys, GitHub tokens, private keys, the rest of [Detector.Find]'s secret_token
+// shapes and long random strings, even split by invisible characters), because
+// a report that quotes a leaked credential leaks it again. The whole text is
+// redacted, however long.
 func (d *Detector) Redact(text string) string {
 	text = d.redactValues(text)
-	for _, p := range tokenPatterns {
-		var sb strings.Builder
-		last := 0
-		p.each(text, func(start, end int) bool {
-			sb.WriteString(text[last:start])
-			sb.WriteString(redacted)
-			last = end
-			return true
-		})
-		if last > 0 {
-			sb.WriteString(text[last:])
-			text = sb.String()
-		}
-	}
+	text = replaceSpans(text, d.shapeSpans(text))
 	return d.redactValues(text) // a token's "***" may have completed a secret with '*' in it
 }
 
@@ -286,10 +277,17 @@ func (d *Detector) Find(text string) []Match {
 		start, end int
 	}
 	var hits []found
+	// Tokens are also looked for without invisible characters, which a
+	// server can put inside one to break its shape.
+	cleaned, at := clean(scan)
 	for i := range patterns {
 		p := &patterns[i]
 		if start, end, ok := p.first(scan); ok {
 			hits = append(hits, found{Match{Kind: p.kind, Detail: p.detail}, start, end})
+		} else if p.kind == KindSecretToken && at != nil {
+			if start, end, ok := p.first(cleaned); ok {
+				hits = append(hits, found{Match{Kind: p.kind, Detail: p.detail}, at[start], at[end]})
+			}
 		}
 	}
 	// Secret values are looked for a little past the end, so that one straddling
@@ -349,7 +347,7 @@ func clip(text string) string {
 type span struct{ start, end int }
 
 // sensitive returns the spans of text that must never be shown: the given secrets
-// and secret-shaped tokens, sorted and merged.
+// and secret-shaped strings, sorted and merged.
 func (d *Detector) sensitive(text string) []span {
 	var spans []span
 	for _, v := range d.variants {
@@ -362,22 +360,7 @@ func (d *Detector) sensitive(text string) []span {
 			i += j + len(v)
 		}
 	}
-	for _, p := range tokenPatterns {
-		p.each(text, func(start, end int) bool {
-			spans = append(spans, span{start, end})
-			return true
-		})
-	}
-	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.start, b.start) })
-	merged := spans[:0]
-	for _, s := range spans {
-		if n := len(merged); n > 0 && s.start <= merged[n-1].end {
-			merged[n-1].end = max(merged[n-1].end, s.end)
-			continue
-		}
-		merged = append(merged, s)
-	}
-	return merged
+	return mergeSpans(append(spans, d.shapeSpans(text)...))
 }
 
 // excerpt returns at most excerptRunes characters of text around [start, end), with

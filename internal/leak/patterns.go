@@ -48,7 +48,7 @@ type lead int
 
 const (
 	anyLead     lead = iota
-	wordStart        // not after a letter, digit, '_' or '-' (tokens contain those)
+	wordStart        // not after a letter, digit, '_' or '-' (tokens contain those), except an escape like `\n`
 	lineStart        // at the start of a line
 	spaceBefore      // at the start of a line or after white space
 	pathStart        // where a path can start: not after ':', '/' or a word character, so that URLs never qualify
@@ -157,7 +157,7 @@ func (p *pattern) begin(text string, start int) (int, bool) {
 	prev := text[start-1]
 	switch p.lead {
 	case wordStart:
-		return start, !isWordByte(prev) && prev != '-'
+		return start, !isWordByte(prev) && prev != '-' || escapedBefore(text, start, "nrtbf")
 	case lineStart:
 		return start, prev == '\n' || prev == '\r' || escapedBefore(text, start, "nr")
 	case spaceBefore:

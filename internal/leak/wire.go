@@ -30,8 +30,9 @@ func (d *Detector) Empty() bool { return d.replacer == nil }
 // secrets it carried. The result is valid JSON whenever raw is: when replacing
 // in the text would break its structure (a secret spanning a quote, say), the
 // value is decoded, redacted string by string and encoded again. Invalid JSON
-// is redacted as text. Secret-shaped tokens are left alone: they are the
-// server's, not mcp-fuzz's (see [Detector.Redact] for report text).
+// is redacted as text. Secret-shaped strings are left alone here: the run
+// works on the server's text, and what a report writes is redacted by shape
+// too (see [Detector.Redact] and [Detector.RedactReport]).
 func (d *Detector) RedactJSON(raw json.RawMessage) (json.RawMessage, []string) {
 	if d.replacer == nil || len(raw) == 0 {
 		return raw, nil
@@ -92,4 +93,55 @@ func (d *Detector) RedactText(text string) (string, []string) {
 		return text, nil
 	}
 	return d.redactValues(text), found
+}
+
+// RedactReport is [Detector.Redact] for a JSON value that a report
+// writes (arguments, capabilities, a schema): the given secrets and every
+// secret shape replaced by "***" in its strings and keys. The result is
+// valid JSON whenever raw is: when redacting the text would break its
+// structure (a private key that runs past its string), the value is decoded,
+// redacted string by string and encoded again. Invalid JSON is redacted as
+// text.
+func (d *Detector) RedactReport(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return raw
+	}
+	out := d.Redact(string(raw))
+	if out == string(raw) {
+		return raw
+	}
+	if !json.Valid(raw) || json.Valid([]byte(out)) {
+		return json.RawMessage(out)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return json.RawMessage(out)
+	}
+	b, err := json.Marshal(d.redactAll(v))
+	if err != nil {
+		return json.RawMessage(`"***"`)
+	}
+	return b
+}
+
+// redactAll is [Detector.redactTree] with [Detector.Redact].
+func (d *Detector) redactAll(v any) any {
+	switch x := v.(type) {
+	case string:
+		return d.Redact(x)
+	case []any:
+		for i := range x {
+			x[i] = d.redactAll(x[i])
+		}
+		return x
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[d.Redact(k)] = d.redactAll(e)
+		}
+		return out
+	}
+	return v
 }

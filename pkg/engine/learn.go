@@ -437,7 +437,8 @@ func rank(c learnCandidate, kind int) int {
 
 // usableValue reports whether a learned value may be sent and reported: a
 // bounded line of printable text that carries no secret (the session already
-// replaced the run's secrets by ***; secret-shaped tokens are dropped too)
+// replaced the run's secrets by ***; secret-shaped strings, long random ones
+// included, are dropped too: the report would show them as ***)
 // nor a transformed form of one (a piece of 8 characters in any case, its
 // base64, its reversal: see [leak.Detector.Resembles]).
 func (r *runner) usableValue(v string) bool {

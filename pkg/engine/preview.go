@@ -129,6 +129,7 @@ func Plan(ctx context.Context, cfg Config) (*Preview, error) {
 		}
 		p.Tools = append(p.Tools, pt)
 	}
+	redactWritten(p, keepingNames(st.leak, tools))
 	return p, nil
 }
 

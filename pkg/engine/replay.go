@@ -42,6 +42,7 @@ func Replay(ctx context.Context, cfg Config, toolName string, c report.Case) (re
 	if err != nil {
 		return report.Case{}, err
 	}
+	cfg.Progress = redactingProgress(cfg.Progress, keepingNames(st.leak, st.tools))
 	r := &runner{cfg: cfg, cn: st.cn, s: st.s, leak: st.leak}
 	defer r.closeSession()
 	for _, t := range st.tools {
@@ -66,6 +67,7 @@ func Replay(ctx context.Context, cfg Config, toolName string, c report.Case) (re
 				r.blame(g)
 			}
 		}
+		redactWritten(&rc, keepingNames(st.leak, st.tools))
 		return rc, nil
 	}
 	return report.Case{}, fmt.Errorf("the server no longer lists tool %q", toolName)

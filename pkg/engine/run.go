@@ -41,7 +41,8 @@ const (
 	EventPhase EventKind = "phase" // lifecycle or concurrency checks start (Reason says which and what; Total checks planned)
 )
 
-// Event reports progress.
+// Event reports progress. What it carries is redacted as the report is:
+// Case and Check are redacted copies of the run's records.
 type Event struct {
 	Kind   EventKind
 	Tool   string
@@ -96,6 +97,7 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 	cn, s, detector := st.cn, st.s, st.leak
 	shown := cfg.shown(detector)
 	tools, disc, discLint := st.tools, st.disc, st.lint
+	cfg.Progress = redactingProgress(cfg.Progress, keepingNames(detector, tools))
 	if cn.mirrorsParams() {
 		shown.params = cn.params.snapshot()
 	}
@@ -212,6 +214,9 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 		rep.EndedEarly = fmt.Sprintf("interrupted (%v) during the protocol checks, after every tool ran", context.Cause(ctx))
 	}
 	rep.Findings = findings(rep, shown)
+	// Once, at the boundary, over everything the report holds: see
+	// [redactWritten].
+	redactWritten(rep, keepingNames(detector, tools))
 	rep.Normalize()
 	score.Apply(rep)
 	rep.DurationMs = time.Since(started).Milliseconds()

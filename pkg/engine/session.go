@@ -300,6 +300,7 @@ func newConnector(cfg Config) (*connector, error) {
 		cfg.MaxResponse = DefaultMaxResponse
 	}
 	detector := leak.NewDetector(cfg.secrets())
+	guardLog(detector)
 	cn := &connector{cfg: cfg, leak: detector, stray: &strayLog{}, observed: &observed{leak: detector}, params: &paramTable{}}
 	if len(cfg.Command) > 0 {
 		env, err := stdio.MinimalEnv(cfg.LookupEnv, cfg.Env, cfg.PassEnv)
