@@ -8,10 +8,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// unreachable returns the first file among the server's executable, its
-// working directory and the existing absolute or relative paths in its
-// arguments and environment values that uid:gid could not reach (search
-// every directory above it, read it, and execute the executable), or "".
+// unreachable returns the first file the server could not use as
+// uid:gid, or "": its executable (read and execute), its working directory
+// (read, write, search: it may write there), and the paths in its arguments
+// and environment values: an existing directory must be writable (a server
+// given a directory may write in it), an existing file readable (writable
+// too when it comes from the environment: a data file a server keeps), and
+// a path that does not exist yet needs a writable directory to be made in.
 // It reads permission bits only: an ACL may allow more.
 func unreachable(uid, gid int, o Options, dir string) string {
 	check := func(path string, want uint32) bool {
@@ -20,18 +23,24 @@ func unreachable(uid, gid int, o Options, dir string) string {
 	if o.Path != "" && !check(o.Path, 5) {
 		return o.Path
 	}
-	if dir != "" && !check(dir, 5) {
+	if dir != "" && !check(dir, 7) {
 		return dir
 	}
-	var candidates []string
-	candidates = append(candidates, o.Args...)
+	type candidate struct {
+		value   string
+		fromEnv bool
+	}
+	var candidates []candidate
+	for _, a := range o.Args {
+		candidates = append(candidates, candidate{a, false})
+	}
 	for _, kv := range o.Env {
 		if k, v, ok := strings.Cut(kv, "="); ok && !ignoredEnv[k] {
-			candidates = append(candidates, v)
+			candidates = append(candidates, candidate{v, true})
 		}
 	}
 	for _, c := range candidates {
-		for _, part := range strings.Split(c, string(os.PathListSeparator)) {
+		for _, part := range strings.Split(c.value, string(os.PathListSeparator)) {
 			if v, ok := strings.CutPrefix(part, "--"); ok {
 				if _, after, ok := strings.Cut(v, "="); ok {
 					part = after
@@ -47,11 +56,26 @@ func unreachable(uid, gid int, o Options, dir string) string {
 				}
 				path = filepath.Join(dir, path)
 			}
-			if _, err := os.Stat(path); err != nil {
-				continue
-			}
-			if !check(path, 4) {
-				return path
+			st, err := os.Stat(path)
+			switch {
+			case err != nil:
+				// Not there yet: the server may create it.
+				parent := filepath.Dir(path)
+				if pst, err := os.Stat(parent); err == nil && pst.IsDir() && !check(parent, 3) {
+					return parent
+				}
+			case st.IsDir():
+				if !check(path, 7) {
+					return path
+				}
+			case c.fromEnv:
+				if !check(path, 6) {
+					return path
+				}
+			default:
+				if !check(path, 4) {
+					return path
+				}
 			}
 		}
 	}
@@ -111,4 +135,6 @@ func writable(uid, gid int, dir string) bool {
 
 // ignoredEnv are variables whose paths the server's uid need not reach:
 // the box gives it a home of its own when it cannot write HOME.
-var ignoredEnv = map[string]bool{"HOME": true, "PWD": true, "OLDPWD": true, "SHELL": true}
+// PATH lists where to look, not what the server needs: a directory in it
+// that the uid cannot search only hides the commands there.
+var ignoredEnv = map[string]bool{"HOME": true, "PWD": true, "OLDPWD": true, "SHELL": true, "PATH": true}

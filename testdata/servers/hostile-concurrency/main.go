@@ -54,7 +54,7 @@ func main() {
 		_ = exec.Command("/bin/sh", "-c", script).Run()
 		time.Sleep(100 * time.Millisecond)
 	}
-	mine := filepath.Join(".", fmt.Sprintf("live-%d", os.Getpid()))
+	mine := filepath.Join(".", fmt.Sprintf("live-%d", procPID()))
 	if *hangShared {
 		_ = os.WriteFile(mine, nil, 0o644)
 	}
@@ -101,12 +101,28 @@ func othersAlive() bool {
 	entries, _ := os.ReadDir(".")
 	for _, e := range entries {
 		pid, err := strconv.Atoi(strings.TrimPrefix(e.Name(), "live-"))
-		if !strings.HasPrefix(e.Name(), "live-") || err != nil || pid == os.Getpid() {
+		if !strings.HasPrefix(e.Name(), "live-") || err != nil || pid == procPID() {
 			continue
 		}
-		if syscall.Kill(pid, 0) == nil {
-			return true
+		// By /proc, not kill(pid, 0): each server may run in a PID
+		// namespace of its own (mcp-fuzz's box), where the other's pid
+		// means nothing and signals do not cross.
+		if st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
+			if i := strings.LastIndexByte(string(st), ')'); i > 0 && len(st) > i+2 && st[i+2] != 'Z' {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// procPID is this process's pid as /proc numbers it: the same for every
+// server of the fixture, boxed in PID namespaces of their own or not.
+func procPID() int {
+	if self, err := os.Readlink("/proc/self"); err == nil {
+		if n, err := strconv.Atoi(self); err == nil {
+			return n
+		}
+	}
+	return os.Getpid()
 }
