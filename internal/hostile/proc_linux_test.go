@@ -15,6 +15,9 @@ import (
 // as any server of the same user can: neither shows mcp-fuzz's secrets (an
 // --env value, an -o path, the workflow's tokens, the Action's inputs),
 // while the runs still saw them (the report lands at the hidden path).
+// The box is off: this is mcp-fuzz's own hiding, which holds without it
+// (in the box the server's $PPID is its launcher, and mcp-fuzz is out of
+// its reach anyway; see box_test.go).
 func TestServerCannotReadOurSecretsInProc(t *testing.T) {
 	t.Parallel()
 	cli, action := binaries(t)
@@ -61,7 +64,7 @@ func TestServerCannotReadOurSecretsInProc(t *testing.T) {
 		report := filepath.Join(dir, "hidden-report-name.json")
 		ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, cli, "--startup-timeout", "10", "--env", "API_KEY="+argvSecret, "-o", report, "--", "sh", "-c", dump(dir))
+		cmd := exec.CommandContext(ctx, cli, "--no-box", "--startup-timeout", "10", "--env", "API_KEY="+argvSecret, "-o", report, "--", "sh", "-c", dump(dir))
 		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "GITHUB_TOKEN=" + envToken, "DEPLOY_TOKEN=" + runtime}
 		check(t, dir, run(t, cmd), argvSecret, "hidden-report-name", envToken, runtime)
 	})
@@ -75,7 +78,7 @@ func TestServerCannotReadOurSecretsInProc(t *testing.T) {
 			"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "GITHUB_ACTIONS=true",
 			"GITHUB_WORKSPACE=" + dir, "GITHUB_OUTPUT=" + filepath.Join(dir, "out"), "GITHUB_STEP_SUMMARY=" + filepath.Join(dir, "summary"),
 			"INPUT_COMMAND=sh -c '" + dump(dir) + "'", "INPUT_ENV=API_KEY=" + argvSecret, "INPUT_REPORT=hidden-report-name.json",
-			"INPUT_STARTUP-TIMEOUT=10", "INPUT_COMMENT=off", "INPUT_GITHUB-TOKEN=" + inputToken,
+			"INPUT_STARTUP-TIMEOUT=10", "INPUT_COMMENT=off", "INPUT_BOX=false", "INPUT_GITHUB-TOKEN=" + inputToken,
 			"ACTIONS_RUNTIME_TOKEN=" + runtime, "GITHUB_TOKEN=" + envToken,
 		}
 		check(t, dir, run(t, cmd), argvSecret, "hidden-report-name", envToken, runtime, inputToken)
