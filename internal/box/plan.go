@@ -36,6 +36,7 @@ type Plan struct {
 	userNS   bool // with a new user namespace (mcp-fuzz is not root)
 
 	lines   []string
+	short   []string
 	warning string
 	cleanup func()
 }
@@ -51,6 +52,18 @@ func (p *Plan) Lines() []string {
 	}
 	return append([]string(nil), p.lines...)
 }
+
+// Summary is the containment in a few words, for a terminal:
+// "uid 65534 (nobody) · Landlock 7 · PID namespace".
+func (p *Plan) Summary() string {
+	if p == nil {
+		return ""
+	}
+	return strings.Join(p.short, " · ")
+}
+
+// note adds a few words to [Plan.Summary].
+func (p *Plan) note(s string) { p.short = append(p.short, s) }
 
 // Warning is set when the server runs without the box (--no-box, or no
 // launcher could be started): the reason to show in every format.

@@ -47,6 +47,7 @@ func New(o Options) *Plan {
 	p := &Plan{}
 	if o.Off {
 		p.warning = OffWarning
+		p.note("off (--no-box)")
 		p.add("none (--no-box): the server runs as uid %d beside mcp-fuzz", os.Geteuid())
 		p.add("%s", groupLine)
 		return p
@@ -93,6 +94,7 @@ func New(o Options) *Plan {
 func (p *Plan) unavailable(why string) *Plan {
 	p.launcher = ""
 	p.warning = "the box is unavailable here (" + why + "): the server runs as mcp-fuzz's own user beside it"
+	p.note("unavailable")
 	p.add("none: the box is unavailable (%s)", why)
 	p.add("%s", groupLine)
 	return p
@@ -126,11 +128,13 @@ func (p *Plan) chooseUser(o Options) {
 			continue
 		}
 		p.setUID, p.uid, p.gid = true, c.uid, c.gid
+		p.note(fmt.Sprintf("uid %d (%s)", c.uid, c.who))
 		p.add("uid %d, gid %d (%s), no capability", c.uid, c.gid, c.who)
 		p.privateHome(o.Env)
 		return
 	}
 	p.dropCaps = true
+	p.note("uid 0 without capabilities")
 	p.add("uid 0 with no capability (%s)", strings.Join(why, "; "))
 }
 
@@ -171,16 +175,28 @@ func (p *Plan) describe(applied []string, nsMissing string) {
 		has[k] = v
 	}
 	if !p.setUID && !p.dropCaps {
+		p.note(fmt.Sprintf("uid %d (mcp-fuzz's)", os.Geteuid()))
 		p.add("uid %d, the same as mcp-fuzz's (it is not root)", os.Geteuid())
 	}
 	_, scoped := has["scope-signal"]
 	switch abi := has["landlock"]; {
 	case abi == "":
+		p.note("no Landlock")
 		p.add("landlock: unavailable on this kernel; mcp-fuzz's memory and environment are kept by its uid and non-dumpable state only")
 	case scoped:
+		p.note("Landlock " + abi)
 		p.add("landlock ABI %s: no ptrace (/proc/PID/environ, mem) and no signal to any process outside the box", abi)
 	default:
+		p.note("Landlock " + abi + " (signals not scoped)")
 		p.add("landlock ABI %s: no ptrace (/proc/PID/environ, mem) outside the box; signals are not scoped before ABI 6", abi)
+	}
+	switch {
+	case p.pidNS:
+		p.note("PID namespace")
+	case os.Getpid() == 1:
+		p.note("in mcp-fuzz's PID namespace")
+	default:
+		p.note("no PID namespace")
 	}
 	switch {
 	case p.pidNS && p.userNS:

@@ -14,9 +14,11 @@ func New(o Options) *Plan {
 	p := &Plan{}
 	if o.Off {
 		p.warning = OffWarning
+		p.note("off (--no-box)")
 		p.add("none (--no-box)")
 	} else {
 		p.warning = "the box needs Linux: the server runs as mcp-fuzz's own user beside it"
+		p.note("none (needs Linux)")
 		p.add("none: the box needs Linux")
 	}
 	p.add("%s", groupLine)

@@ -85,7 +85,7 @@ func TestActionServerReadsNoToken(t *testing.T) {
 				}
 				return
 			}
-			if !strings.Contains(summary, "**Containment:**") || strings.Contains(summary, "the box is off") {
+			if !strings.Contains(summary, "<b>Containment:</b>") || strings.Contains(summary, "the box is off") {
 				t.Errorf("box on: the summary has no containment line, or a warning")
 			}
 			if !strings.Contains(summary, "started-by-environ=denied") {

@@ -45,7 +45,7 @@ func (b *boxes) run() *report.Run {
 	if b == nil || b.plan == nil {
 		return nil
 	}
-	return &report.Run{Box: b.plan.Active(), Containment: b.plan.Lines(), Warning: b.plan.Warning()}
+	return &report.Run{Box: b.plan.Active(), Summary: b.plan.Summary(), Containment: b.plan.Lines(), Warning: b.plan.Warning()}
 }
 
 // withHome puts the box's private home in env, when it made one.

@@ -373,3 +373,15 @@ func containment(rep *report.Report) string {
 	}
 	return strings.Join(rep.Run.Containment, "; ")
 }
+
+// containmentShort is the run's containment in a few words, for a
+// terminal (the whole list is in the JSON and Markdown reports).
+func containmentShort(rep *report.Report) string {
+	if rep.Run == nil {
+		return ""
+	}
+	if rep.Run.Summary != "" {
+		return rep.Run.Summary
+	}
+	return containment(rep)
+}

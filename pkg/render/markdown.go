@@ -103,8 +103,12 @@ func mdHead(rep *report.Report) string {
 		transport, rep.Seed,
 		seconds(float64(rep.DurationMs)), escape.MarkdownInline(orDash(rep.Version), 40))
 	fmt.Fprintf(&b, "**Verdicts:** %s\n\n", verdictLine(s))
-	if c := containment(rep); c != "" {
-		fmt.Fprintf(&b, "**Containment:** %s\n\n", escape.MarkdownInline(c, 0))
+	if rep.Run != nil && len(rep.Run.Containment) > 0 {
+		fmt.Fprintf(&b, "<details><summary><b>Containment:</b> %s</summary>\n\n", escape.MarkdownInline(containmentShort(rep), 0))
+		for _, l := range rep.Run.Containment {
+			fmt.Fprintf(&b, "- %s\n", escape.MarkdownInline(l, 0))
+		}
+		b.WriteString("\n</details>\n\n")
 	}
 	if rep.Run != nil && rep.Run.Warning != "" {
 		fmt.Fprintf(&b, "> [!WARNING]\n> %s\n\n", escape.MarkdownInline(rep.Run.Warning, textMax))

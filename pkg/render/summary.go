@@ -144,8 +144,8 @@ func (s *summaryWriter) header(rep *report.Report) {
 	if target := orText(rep.Target.URL, rep.Target.Command); target != "" {
 		s.line(plain("target  " + escape.Terminal(target, 0)))
 	}
-	if c := containment(rep); c != "" {
-		s.wrap(plain("box     "), ansiDim, "containment: "+escape.Terminal(c, 0))
+	if c := containmentShort(rep); c != "" {
+		s.wrap(plain("box     "), "", escape.Terminal(c, 0))
 	}
 	if rep.Run != nil && rep.Run.Warning != "" {
 		s.wrap(seg{ansiYellow + ansiBold, "warning: "}, "", escape.Terminal(rep.Run.Warning, 0))

@@ -79,7 +79,7 @@ func terminalSummary(b *strings.Builder, rep *report.Report, p ansi) {
 		plural(s.ToolsTested, "tool", "tools"), s.ToolsSkipped, plural(s.Cases, "case", "cases"),
 		escape.Terminal(orDash(rep.Target.Transport), 40), rep.Seed, seconds(float64(rep.DurationMs)))
 	fmt.Fprintf(b, "  %s\n", st(ansiDim, verdictLine(s)))
-	if c := containment(rep); c != "" {
+	if c := containmentShort(rep); c != "" {
 		fmt.Fprintf(b, "  %s\n", st(ansiDim, "containment: "+escape.Terminal(c, 0)))
 	}
 	if rep.Run != nil && rep.Run.Warning != "" {

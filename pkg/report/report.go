@@ -77,6 +77,9 @@ type Report struct {
 type Run struct {
 	// Box is true when the server ran in the box (see SECURITY.md).
 	Box bool `json:"box"`
+	// Summary is the containment in a few words: "uid 65534 (nobody) ·
+	// Landlock 7 · PID namespace".
+	Summary string `json:"summary,omitempty"`
 	// Containment lists the mechanisms applied to the server, one a line,
 	// and those missing with the reason: "landlock ABI 7: …".
 	Containment []string `json:"containment"`
