@@ -8,8 +8,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// unreachable returns the first file the server could not use as
-// uid:gid, or "": its executable (read and execute), its working directory
+// unreachable says why the server could not run as uid:gid ("cannot write
+// the working directory /w"), or returns "": it needs its executable (read and execute), its working directory
 // (read, write, search: it may write there), and the paths in its arguments
 // and environment values: an existing directory must be writable (a server
 // given a directory may write in it), an existing file readable (writable
@@ -21,22 +21,22 @@ func unreachable(uid, gid int, o Options, dir string) string {
 		return access(uid, gid, path, want)
 	}
 	if o.Path != "" && !check(o.Path, 5) {
-		return o.Path
+		return "cannot run the executable " + o.Path
 	}
 	if dir != "" && !check(dir, 7) {
-		return dir
+		return "cannot write the working directory " + dir
 	}
 	type candidate struct {
-		value   string
-		fromEnv bool
+		value string
+		env   string // the variable it comes from; "" for an argument
 	}
 	var candidates []candidate
 	for _, a := range o.Args {
-		candidates = append(candidates, candidate{a, false})
+		candidates = append(candidates, candidate{a, ""})
 	}
 	for _, kv := range o.Env {
 		if k, v, ok := strings.Cut(kv, "="); ok && !ignoredEnv[k] {
-			candidates = append(candidates, candidate{v, true})
+			candidates = append(candidates, candidate{v, k})
 		}
 	}
 	for _, c := range candidates {
@@ -56,25 +56,29 @@ func unreachable(uid, gid int, o Options, dir string) string {
 				}
 				path = filepath.Join(dir, path)
 			}
+			what := "the argument " + path
+			if c.env != "" {
+				what = path + " (" + c.env + ")"
+			}
 			st, err := os.Stat(path)
 			switch {
 			case err != nil:
 				// Not there yet: the server may create it.
 				parent := filepath.Dir(path)
 				if pst, err := os.Stat(parent); err == nil && pst.IsDir() && !check(parent, 3) {
-					return parent
+					return "cannot create " + what + " in " + parent
 				}
 			case st.IsDir():
 				if !check(path, 7) {
-					return path
+					return "cannot write the directory " + what
 				}
-			case c.fromEnv:
+			case c.env != "":
 				if !check(path, 6) {
-					return path
+					return "cannot read and write " + what
 				}
 			default:
 				if !check(path, 4) {
-					return path
+					return "cannot read " + what
 				}
 			}
 		}

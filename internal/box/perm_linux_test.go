@@ -3,6 +3,7 @@ package box
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -43,26 +44,28 @@ func TestUnreachable(t *testing.T) {
 	data := mk("open/data.json", 0o644, false)
 	const uid, gid = 65534, 65534
 	tests := []struct {
-		name string
-		o    Options
-		dir  string
-		want string
+		name    string
+		o       Options
+		dir     string
+		want    string // the path named
+		wantWhy string // how the reason begins
 	}{
-		{"all in reach", Options{Path: exe, Args: []string{"--root", shared}, Env: []string{"DATA=" + shared + "/new.json", "PATH=/root:/usr/bin"}}, shared, ""},
-		{"executable in a private directory", Options{Path: hidden}, shared, hidden},
-		{"working directory it cannot write", Options{Path: exe}, open, open},
-		{"a directory argument it cannot write", Options{Path: exe, Args: []string{open}}, shared, open},
-		{"a script argument it can read", Options{Path: exe, Args: []string{data}}, shared, ""},
-		{"an --opt=PATH argument in a private directory", Options{Path: exe, Args: []string{"--config=" + hidden}}, shared, hidden},
-		{"a data file from the environment it cannot write", Options{Path: exe, Env: []string{"MEMORY_FILE=" + data}}, shared, data},
-		{"a file to create where it cannot", Options{Path: exe, Env: []string{"MEMORY_FILE=" + filepath.Join(open, "new.json")}}, shared, open},
-		{"a relative path from the working directory", Options{Path: exe, Args: []string{"./server"}}, open, open},
-		{"words are no paths", Options{Path: exe, Args: []string{"stdio", "--verbose"}, Env: []string{"MODE=fast"}}, shared, ""},
-		{"HOME and PATH do not decide", Options{Path: exe, Env: []string{"HOME=" + private, "PATH=" + private}}, shared, ""},
+		{"all in reach", Options{Path: exe, Args: []string{"--root", shared}, Env: []string{"DATA=" + shared + "/new.json", "PATH=/root:/usr/bin"}}, shared, "", ""},
+		{"executable in a private directory", Options{Path: hidden}, shared, hidden, "cannot run the executable"},
+		{"working directory it cannot write", Options{Path: exe}, open, open, "cannot write the working directory"},
+		{"a directory argument it cannot write", Options{Path: exe, Args: []string{open}}, shared, open, "cannot write the directory the argument"},
+		{"a script argument it can read", Options{Path: exe, Args: []string{data}}, shared, "", ""},
+		{"an --opt=PATH argument in a private directory", Options{Path: exe, Args: []string{"--config=" + hidden}}, shared, hidden, "cannot read the argument"},
+		{"a data file from the environment it cannot write", Options{Path: exe, Env: []string{"MEMORY_FILE=" + data}}, shared, data + " (MEMORY_FILE)", "cannot read and write"},
+		{"a file to create where it cannot", Options{Path: exe, Env: []string{"MEMORY_FILE=" + filepath.Join(open, "new.json")}}, shared, open, "cannot create"},
+		{"a relative path from the working directory", Options{Path: exe, Args: []string{"./server"}}, open, open, "cannot write the working directory"},
+		{"words are no paths", Options{Path: exe, Args: []string{"stdio", "--verbose"}, Env: []string{"MODE=fast"}}, shared, "", ""},
+		{"HOME and PATH do not decide", Options{Path: exe, Env: []string{"HOME=" + private, "PATH=" + private}}, shared, "", ""},
 	}
 	for _, tt := range tests {
-		if got := unreachable(uid, gid, tt.o, tt.dir); got != tt.want {
-			t.Errorf("%s: unreachable = %q, want %q", tt.name, got, tt.want)
+		got := unreachable(uid, gid, tt.o, tt.dir)
+		if (tt.want == "") != (got == "") || !strings.HasPrefix(got, tt.wantWhy) || !strings.Contains(got, tt.want) {
+			t.Errorf("%s: unreachable = %q, want %q naming %q", tt.name, got, tt.wantWhy, tt.want)
 		}
 	}
 	// The owner of a directory may use it whatever the others may.

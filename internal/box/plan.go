@@ -98,7 +98,7 @@ func (p *Plan) Close() {
 const BoxUser = "mcp-fuzz-box"
 
 // OffWarning is the warning of a run with --no-box.
-const OffWarning = "the box is off (--no-box): the server runs as mcp-fuzz's own user beside it and can read its memory, environment and command line, signal it, and outlive it"
+const OffWarning = "the box is off (--no-box, config box: false or Action input box: false): the server runs as mcp-fuzz's own user beside it and can read its memory and environment, signal it, and outlive it"
 
 // groupLine describes the containment every run has.
 const groupLine = "process group: at the end every process the server started is ended (SIGTERM, then SIGKILL)"

@@ -73,11 +73,11 @@ func New(o Options) *Plan {
 	if err != nil && p.pidNS {
 		// No namespace for us here (a container without CAP_SYS_ADMIN,
 		// unprivileged user namespaces turned off): try without.
-		why := err
+		why := namespaceRefused(err, p.userNS)
 		p.pidNS, p.userNS = false, false
 		applied, err = p.probe()
 		if err == nil {
-			p.describe(applied, fmt.Sprintf("unavailable (%s)", brief(why)))
+			p.describe(applied, "unavailable ("+why+")")
 			return p
 		}
 	}
@@ -119,12 +119,13 @@ func (p *Plan) chooseUser(o Options) {
 	if dir != "" && unix.Stat(dir, &st) == nil && st.Uid != 0 {
 		candidates = append(candidates, candidate{int(st.Uid), int(st.Gid), "the owner of the working directory"})
 	}
-	uid, gid, who := boxAccount()
-	candidates = append(candidates, candidate{uid, gid, who})
+	if uid, gid, who := boxAccount(); len(candidates) == 0 || candidates[0].uid != uid {
+		candidates = append(candidates, candidate{uid, gid, who})
+	}
 	var why []string
 	for _, c := range candidates {
 		if blocked := unreachable(c.uid, c.gid, o, dir); blocked != "" {
-			why = append(why, fmt.Sprintf("uid %d cannot reach %s", c.uid, blocked))
+			why = append(why, fmt.Sprintf("uid %d %s", c.uid, blocked))
 			continue
 		}
 		p.setUID, p.uid, p.gid = true, c.uid, c.gid
@@ -134,7 +135,9 @@ func (p *Plan) chooseUser(o Options) {
 		return
 	}
 	p.dropCaps = true
-	p.note("uid 0 without capabilities")
+	// The terminal shows why, in a few words: the last account's reason
+	// (the one a root-owned working directory leaves).
+	p.note("uid 0 without capabilities (" + why[len(why)-1] + ")")
 	p.add("uid 0 with no capability (%s)", strings.Join(why, "; "))
 }
 
@@ -200,9 +203,9 @@ func (p *Plan) describe(applied []string, nsMissing string) {
 	}
 	switch {
 	case p.pidNS && p.userNS:
-		p.add("pid and user namespaces: the server cannot see mcp-fuzz's pid, and all its processes die with mcp-fuzz")
+		p.add("pid and user namespaces: the server cannot signal mcp-fuzz by its pid, and all its processes die with mcp-fuzz (it still sees other processes in /proc)")
 	case p.pidNS:
-		p.add("pid namespace: the server cannot see mcp-fuzz's pid, and all its processes die with mcp-fuzz")
+		p.add("pid namespace: the server cannot signal mcp-fuzz by its pid, and all its processes die with mcp-fuzz (it still sees other processes in /proc)")
 	case os.Getpid() == 1:
 		p.add("pid namespace: %s; mcp-fuzz is the init of its own, so all the server's processes die with it", nsMissing)
 	default:
@@ -210,6 +213,21 @@ func (p *Plan) describe(applied []string, nsMissing string) {
 	}
 	p.add("no_new_privs, a death signal, mcp-fuzz not dumpable")
 	p.add("%s", groupLine)
+}
+
+// namespaceRefused says why the kernel refused the launcher its namespaces.
+func namespaceRefused(err error, userNS bool) string {
+	switch {
+	case errors.Is(err, unix.EPERM) && userNS:
+		return "creating user and PID namespaces was refused: unprivileged user namespaces are off here"
+	case errors.Is(err, unix.EPERM) || errors.Is(err, unix.EACCES) && !userNS:
+		return "creating a PID namespace was refused: no CAP_SYS_ADMIN here (a container's default)"
+	case errors.Is(err, unix.ENOSPC):
+		return "the limit of namespaces is reached"
+	case errors.Is(err, unix.EINVAL):
+		return "this kernel has no PID namespaces"
+	}
+	return brief(err)
 }
 
 // brief is err's text on one line, cut.

@@ -189,7 +189,7 @@ Selection:
   --no-box                start a stdio server without the box: as mcp-fuzz's own user, able
                           to read its environment and memory, signal it and outlive it (the
                           box, on by default: a uid of its own or no capability, Landlock, a
-                          PID namespace; the report's containment line says what applied)
+                          PID namespace; the summary's box line says what applied)
   --tools GLOB,...        call only matching tools (a match is called even if not read-only)
   --skip-tools GLOB,...   never call matching tools
   --sequential            lifecycle checks (needs --include-destructive): group tools by the

@@ -29,6 +29,8 @@ func TestOwnTakesTokensOnly(t *testing.T) {
 		"SSH_AUTH_SOCK=/tmp/ssh-XXXX/agent.123",
 		"DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus",
 		"CI_TOKEN=true",
+		"TOX_TESTENV_PASSENV=OPENBLAS_* PYTHONPATH",
+		"PWD=relative-looking-value-123",
 		"SHORT_TOKEN=abc",
 		"NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt",
 		"=leading",

@@ -145,11 +145,40 @@ func Own(environ []string) map[string]string {
 		if strings.HasPrefix(up, "INPUT_") && up != "INPUT_GITHUB-TOKEN" && up != "INPUT_GITHUB_TOKEN" {
 			continue
 		}
-		if SecretName(name) && Eligible(value) {
+		if ownSecretName(name) && Eligible(value) {
 			out[name] = value
 		}
 	}
 	return out
+}
+
+// ownWords are the words of a name in mcp-fuzz's own environment that say
+// its value is a credential. The environment mcp-fuzz inherits is large and
+// nobody chose it for mcp-fuzz, so a secret word must be a whole word of
+// the name (TOX_TESTENV_PASSENV lists variable names, XDG_SESSION_ID is a
+// number's name): stricter than [SecretName], which judges the names a
+// user gives mcp-fuzz.
+var ownWords = map[string]bool{
+	"TOKEN": true, "KEY": true, "APIKEY": true, "SECRET": true, "SECRETS": true,
+	"PASS": true, "PASSWORD": true, "PASSWD": true, "PASSPHRASE": true, "PWD": true,
+	"AUTH": true, "CRED": true, "CREDS": true, "CREDENTIAL": true, "CREDENTIALS": true,
+	"COOKIE": true, "PRIVATE": true, "BEARER": true, "DSN": true,
+}
+
+// ownSecretName reports whether a variable of mcp-fuzz's own environment
+// names a credential: [SecretName] says so and one of the words of the
+// name, split at '_' and '-', is a secret word (GITHUB_TOKEN, NPM_TOKEN,
+// AWS_SECRET_ACCESS_KEY, INPUT_GITHUB-TOKEN; not TOX_TESTENV_PASSENV).
+func ownSecretName(name string) bool {
+	if !SecretName(name) || strings.ToUpper(name) == "PWD" || strings.ToUpper(name) == "OLDPWD" {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(strings.ToUpper(name), func(r rune) bool { return r == '_' || r == '-' }) {
+		if ownWords[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // Values returns the values of entries.

@@ -16,6 +16,17 @@ type boxes struct {
 	plan *box.Plan
 }
 
+// boxed gives c a box for its stdio servers, unless it has one, and returns
+// what closes it: every entry point that starts servers ([Run], [Plan],
+// [Replay]) calls it, so none starts a server outside the box.
+func (c *Config) boxed() (close func()) {
+	if len(c.Command) == 0 || c.boxes != nil {
+		return func() {}
+	}
+	c.boxes = &boxes{}
+	return c.boxes.close
+}
+
 // get returns the run's box for a server started with path, env and dir,
 // choosing it on the first call.
 func (b *boxes) get(cfg Config, env []string) *box.Plan {

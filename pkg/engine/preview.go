@@ -15,9 +15,11 @@ import (
 // anything: the target's tools, whether each would be called and why (or
 // why not), and the cases it would send. See [Plan].
 type Preview struct {
-	Target report.Target    `json:"target"`
-	Server report.Server    `json:"server"`
-	Disc   report.Discovery `json:"discovery"`
+	Target report.Target `json:"target"`
+	Server report.Server `json:"server"`
+	// Run says how the server was contained, as in a report.
+	Run  *report.Run      `json:"run,omitempty"`
+	Disc report.Discovery `json:"discovery"`
 	// Lint is what a static audit ([Config.NoCalls]) reports about the
 	// metadata: the rules of package lint over every tool.
 	Lint  []report.Lint   `json:"lint"`
@@ -65,6 +67,7 @@ func Plan(ctx context.Context, cfg Config) (*Preview, error) {
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
+	defer cfg.boxed()()
 	if cfg.Era == EraBoth {
 		cfg.Era = EraAuto
 	}
@@ -90,6 +93,7 @@ func Plan(ctx context.Context, cfg Config) (*Preview, error) {
 			Capabilities:      s.init.Capabilities,
 			Instructions:      st.leak.Redact(s.init.Instructions),
 		},
+		Run:  cfg.boxes.run(),
 		Disc: st.disc,
 		Lint: slices.Concat(versionLint(s.era, s.init.ProtocolVersion), st.lint, staticLint(s, tools), paramLint(tools, st.cn.mirrorsParams())),
 		Seed: cfg.Seed,

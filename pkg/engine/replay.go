@@ -38,6 +38,7 @@ func Replay(ctx context.Context, cfg Config, toolName string, c report.Case) (re
 		// caller names it (as an era_difference reproducer does).
 		cfg.Era = EraAuto
 	}
+	defer cfg.boxed()()
 	st, err := start(ctx, cfg)
 	if err != nil {
 		return report.Case{}, err

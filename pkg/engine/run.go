@@ -73,10 +73,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
-	if len(cfg.Command) > 0 && cfg.boxes == nil {
-		cfg.boxes = &boxes{}
-		defer cfg.boxes.close()
-	}
+	defer cfg.boxed()()
 	if cfg.Era == EraBoth {
 		return runBoth(ctx, cfg)
 	}

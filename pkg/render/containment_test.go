@@ -21,6 +21,8 @@ func TestContainmentInEveryFormat(t *testing.T) {
 		"text":     {"uid 990 (mcp-fuzz-box) · Landlock 7 · PID namespace"},
 		"markdown": {"<b>Containment:</b> uid 990 (mcp-fuzz-box) · Landlock 7 · PID namespace", "- landlock ABI 7: no ptrace and no signal outside the box"},
 		"sarif":    {`"containment": [`, `"uid 990, gid 990 (mcp-fuzz-box), no capability"`},
+		"junit":    {`<property name="containment" value="uid 990, gid 990 (mcp-fuzz-box), no capability; landlock ABI 7`},
+		"jsonl":    {`{"type":"run","box":true,"summary":"uid 990 (mcp-fuzz-box) · Landlock 7 · PID namespace"`},
 		"json":     {`"containment":["uid 990, gid 990`, `"summary":"uid 990 (mcp-fuzz-box) · Landlock 7 · PID namespace"`},
 	}
 	for name, needles := range want {

@@ -15,6 +15,7 @@ import (
 const (
 	JSONLCase        = "case"
 	JSONLSkippedTool = "skipped_tool"
+	JSONLRun         = "run"
 )
 
 // JSONLCaseLine is a "case" line of the [JSONL] trace.
@@ -40,6 +41,13 @@ type JSONLCaseLine struct {
 	Response  string         `json:"response,omitempty"`
 }
 
+// JSONLRunLine is the "run" line that opens the [JSONL] trace of a run
+// that started a server: how it was contained.
+type JSONLRunLine struct {
+	Type string `json:"type"` // JSONLRun
+	report.Run
+}
+
 // JSONLToolLine is a "skipped_tool" line of the [JSONL] trace.
 type JSONLToolLine struct {
 	Type       string `json:"type"` // JSONLSkippedTool
@@ -48,7 +56,8 @@ type JSONLToolLine struct {
 }
 
 // JSONL writes the full trace of rep to w, one JSON object per line: a
-// "case" line per case (tool, caseId, kind, pointer, verdict, flags,
+// "run" line first when rep says how its server was contained, a "case"
+// line per case (tool, caseId, kind, pointer, verdict, flags,
 // arguments, startedAt, durationMs, response excerpt), then a
 // "skipped_tool" line per tool that was not tested. startedAt is the start
 // of the run: the report does not record when each case started. Text is
@@ -67,6 +76,11 @@ func JSONL(rep *report.Report, w io.Writer) error {
 		}
 		_, err := w.Write(escape.JSON(buf.Bytes()))
 		return err
+	}
+	if rep.Run != nil {
+		if err := write(JSONLRunLine{Type: JSONLRun, Run: *rep.Run}); err != nil {
+			return err
+		}
 	}
 	started := rep.StartedAt
 	for _, t := range rep.Tools {

@@ -34,15 +34,40 @@ type junitSuites struct {
 	Suites   []junitSuite `xml:"testsuite"`
 }
 
+type junitProperties struct {
+	Property []junitProperty `xml:"property"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+// junitRun is the <properties> of every suite of rep: the containment and
+// the box's warning; nil without a run.
+func junitRun(rep *report.Report) *junitProperties {
+	if rep.Run == nil {
+		return nil
+	}
+	p := &junitProperties{Property: []junitProperty{{"containment", escape.XMLLine(containment(rep), 0)}}}
+	if rep.Run.Warning != "" {
+		p.Property = append(p.Property, junitProperty{"box-warning", escape.XMLLine(rep.Run.Warning, 0)})
+	}
+	return p
+}
+
 type junitSuite struct {
-	Name      string      `xml:"name,attr"`
-	Tests     int         `xml:"tests,attr"`
-	Failures  int         `xml:"failures,attr"`
-	Errors    int         `xml:"errors,attr"`
-	Skipped   int         `xml:"skipped,attr"`
-	Time      string      `xml:"time,attr"`
-	Timestamp string      `xml:"timestamp,attr,omitempty"`
-	Cases     []junitCase `xml:"testcase"`
+	Name      string `xml:"name,attr"`
+	Tests     int    `xml:"tests,attr"`
+	Failures  int    `xml:"failures,attr"`
+	Errors    int    `xml:"errors,attr"`
+	Skipped   int    `xml:"skipped,attr"`
+	Time      string `xml:"time,attr"`
+	Timestamp string `xml:"timestamp,attr,omitempty"`
+	// Properties say how the server was contained (every suite, so that
+	// a tool looked at alone says it too).
+	Properties *junitProperties `xml:"properties,omitempty"`
+	Cases      []junitCase      `xml:"testcase"`
 }
 
 type junitCase struct {
@@ -98,7 +123,7 @@ func JUnit(rep *report.Report) ([]byte, error) {
 	}
 	for _, t := range rep.Tools {
 		tool := line(t.Name, nameMax)
-		suite := junitSuite{Name: tool, Timestamp: rep.StartedAt.UTC().Format("2006-01-02T15:04:05")}
+		suite := junitSuite{Name: tool, Timestamp: rep.StartedAt.UTC().Format("2006-01-02T15:04:05"), Properties: junitRun(rep)}
 		if rep.StartedAt.IsZero() {
 			suite.Timestamp = ""
 		}
