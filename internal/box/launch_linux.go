@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -17,8 +18,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// launchVar, set to "1" in the launcher's environment, makes this package's
-// init function run the launcher instead of the program.
+// launchVar makes this package's init function run the launcher instead
+// of the program: "1" for its first stage, "2" for its second.
 const launchVar = "MCP_FUZZ_BOX_LAUNCH"
 
 // The launcher's descriptors: its orders on configFD (read to the end),
@@ -37,66 +38,155 @@ type payload struct {
 	Argv []string `json:"argv"`
 	Env  []string `json:"env"`
 
+	// Parent is mcp-fuzz's pid as /proc numbers it: the first stage dies
+	// when its parent is another (mcp-fuzz died before the death signal
+	// was set again).
+	Parent   int    `json:"parent"`
 	SetUID   bool   `json:"setUID,omitempty"`
 	UID      uint32 `json:"uid,omitempty"`
 	GID      uint32 `json:"gid,omitempty"`
 	DropCaps bool   `json:"dropCaps,omitempty"`
 	Landlock bool   `json:"landlock,omitempty"`
+	// Writable confines the server's writes (Landlock) to these files and
+	// directories (beneath), when not empty: the mode where it stays uid 0
+	// and could otherwise write root's files.
+	Writable []string `json:"writable,omitempty"`
 	// Probe: apply the restrictions, report them, start nothing.
 	Probe bool `json:"probe,omitempty"`
+	// Applied is what the first stage applied, for the second.
+	Applied []string `json:"applied,omitempty"`
 }
 
 func init() {
-	if os.Getenv(launchVar) != "1" {
-		return
+	switch os.Getenv(launchVar) {
+	case "1":
+		os.Exit(launch())
+	case "2":
+		os.Exit(supervise())
 	}
-	os.Exit(launch())
 }
 
-// launch is the launcher: it applies the box to one OS thread, starts the
-// server from that thread (a child inherits the thread's credentials and
-// Landlock domain), waits for it (reaping every orphan when it is the init
-// of a PID namespace), reports how it ended, and exits with its status.
-func launch() int {
-	// Everything below must happen on one thread: no_new_privs, the
-	// capability sets and the Landlock domain are per thread.
-	runtime.LockOSThread()
-	status := os.NewFile(statusFD, "box-status")
-	unix.CloseOnExec(statusFD)
-	fail := func(code int, format string, args ...any) int {
-		msg := fmt.Sprintf(format, args...)
-		fmt.Fprintf(os.Stderr, "mcp-fuzz box: %s\n", msg)
-		fmt.Fprintf(status, "error: %s\n", msg)
-		return code
-	}
+// fail reports a launcher's failure on stderr and on the status pipe.
+func fail(code int, format string, args ...any) int {
+	msg := fmt.Sprintf(format, args...)
+	fmt.Fprintf(os.Stderr, "mcp-fuzz box: %s\n", msg)
+	fmt.Fprintf(os.NewFile(statusFD, "box-status"), "error: %s\n", msg)
+	return code
+}
+
+// readOrders reads the payload on configFD and closes it.
+func readOrders() (payload, error) {
+	var p payload
 	orders := os.NewFile(configFD, "box-config")
 	data, err := io.ReadAll(io.LimitReader(orders, maxPayload+1))
 	orders.Close()
-	if err != nil || len(data) > maxPayload {
+	if err == nil && len(data) > maxPayload {
+		err = errors.New("too large")
+	}
+	if err == nil {
+		err = json.Unmarshal(data, &p)
+	}
+	return p, err
+}
+
+// launch is the launcher's first stage. It makes itself non-dumpable,
+// restricts its one thread (no_new_privs; the uid, or no capability;
+// the Landlock domain) and executes the program again from that thread:
+// the second stage starts with those credentials on its only thread, so
+// every thread it has is restricted, and nothing is left in the box with
+// more privileges than the server.
+func launch() int {
+	runtime.LockOSThread()
+	// Nothing in the box may read or write this process's memory.
+	_ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+	p, err := readOrders() // the status descriptor stays open for the second stage
+	if err != nil {
 		return fail(126, "reading the launcher's orders: %v", err)
 	}
-	var p payload
-	if err := json.Unmarshal(data, &p); err != nil {
+	applied, err := restrict(p)
+	if err != nil {
+		return fail(126, "%v", err)
+	}
+	// A change of uid cleared the death signal: set it again, and make
+	// sure mcp-fuzz did not die meanwhile.
+	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0); err != nil {
+		return fail(126, "setting the death signal: %v", err)
+	}
+	if p.Parent > 0 && procParent() != p.Parent {
+		return fail(126, "mcp-fuzz is gone")
+	}
+	if p.Probe {
+		fmt.Fprintf(os.NewFile(statusFD, "box-status"), "ok %s\n", strings.Join(applied, " "))
+		return 0
+	}
+	p.Applied = applied
+	data, err := json.Marshal(p)
+	if err != nil {
+		return fail(126, "%v", err)
+	}
+	fd, err := unix.MemfdCreate("mcp-fuzz-box", 0)
+	if err == nil {
+		_, err = unix.Write(fd, data)
+	}
+	if err == nil {
+		_, err = unix.Seek(fd, 0, io.SeekStart)
+	}
+	if err == nil && fd != configFD {
+		err = unix.Dup2(fd, configFD)
+		unix.Close(fd)
+	}
+	if err != nil {
+		return fail(126, "handing the orders on: %v", err)
+	}
+	env := make([]string, 0, len(p.Env)+1)
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, launchVar+"=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, launchVar+"=2")
+	// /proc/self/exe is this very program, whatever its path names now.
+	err = syscall.Exec("/proc/self/exe", []string{"mcp-fuzz-box"}, env)
+	return fail(126, "starting the launcher's second stage: %v", err)
+}
+
+// procParent returns this process's parent as /proc numbers it (getppid
+// says 0 in a new PID namespace).
+func procParent() int {
+	b, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		return 0
+	}
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 2 {
+		return 0
+	}
+	n, _ := strconv.Atoi(f[1])
+	return n
+}
+
+// supervise is the launcher's second stage, restricted on every thread:
+// it starts the server, waits for it (reaping every orphan when it is the
+// init of a PID namespace), reports how it ended, and exits with its
+// status.
+func supervise() int {
+	runtime.LockOSThread()
+	_ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0) // exec made it dumpable again
+	unix.CloseOnExec(statusFD)
+	p, err := readOrders()
+	if err != nil {
 		return fail(126, "reading the launcher's orders: %v", err)
 	}
 	// Signals sent to the server's process group reach the launcher too:
 	// it outlives the server to report how it ended. (Caught, not
 	// ignored: an ignored signal would stay ignored in the server.)
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2)
-
-	applied, err := restrict(p)
-	if err != nil {
-		return fail(126, "%v", err)
-	}
-	if p.Probe {
-		fmt.Fprintf(status, "ok %s\n", strings.Join(applied, " "))
-		return 0
-	}
-	attr := &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if p.SetUID {
-		attr.Credential = &syscall.Credential{Uid: p.UID, Gid: p.GID, Groups: []uint32{}}
-	}
-	cmd := &exec.Cmd{Path: p.Path, Args: p.Argv, Env: p.Env, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, SysProcAttr: attr}
+	cmd := &exec.Cmd{Path: p.Path, Args: p.Argv, Env: p.Env, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		SysProcAttr: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}}
 	if cmd.Env == nil {
 		cmd.Env = []string{}
 	}
@@ -117,6 +207,7 @@ func launch() int {
 	os.Stdin.Close()
 	os.Stdout.Close()
 	os.Stderr.Close()
+	status := os.NewFile(statusFD, "box-status")
 	for {
 		var ws unix.WaitStatus
 		pid, err := unix.Wait4(-1, &ws, 0, nil)
@@ -124,7 +215,8 @@ func launch() int {
 			continue
 		}
 		if err != nil {
-			return fail(126, "waiting for the server: %v", err)
+			fmt.Fprintf(status, "error: waiting for the server: %v\n", err)
+			return 126
 		}
 		if pid != server {
 			continue // an orphan of the server, adopted by the init of its PID namespace
@@ -162,6 +254,20 @@ func restrict(p payload) ([]string, error) {
 		return nil, fmt.Errorf("setting no_new_privs: %w", err)
 	}
 	applied = append(applied, "nnp")
+	if p.SetUID {
+		// For every thread (the Go runtime's calls are process-wide), and
+		// before the exec that follows: the second stage has no other uid.
+		if err := syscall.Setgroups([]int{}); err != nil {
+			return nil, fmt.Errorf("dropping supplementary groups: %w", err)
+		}
+		if err := syscall.Setresgid(int(p.GID), int(p.GID), int(p.GID)); err != nil {
+			return nil, fmt.Errorf("setting gid %d: %w", p.GID, err)
+		}
+		if err := syscall.Setresuid(int(p.UID), int(p.UID), int(p.UID)); err != nil {
+			return nil, fmt.Errorf("setting uid %d: %w", p.UID, err)
+		}
+		applied = append(applied, "uid")
+	}
 	if p.DropCaps {
 		if err := dropCapabilities(); err != nil {
 			return nil, fmt.Errorf("dropping capabilities: %w", err)
@@ -169,7 +275,7 @@ func restrict(p payload) ([]string, error) {
 		applied = append(applied, "nocaps")
 	}
 	if p.Landlock {
-		abi, scoped, err := enterLandlock()
+		abi, scoped, writes, err := enterLandlock(p.Writable)
 		if err != nil {
 			return nil, fmt.Errorf("entering a Landlock domain: %w", err)
 		}
@@ -179,36 +285,75 @@ func restrict(p payload) ([]string, error) {
 		if scoped {
 			applied = append(applied, "scope-signal")
 		}
+		if writes {
+			applied = append(applied, "writes")
+		}
 	}
 	return applied, nil
 }
 
+// The write rights a Landlock domain handles when the server's writes are
+// confined ([payload.Writable]); reads, execution and device ioctls stay
+// free.
+const (
+	writeRights = llsys.AccessFSWriteFile | llsys.AccessFSRemoveDir | llsys.AccessFSRemoveFile |
+		llsys.AccessFSMakeDir | llsys.AccessFSMakeReg | llsys.AccessFSMakeSock | llsys.AccessFSMakeFifo |
+		llsys.AccessFSMakeSym | llsys.AccessFSTruncate
+	deviceRights = llsys.AccessFSMakeChar | llsys.AccessFSMakeBlock
+)
+
 // enterLandlock makes the calling thread enter a new Landlock domain: a
 // process in it can no longer ptrace (nor read /proc/PID/environ or mem of)
-// a process outside it, and, from ABI 6, cannot signal one. The domain
-// handles the creation of device nodes, which it then forbids everywhere,
-// because a domain must handle some access; servers make no device nodes.
-func enterLandlock() (abi int, scoped bool, err error) {
+// a process outside it, and, from ABI 6, cannot signal one. Before ABI 6 a
+// domain must handle some file access: it handles the creation of device
+// nodes, which servers never make. With writable it handles every write
+// and grants it beneath those paths only. Renaming across directories is
+// allowed wherever writing is: Landlock forbids it in any domain that
+// handles file access unless a rule grants it, and ABI 1 cannot grant it,
+// so a kernel with ABI 1 gets no domain (renames would fail).
+func enterLandlock(writable []string) (abi int, scoped, writes bool, err error) {
 	abi, err = llsys.LandlockGetABIVersion()
-	if err != nil || abi < 1 {
-		return 0, false, nil
+	if err != nil || abi < 2 {
+		return 0, false, false, nil
 	}
-	cfg := landlock.MustConfig(
-		landlock.AccessFSSet(llsys.AccessFSMakeChar|llsys.AccessFSMakeBlock),
-		landlock.ScopedSet(llsys.ScopeSignal),
-	).BestEffort()
-	fd, flags, err := cfg.NewRulesetFD()
+	var cfg landlock.Config
+	var rules []landlock.Rule
+	switch {
+	case len(writable) > 0:
+		cfg = landlock.MustConfig(landlock.AccessFSSet(writeRights|deviceRights|llsys.AccessFSRefer), landlock.ScopedSet(llsys.ScopeSignal))
+		var dirs, files []string
+		for _, w := range writable {
+			if st, err := os.Stat(w); err == nil && st.IsDir() {
+				dirs = append(dirs, w)
+			} else if err == nil {
+				files = append(files, w)
+			}
+		}
+		if len(dirs) > 0 {
+			rules = append(rules, landlock.PathAccess(writeRights, dirs...).WithRefer())
+		}
+		if len(files) > 0 {
+			rules = append(rules, landlock.PathAccess(llsys.AccessFSWriteFile|llsys.AccessFSTruncate, files...))
+		}
+		writes = true
+	case abi >= 6:
+		cfg = landlock.MustConfig(landlock.ScopedSet(llsys.ScopeSignal))
+	default:
+		cfg = landlock.MustConfig(landlock.AccessFSSet(deviceRights | llsys.AccessFSRefer))
+		rules = append(rules, landlock.PathAccess(0, "/").WithRefer())
+	}
+	fd, flags, err := cfg.BestEffort().NewRulesetFD(rules...)
 	if err != nil {
-		return 0, false, err
+		return 0, false, false, err
 	}
 	if fd < 0 {
-		return 0, false, nil
+		return 0, false, false, nil
 	}
 	defer unix.Close(fd)
 	if err := llsys.LandlockRestrictSelf(fd, flags); err != nil {
-		return 0, false, err
+		return 0, false, false, err
 	}
-	return abi, abi >= 6, nil
+	return abi, abi >= 6, writes, nil
 }
 
 // Securebits (<linux/securebits.h>) that keep uid 0 from regaining

@@ -3,6 +3,7 @@ package box
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -22,6 +23,9 @@ func unreachable(uid, gid int, o Options, dir string) string {
 	}
 	if o.Path != "" && !check(o.Path, 5) {
 		return "cannot run the executable " + o.Path
+	}
+	if interp := interpreter(o.Path, o.Env); interp != "" && !check(interp, 5) {
+		return "cannot run " + interp + ", the interpreter of " + o.Path
 	}
 	if dir != "" && !check(dir, 7) {
 		return "cannot write the working directory " + dir
@@ -142,3 +146,107 @@ func writable(uid, gid int, dir string) bool {
 // PATH lists where to look, not what the server needs: a directory in it
 // that the uid cannot search only hides the commands there.
 var ignoredEnv = map[string]bool{"HOME": true, "PWD": true, "OLDPWD": true, "SHELL": true, "PATH": true}
+
+// writablePaths are where a server that stays uid 0 may write: its working
+// directory, its home, the temporary directories, the terminals and null
+// devices, and the files and directories its arguments and environment
+// name (for a path not made yet, the directory it would be made in).
+func writablePaths(o Options, dir, home string) []string {
+	out := []string{os.TempDir(), "/tmp", "/var/tmp", "/dev/shm", "/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx", "/dev/pts"}
+	if dir != "" {
+		out = append(out, dir)
+	}
+	if home != "" {
+		out = append(out, home)
+	}
+	for _, v := range pathValues(o, dir) {
+		if _, err := os.Stat(v); err == nil {
+			out = append(out, v)
+		} else if parent := filepath.Dir(v); parent != v {
+			if st, err := os.Stat(parent); err == nil && st.IsDir() {
+				out = append(out, parent)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// pathValues are the paths named by the server's arguments and
+// environment values (PATH and the like excepted), absolute.
+func pathValues(o Options, dir string) []string {
+	var values []string
+	values = append(values, o.Args...)
+	for _, kv := range o.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok && !ignoredEnv[k] {
+			values = append(values, v)
+		}
+	}
+	var out []string
+	for _, c := range values {
+		for _, part := range strings.Split(c, string(os.PathListSeparator)) {
+			if p := asPath(part, dir); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// asPath returns part as an absolute path when it looks like one (an
+// --opt=VALUE's value too), else "".
+func asPath(part, dir string) string {
+	if v, ok := strings.CutPrefix(part, "--"); ok {
+		if _, after, ok := strings.Cut(v, "="); ok {
+			part = after
+		}
+	}
+	if part == "" || len(part) > 4096 || strings.ContainsRune(part, 0) {
+		return ""
+	}
+	if filepath.IsAbs(part) {
+		return filepath.Clean(part)
+	}
+	if !strings.ContainsRune(part, '/') && !strings.HasPrefix(part, ".") {
+		return "" // a word, not a path
+	}
+	return filepath.Join(dir, part)
+}
+
+// interpreter returns the program a script at path names on its #! line
+// (for "#!/usr/bin/env NAME", NAME looked up in env's PATH), or "".
+func interpreter(path string, env []string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	head := make([]byte, 256)
+	n, _ := f.Read(head)
+	line, _, _ := strings.Cut(string(head[:n]), "\n")
+	rest, ok := strings.CutPrefix(line, "#!")
+	if !ok {
+		return ""
+	}
+	fields := strings.Fields(rest)
+	if len(fields) == 0 {
+		return ""
+	}
+	if filepath.Base(fields[0]) != "env" || len(fields) < 2 {
+		return fields[0]
+	}
+	name := fields[1]
+	if name == "-S" && len(fields) > 2 {
+		name = fields[2]
+	}
+	for _, kv := range env {
+		if dirs, ok := strings.CutPrefix(kv, "PATH="); ok {
+			for _, d := range filepath.SplitList(dirs) {
+				if st, err := os.Stat(filepath.Join(d, name)); err == nil && !st.IsDir() {
+					return filepath.Join(d, name)
+				}
+			}
+		}
+	}
+	return fields[0]
+}

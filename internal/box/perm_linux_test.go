@@ -42,6 +42,10 @@ func TestUnreachable(t *testing.T) {
 	exe := mk("open/server", 0o755, false)
 	hidden := mk("private/server", 0o755, false)
 	data := mk("open/data.json", 0o644, false)
+	script := filepath.Join(base, "open/script.py")
+	if err := os.WriteFile(script, []byte("#!"+hidden+" -u\nprint()\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	const uid, gid = 65534, 65534
 	tests := []struct {
 		name    string
@@ -52,6 +56,7 @@ func TestUnreachable(t *testing.T) {
 	}{
 		{"all in reach", Options{Path: exe, Args: []string{"--root", shared}, Env: []string{"DATA=" + shared + "/new.json", "PATH=/root:/usr/bin"}}, shared, "", ""},
 		{"executable in a private directory", Options{Path: hidden}, shared, hidden, "cannot run the executable"},
+		{"a script whose interpreter is in a private directory", Options{Path: script}, shared, hidden, "cannot run " + hidden + ", the interpreter"},
 		{"working directory it cannot write", Options{Path: exe}, open, open, "cannot write the working directory"},
 		{"a directory argument it cannot write", Options{Path: exe, Args: []string{open}}, shared, open, "cannot write the directory the argument"},
 		{"a script argument it can read", Options{Path: exe, Args: []string{data}}, shared, "", ""},

@@ -19,6 +19,9 @@ type Options struct {
 	Path string
 	Args []string
 	Env  []string
+	// UserHome says the user set HOME for the server (--env HOME=…): it
+	// is kept, never replaced by a private one.
+	UserHome bool
 }
 
 // A Plan is the box chosen for one run: every server of the run is started
@@ -31,9 +34,10 @@ type Plan struct {
 	dropCaps bool // stay uid 0 but with no capability
 	home     string
 
-	landlock bool // apply a Landlock domain
-	pidNS    bool // start the launcher in a new PID namespace
-	userNS   bool // with a new user namespace (mcp-fuzz is not root)
+	landlock bool     // apply a Landlock domain
+	writable []string // confine the server's writes to these (uid 0)
+	pidNS    bool     // start the launcher in a new PID namespace
+	userNS   bool     // with a new user namespace (mcp-fuzz is not root)
 
 	lines   []string
 	short   []string

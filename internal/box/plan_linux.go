@@ -52,9 +52,9 @@ func New(o Options) *Plan {
 		p.add("%s", groupLine)
 		return p
 	}
-	self, err := os.Executable()
+	self, err := selfExe()
 	if err != nil {
-		return p.unavailable(fmt.Sprintf("this program's executable cannot be found (%v)", err))
+		return p.unavailable(fmt.Sprintf("this program's executable cannot be opened (%v)", err))
 	}
 	p.launcher = self
 	// Nothing of mcp-fuzz's own can be read through /proc by a process
@@ -93,6 +93,7 @@ func New(o Options) *Plan {
 // unavailable is the plan of a machine where no launcher can run.
 func (p *Plan) unavailable(why string) *Plan {
 	p.launcher = ""
+	p.lines, p.short = nil, nil
 	p.warning = "the box is unavailable here (" + why + "): the server runs as mcp-fuzz's own user beside it"
 	p.note("unavailable")
 	p.add("none: the box is unavailable (%s)", why)
@@ -131,7 +132,7 @@ func (p *Plan) chooseUser(o Options) {
 		p.setUID, p.uid, p.gid = true, c.uid, c.gid
 		p.note(fmt.Sprintf("uid %d (%s)", c.uid, c.who))
 		p.add("uid %d, gid %d (%s), no capability", c.uid, c.gid, c.who)
-		p.privateHome(o.Env)
+		p.privateHome(o)
 		return
 	}
 	p.dropCaps = true
@@ -139,18 +140,28 @@ func (p *Plan) chooseUser(o Options) {
 	// (the one a root-owned working directory leaves).
 	p.note("uid 0 without capabilities (" + why[len(why)-1] + ")")
 	p.add("uid 0 with no capability (%s)", strings.Join(why, "; "))
+	// uid 0 may still write every file root owns: Landlock confines its
+	// writes to what it was given, and its home is a private one.
+	p.uid, p.gid = 0, 0
+	p.privateHome(o)
+	p.writable = writablePaths(o, dir, p.home)
 }
 
 // privateHome gives the server's uid a home of its own when it cannot
-// write the one in env (a package runner keeps its cache there).
-func (p *Plan) privateHome(env []string) {
+// write the one in its environment (a package runner keeps its cache
+// there), or, for uid 0, always (root's own home is root's), unless the
+// user set HOME.
+func (p *Plan) privateHome(o Options) {
+	if o.UserHome {
+		return
+	}
 	home := ""
-	for _, kv := range env {
+	for _, kv := range o.Env {
 		if v, ok := strings.CutPrefix(kv, "HOME="); ok {
 			home = v
 		}
 	}
-	if home != "" && writable(p.uid, p.gid, home) {
+	if home != "" && p.uid != 0 && writable(p.uid, p.gid, home) {
 		return
 	}
 	dir, err := os.MkdirTemp("", "mcp-fuzz-home-")
@@ -164,7 +175,10 @@ func (p *Plan) privateHome(env []string) {
 	p.home = dir
 	p.cleanup = func() { os.RemoveAll(dir) }
 	why := "none was set"
-	if home != "" {
+	switch {
+	case p.uid == 0 && home != "":
+		why = "the server may not write " + home
+	case home != "":
 		why = "it cannot write " + home
 	}
 	p.add("HOME is a private directory for the server's uid (%s)", why)
@@ -192,6 +206,13 @@ func (p *Plan) describe(applied []string, nsMissing string) {
 	default:
 		p.note("Landlock " + abi + " (signals not scoped)")
 		p.add("landlock ABI %s: no ptrace (/proc/PID/environ, mem) outside the box; signals are not scoped before ABI 6", abi)
+	}
+	if _, writes := has["writes"]; writes {
+		p.note("writes confined")
+		p.add("landlock: the server writes only in its working directory, its home, the temporary directories and the paths its arguments and environment name (uid 0 could otherwise write every file root owns)")
+	} else if p.dropCaps {
+		p.note("writes not confined")
+		p.add("landlock: writes are not confined here, so the server (uid 0) can write every file root owns; run mcp-fuzz as another user, or give it a working directory owned by one")
 	}
 	switch {
 	case p.pidNS:
@@ -300,7 +321,8 @@ func (p *Plan) Wrap(cmd *exec.Cmd) (*Launch, error) {
 		return nil, errors.New("the box is off")
 	}
 	l := &Launch{plan: p, cmd: cmd, statusC: make(chan string, 1)}
-	l.server = payload{Path: cmd.Path, Argv: cmd.Args, Env: cmd.Env, SetUID: p.setUID, UID: uint32(p.uid), GID: uint32(p.gid), DropCaps: p.dropCaps, Landlock: p.landlock}
+	l.server = payload{Path: cmd.Path, Argv: cmd.Args, Env: cmd.Env, Parent: procSelf(), SetUID: p.setUID, UID: uint32(p.uid), GID: uint32(p.gid),
+		DropCaps: p.dropCaps, Landlock: p.landlock, Writable: p.writable}
 	or, ow, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("creating the launcher's pipe: %w", err)
@@ -408,4 +430,44 @@ func (l *Launch) Status(wait time.Duration) (string, bool) {
 	case <-time.After(wait):
 		return "", false
 	}
+}
+
+// procSelf is this process's pid as /proc numbers it.
+func procSelf() int {
+	if self, err := os.Readlink("/proc/self"); err == nil {
+		if n, err := strconv.Atoi(self); err == nil {
+			return n
+		}
+	}
+	return os.Getpid()
+}
+
+var (
+	exeOnce sync.Once
+	exePath string
+	exeErr  error
+)
+
+// selfExe returns a path that executes this very program for as long as
+// it runs: a descriptor of its executable opened once, named through
+// /proc/self/fd. Not the program's path, which a server allowed to write
+// there could replace with one of its own, started outside the box.
+func selfExe() (string, error) {
+	exeOnce.Do(func() {
+		fd, err := unix.Open("/proc/self/exe", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			exeErr = err
+			return
+		}
+		// Above the descriptors a start hands the child (0-2, then 3 and 4
+		// for the launcher), which exec.Cmd moves into place first.
+		high, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 64)
+		unix.Close(fd)
+		if err != nil {
+			exeErr = err
+			return
+		}
+		exePath = fmt.Sprintf("/proc/self/fd/%d", high)
+	})
+	return exePath, exeErr
 }

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/box"
@@ -38,7 +40,8 @@ func (b *boxes) get(cfg Config, env []string) *box.Plan {
 		if err != nil {
 			path = "" // Start says why
 		}
-		b.plan = box.New(box.Options{Off: cfg.NoBox, Dir: cfg.Cwd, Path: path, Args: cfg.Command[1:], Env: env})
+		userHome := slices.ContainsFunc(cfg.Env, func(kv string) bool { return strings.HasPrefix(kv, "HOME=") })
+		b.plan = box.New(box.Options{Off: cfg.NoBox, Dir: cfg.Cwd, Path: path, Args: cfg.Command[1:], Env: env, UserHome: userHome})
 	})
 	return b.plan
 }
