@@ -195,6 +195,9 @@ func (r *runner) run(ctx context.Context) int {
 		return out.Code
 	}
 	fmt.Fprintf(r.env.Stdout, "mcp-fuzz: %s\n", verdictLine(rep))
+	if rep.Run != nil && rep.Run.Summary != "" {
+		fmt.Fprintf(r.env.Stdout, "mcp-fuzz: box: %s\n", escape.Terminal(rep.Run.Summary, 0))
+	}
 	// The comment, printed after, may add one warning: keep its place.
 	var reserve room
 	if s.comment != commentOff {

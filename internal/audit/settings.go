@@ -333,8 +333,9 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 // maxBearerFile bounds the file of --bearer-file: a token is far smaller.
 const maxBearerFile = 64 << 10
 
-// readBearer reads the bearer token of s.BearerFile, without its trailing
-// newline. Errors name the file, never its contents.
+// readBearer reads the bearer token of s.BearerFile, without the white
+// space around it nor a "Bearer " the file may begin with (mcp-fuzz adds
+// its own). Errors name the file, never its contents.
 func readBearer(s Settings, names Names) (string, error) {
 	if s.Bearer != "" {
 		return "", fmt.Errorf("%s and %s both given: give one", names("bearer"), names("bearer-file"))
@@ -343,7 +344,10 @@ func readBearer(s Settings, names Names) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", names("bearer-file"), err)
 	}
-	token := strings.TrimRight(string(b), "\r\n")
+	token := strings.TrimSpace(string(b))
+	if rest, ok := strings.CutPrefix(token, "Bearer "); ok {
+		token = strings.TrimSpace(rest)
+	}
 	switch {
 	case strings.TrimSpace(token) == "":
 		return "", fmt.Errorf("%s %s: empty", names("bearer-file"), s.BearerFile)

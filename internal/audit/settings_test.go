@@ -148,6 +148,13 @@ func TestBuildBearerFile(t *testing.T) {
 	if _, err := Build(Settings{URL: "http://127.0.0.1:9/mcp", Bearer: "given", BearerFile: file, Config: os.DevNull}, FlagNames, env); err == nil || strings.Contains(err.Error(), "tok-") {
 		t.Errorf("--bearer with --bearer-file: %v, want an error without the tokens", err)
 	}
+	// Spaces around the token and a "Bearer " of its own are not the token.
+	if err := os.WriteFile(file, []byte("  Bearer  tok-spaced \r\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if o, err := Build(Settings{URL: "http://127.0.0.1:9/mcp", BearerFile: file, Config: os.DevNull}, FlagNames, nil); err != nil || o.Engine.Bearer != "tok-spaced" {
+		t.Errorf("bearer %q, %v; want tok-spaced", o.Engine.Bearer, err)
+	}
 }
 
 func TestBuildConfigFileUnderSettings(t *testing.T) {

@@ -85,8 +85,8 @@ func TestActionServerReadsNoToken(t *testing.T) {
 				}
 				return
 			}
-			if !strings.Contains(summary, "<b>Containment:</b>") || strings.Contains(summary, "the box is off") {
-				t.Errorf("box on: the summary has no containment line, or a warning")
+			if !strings.Contains(summary, "<b>Containment:</b>") || strings.Contains(summary, "the box is off") || !strings.Contains(res.stdout, "mcp-fuzz: box: ") {
+				t.Errorf("box on: the summary has no containment line or a warning, or the log no box line")
 			}
 			if !strings.Contains(summary, "started-by-environ=denied") {
 				t.Errorf("box on: the server read the Action's environment")
