@@ -60,7 +60,7 @@ func TestBoxKeepsMcpFuzzEnvironmentAway(t *testing.T) {
 			if !rep.Run.Box || rep.Run.Warning != "" || len(rep.Run.Containment) == 0 {
 				t.Errorf("boxed: run = %+v", rep.Run)
 			}
-			if !strings.Contains(string(md), "<b>Containment:</b>") || rep.Run.Summary == "" || !strings.Contains(r.stdout+r.stderr, rep.Run.Summary) {
+			if !strings.Contains(string(md), "<b>Containment:</b>") || rep.Run.Summary == "" || !strings.Contains(r.stdout+r.stderr, "\nbox     ") {
 				t.Errorf("boxed: no containment line in the Markdown report or the terminal")
 			}
 			assertNoneContains(t, r, ownSecret)
