@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # box_cost.sh: what the box costs a run, and that it changes no verdict.
 # Runs mcp-fuzz alternately with the box (the default) and with --no-box on the
-# demo and on the reference servers installed by e2e/setup.sh (server-everything
-# and server-memory over stdio), checks that every case has the same verdict both
-# ways, and prints the median wall times and their ratio. Usage:
+# demo and on the reference servers installed by e2e/setup.sh (server-everything,
+# server-memory and server-filesystem over stdio; read-only tools only), checks
+# that every case has the same verdict both ways, and prints the median wall
+# times and their ratio, and the containment lines of the first boxed run.
+# Usage:
 #   bench/box_cost.sh [PAIRS]     (default 5)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,4 +60,6 @@ echo "demo ($(jq '.summary.cases' "$dir/demo-box-1.json") cases, $pairs pairs): 
 jq -r '.run.containment | map("  containment: " + .) | .[]' "$dir/demo-box-1.json"
 
 run_target everything -- node "$mods/server-everything/dist/index.js" stdio
-MEMORY_FILE_PATH="$dir/memory.jsonl" run_target memory --env "MEMORY_FILE_PATH=$dir/memory.jsonl" -- node "$mods/server-memory/dist/index.js"
+run_target memory --env "MEMORY_FILE_PATH=$dir/memory.jsonl" -- node "$mods/server-memory/dist/index.js"
+mkdir -p "$dir/fsroot/sub" && echo hello >"$dir/fsroot/a.txt"
+run_target filesystem -- node "$mods/server-filesystem/dist/index.js" "$dir/fsroot"
