@@ -320,7 +320,7 @@ func enterLandlock(writable []string) (abi int, scoped, writes bool, err error) 
 	var rules []landlock.Rule
 	switch {
 	case len(writable) > 0:
-		cfg = landlock.MustConfig(landlock.AccessFSSet(writeRights|deviceRights|llsys.AccessFSRefer), landlock.ScopedSet(llsys.ScopeSignal))
+		cfg = landlock.Config{HandledAccessFS: writeRights | deviceRights | llsys.AccessFSRefer, Scoped: llsys.ScopeSignal}
 		var dirs, files []string
 		for _, w := range writable {
 			if st, err := os.Stat(w); err == nil && st.IsDir() {
@@ -337,9 +337,9 @@ func enterLandlock(writable []string) (abi int, scoped, writes bool, err error) 
 		}
 		writes = true
 	case abi >= 6:
-		cfg = landlock.MustConfig(landlock.ScopedSet(llsys.ScopeSignal))
+		cfg = landlock.Config{Scoped: llsys.ScopeSignal}
 	default:
-		cfg = landlock.MustConfig(landlock.AccessFSSet(deviceRights | llsys.AccessFSRefer))
+		cfg = landlock.Config{HandledAccessFS: deviceRights | llsys.AccessFSRefer}
 		rules = append(rules, landlock.PathAccess(0, "/").WithRefer())
 	}
 	fd, flags, err := cfg.BestEffort().NewRulesetFD(rules...)
