@@ -262,7 +262,10 @@ func utf16Pair(r rune) (rune, rune) {
 func (d *Detector) Redact(text string) string {
 	text = d.redactValues(text)
 	text = replaceSpans(text, d.shapeSpans(text))
-	return d.redactValues(text) // a token's "***" may have completed a secret with '*' in it
+	if d.starry { // a token's "***" may have completed a secret with '*' in it
+		text = d.redactValues(text)
+	}
+	return text
 }
 
 // redactValues replaces the given secrets (see [Detector.valueHits]),

@@ -110,52 +110,47 @@ func clean(text string) (string, []int) {
 	}
 	var sb strings.Builder
 	var at []int
-	removed := false
-	drop := func(i int) { // text[i:] starts with something to drop
-		if !removed {
-			removed = true
+	from := 0                // the start of the bytes kept and not yet written
+	drop := func(i, j int) { // text[i:j] is to be dropped
+		if at == nil {
 			sb.Grow(len(text))
-			sb.WriteString(text[:i])
-			at = make([]int, i, len(text)+1)
-			for k := range at {
-				at[k] = k
-			}
+			at = make([]int, 0, len(text)+1)
 		}
-	}
-	keep := func(i, j int) {
-		if removed {
-			sb.WriteString(text[i:j])
-			for k := i; k < j; k++ {
-				at = append(at, k)
-			}
+		sb.WriteString(text[from:i])
+		for k := from; k < i; k++ {
+			at = append(at, k)
 		}
+		from = j
 	}
 	for i := 0; i < len(text); {
-		if text[i] == '\\' {
+		c := text[i]
+		if c < utf8.RuneSelf && c != '\\' {
+			i++
+			continue
+		}
+		if c == '\\' {
 			j := i
 			for j < len(text) && text[j] == '\\' {
 				j++
 			}
 			if n := escapedInvisible(text[j-1:]); n > 0 {
-				drop(i)
+				drop(i, j-1+n)
 				i = j - 1 + n
 				continue
 			}
-			keep(i, j) // the whole run: it is looked at once
-			i = j
+			i = j // the whole run is kept: it is looked at once
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(text[i:])
 		if invisible(r) {
-			drop(i)
-		} else {
-			keep(i, i+size)
+			drop(i, i+size)
 		}
 		i += size
 	}
-	if !removed {
+	if at == nil {
 		return text, nil
 	}
+	drop(len(text), len(text))
 	return sb.String(), append(at, len(text))
 }
 
