@@ -254,7 +254,8 @@ func utf16Pair(r rune) (rune, rune) {
 }
 
 // Redact returns text with every secret replaced by "***": each given secret value
-// in all its forms, and every secret-shaped string (see [RedactShapes]: AWS
+// in all its forms (see [variants]), in any ASCII letter case and even split by
+// invisible characters, and every secret-shaped string (see [RedactShapes]: AWS
 // keys, GitHub tokens, private keys, the rest of [Detector.Find]'s secret_token
 // shapes and long random strings, even split by invisible characters), because
 // a report that quotes a leaked credential leaks it again. The whole text is
@@ -286,7 +287,9 @@ func (d *Detector) redactValues(text string) string {
 }
 
 // Find reports the leaks in the first [MaxScan] bytes of text: at most one Match
-// per Kind and Detail, for its first occurrence, ordered by where that is.
+// per Kind and Detail, for its first occurrence, ordered by where that is. A
+// given secret is found as [Detector.Redact] finds it: in any of its forms and
+// ASCII letter cases, even split by invisible characters.
 func (d *Detector) Find(text string) []Match {
 	scan := clip(text)
 	type found struct {
