@@ -47,12 +47,13 @@ type Match struct {
 // A Detector finds leaks in text and redacts secrets. It is safe for concurrent
 // use.
 type Detector struct {
-	secrets   []secret // sorted by name
-	replacer  *strings.Replacer
-	variants  []string // every form of every secret, longest first
-	starry    bool     // some variant contains '*', so redaction must be repeated
-	quoted    bool     // some variant contains '"', so JSON is redacted string by string
-	maxVarLen int
+	secrets []secret // sorted by name
+	// raw, clean and both are the forms of the secrets as they are matched
+	// (see [Detector.valueHits]).
+	raw, clean, both []needle
+	starry           bool // some variant contains '*', so redaction must be repeated
+	quoted           bool // some variant contains '"', so JSON is redacted string by string
+	maxVarLen        int
 	// resemblances are the lower-cased transformed forms of the secrets
 	// that [Detector.Resembles] looks for.
 	resemblances []string
@@ -86,39 +87,29 @@ func NewDetector(secrets map[string]string) *Detector {
 		d.secrets = append(d.secrets, secret{name: name, variants: vs})
 		for _, v := range credentials(secrets[name]) {
 			for _, r := range resemblances(v) {
-				if !seen["\x00"+r] {
-					seen["\x00"+r] = true
+				if !seen[r] {
+					seen[r] = true
 					d.resemblances = append(d.resemblances, r)
 				}
 			}
 		}
 		for _, v := range vs {
-			if !seen[v] {
-				seen[v] = true
-				d.variants = append(d.variants, v)
-			}
+			d.starry = d.starry || strings.Contains(v, "*")
+			d.quoted = d.quoted || strings.Contains(v, `"`)
+			d.maxVarLen = max(d.maxVarLen, len(v))
 		}
 	}
-	// Longest first: at any position the longest form wins, so that a secret that
-	// contains another is replaced whole.
-	slices.SortStableFunc(d.variants, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
-	pairs := make([]string, 0, 2*len(d.variants))
-	for _, v := range d.variants {
-		pairs = append(pairs, v, redacted)
-		d.starry = d.starry || strings.Contains(v, "*")
-		d.quoted = d.quoted || strings.Contains(v, `"`)
-		d.maxVarLen = max(d.maxVarLen, len(v))
-	}
-	if len(pairs) > 0 {
-		d.replacer = strings.NewReplacer(pairs...)
-	}
+	d.buildNeedles()
 	return d
 }
 
 // variants returns the forms in which value may show up in a server's output: as
 // is, JSON-escaped (once and twice, as Go, JavaScript and Python's ASCII-only
-// encoders write it) and URL-encoded. For "Bearer xyz" and the like, the same for
-// "xyz".
+// encoders write it), URL-encoded (as a query and as a path), and
+// percent-encoded with every byte escaped and with every byte but the
+// unreserved characters of RFC 3986 escaped (upper-case hex; matching ignores
+// the case of ASCII letters, so lower-case hex is covered too). For "Bearer
+// xyz" and the like, the same for "xyz".
 func variants(value string) []string {
 	var out []string
 	add := func(v string) {
@@ -136,8 +127,30 @@ func variants(value string) []string {
 		}
 		add(url.QueryEscape(v))
 		add(url.PathEscape(v))
+		add(percentEncode(v, false))
+		add(percentEncode(v, true))
 	}
 	return out
+}
+
+// percentEncode returns v with every byte written as %XX (upper-case hex),
+// or, when reserved is set, every byte but the unreserved characters of RFC
+// 3986 (ASCII letters, digits, '-', '.', '_' and '~').
+func percentEncode(v string, reserved bool) string {
+	const hex = "0123456789ABCDEF"
+	var sb strings.Builder
+	sb.Grow(3 * len(v))
+	for i := 0; i < len(v); i++ {
+		b := v[i]
+		if reserved && ('a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '-' || b == '.' || b == '_' || b == '~') {
+			sb.WriteByte(b)
+			continue
+		}
+		sb.WriteByte('%')
+		sb.WriteByte(hex[b>>4])
+		sb.WriteByte(hex[b&0xF])
+	}
+	return sb.String()
 }
 
 // credentials are value and, for "Bearer xyz" and the like, "xyz": the
@@ -241,7 +254,8 @@ func utf16Pair(r rune) (rune, rune) {
 }
 
 // Redact returns text with every secret replaced by "***": each given secret value
-// in all its forms, and every secret-shaped string (see [RedactShapes]: AWS
+// in all its forms (see [variants]), in any ASCII letter case and even split by
+// invisible characters, and every secret-shaped string (see [RedactShapes]: AWS
 // keys, GitHub tokens, private keys, the rest of [Detector.Find]'s secret_token
 // shapes and long random strings, even split by invisible characters), because
 // a report that quotes a leaked credential leaks it again. The whole text is
@@ -249,27 +263,33 @@ func utf16Pair(r rune) (rune, rune) {
 func (d *Detector) Redact(text string) string {
 	text = d.redactValues(text)
 	text = replaceSpans(text, d.shapeSpans(text))
-	return d.redactValues(text) // a token's "***" may have completed a secret with '*' in it
+	if d.starry { // a token's "***" may have completed a secret with '*' in it
+		text = d.redactValues(text)
+	}
+	return text
 }
 
-// redactValues replaces the given secrets, repeating when a replacement may have
-// formed a new occurrence (only possible for secrets containing '*'; every pass
-// shortens the text, so this ends).
+// redactValues replaces the given secrets (see [Detector.valueHits]),
+// repeating when a replacement may have formed a new occurrence: a secret
+// with '*' in it, or a text whose invisible characters were ignored. Every
+// pass shortens the text, so this ends.
 func (d *Detector) redactValues(text string) string {
-	if d.replacer == nil {
-		return text
-	}
 	for {
-		out := d.replacer.Replace(text)
-		if !d.starry || out == text {
-			return out
+		spans, invisibles := d.valueSpans(text)
+		if len(spans) == 0 {
+			return text
 		}
-		text = out
+		text = replaceSpans(text, spans)
+		if !d.starry && !invisibles {
+			return text
+		}
 	}
 }
 
 // Find reports the leaks in the first [MaxScan] bytes of text: at most one Match
-// per Kind and Detail, for its first occurrence, ordered by where that is.
+// per Kind and Detail, for its first occurrence, ordered by where that is. A
+// given secret is found as [Detector.Redact] finds it: in any of its forms and
+// ASCII letter cases, even split by invisible characters.
 func (d *Detector) Find(text string) []Match {
 	scan := clip(text)
 	type found struct {
@@ -293,16 +313,20 @@ func (d *Detector) Find(text string) []Match {
 	// Secret values are looked for a little past the end, so that one straddling
 	// the cut is still found.
 	wide := text[:min(len(text), len(scan)+d.maxVarLen)]
-	for _, s := range d.secrets {
-		best := -1
-		var bestEnd int
-		for _, v := range s.variants {
-			if i := strings.Index(wide, v); i >= 0 && i < len(scan) && (best < 0 || i < best) {
-				best, bestEnd = i, i+len(v)
+	first := make([]span, len(d.secrets)) // of each secret, where end > 0
+	d.valueHits(wide, false, func(n *needle, sp span) {
+		if sp.start >= len(scan) {
+			return
+		}
+		for _, i := range n.secrets {
+			if f := first[i]; f.end == 0 || sp.start < f.start || sp.start == f.start && sp.end > f.end {
+				first[i] = sp
 			}
 		}
-		if best >= 0 {
-			hits = append(hits, found{Match{Kind: KindSecretValue, Detail: "value of " + s.name}, best, bestEnd})
+	})
+	for i, s := range d.secrets {
+		if first[i].end > 0 {
+			hits = append(hits, found{Match{Kind: KindSecretValue, Detail: "value of " + s.name}, first[i].start, first[i].end})
 		}
 	}
 	if len(hits) == 0 {
@@ -349,17 +373,7 @@ type span struct{ start, end int }
 // sensitive returns the spans of text that must never be shown: the given secrets
 // and secret-shaped strings, sorted and merged.
 func (d *Detector) sensitive(text string) []span {
-	var spans []span
-	for _, v := range d.variants {
-		for i := 0; ; {
-			j := strings.Index(text[i:], v)
-			if j < 0 {
-				break
-			}
-			spans = append(spans, span{i + j, i + j + len(v)})
-			i += j + len(v)
-		}
-	}
+	spans, _ := d.valueSpans(text)
 	return mergeSpans(append(spans, d.shapeSpans(text)...))
 }
 

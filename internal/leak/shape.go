@@ -19,17 +19,22 @@ import (
 // ignored while matching, raw or JSON-escaped, and go with the token they
 // were in.
 
-// invisible reports whether r is a character that shows nothing: zero-width
-// characters, the soft hyphen, bidi controls and tag characters.
+// invisible reports whether r is a character that shows nothing: the
+// Default_Ignorable_Code_Point characters of Unicode (zero-width characters,
+// the soft hyphen, the combining grapheme joiner, bidi controls, Hangul
+// fillers, variation selectors, tag characters and the like), reserved ones
+// included.
 func invisible(r rune) bool {
 	switch {
-	case r == 0x00AD, r == 0x180E, r == 0xFEFF:
+	case r == 0x00AD, r == 0x034F, r == 0x061C, r == 0x3164, r == 0xFEFF, r == 0xFFA0:
 		return true
-	case 0x200B <= r && r <= 0x200F, 0x2060 <= r && r <= 0x2064:
+	case 0x115F <= r && r <= 0x1160, 0x17B4 <= r && r <= 0x17B5, 0x180B <= r && r <= 0x180F:
 		return true
-	case 0x202A <= r && r <= 0x202E, 0x2066 <= r && r <= 0x2069:
+	case 0x200B <= r && r <= 0x200F, 0x202A <= r && r <= 0x202E, 0x2060 <= r && r <= 0x206F:
 		return true
-	case 0xE0000 <= r && r <= 0xE007F:
+	case 0xFE00 <= r && r <= 0xFE0F, 0xFFF0 <= r && r <= 0xFFF8:
+		return true
+	case 0x1BCA0 <= r && r <= 0x1BCA3, 0x1D173 <= r && r <= 0x1D17A, 0xE0000 <= r && r <= 0xE0FFF:
 		return true
 	}
 	return false
@@ -37,13 +42,15 @@ func invisible(r rune) bool {
 
 // maybeInvisible reports whether text may hold an invisible character, raw or
 // as a JSON escape: a quick test that lets most texts skip [clean]. It looks
-// for the first byte of each in UTF-8 (0xC2 for U+00AD, 0xE1 for U+180E,
-// 0xE2 for U+200B to U+2069, 0xEF for U+FEFF, 0xF3 for the tag characters)
-// and for the backslash of an escape.
+// for the first byte of each in UTF-8 (0xC2 for U+00AD, 0xCD for U+034F,
+// 0xD8 for U+061C, 0xE1 for U+115F to U+180F, 0xE2 for U+200B to U+206F,
+// 0xE3 for U+3164, 0xEF for U+FE00 to U+FFF8, 0xF0 for U+1BCA0 and U+1D173,
+// 0xF3 for the tag characters and variation selectors) and for the backslash
+// of an escape.
 func maybeInvisible(text string) bool {
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
-		case 0xC2, 0xE1, 0xE2, 0xEF, 0xF3, '\\':
+		case 0xC2, 0xCD, 0xD8, 0xE1, 0xE2, 0xE3, 0xEF, 0xF0, 0xF3, '\\':
 			return true
 		}
 	}
@@ -51,15 +58,16 @@ func maybeInvisible(text string) bool {
 }
 
 // escapedInvisible returns the length of the JSON escape of an invisible
-// character at the start of s (`\u200b`, or the surrogate pair of a tag
-// character), 0 when there is none.
+// character at the start of s (`\u200b`, or the surrogate pair of a
+// character beyond U+FFFF), 0 when there is none.
 func escapedInvisible(s string) int {
 	r, n := unicodeEscape(s)
 	if n == 0 {
 		return 0
 	}
-	if r == 0xDB40 { // high surrogate of the tag characters
-		if lo, m := unicodeEscape(s[n:]); m > 0 && 0xDC00 <= lo && lo <= 0xDC7F {
+	if 0xD800 <= r && r <= 0xDBFF { // a high surrogate: the pair is one character
+		lo, m := unicodeEscape(s[n:])
+		if m > 0 && 0xDC00 <= lo && lo <= 0xDFFF && invisible(0x10000+(r-0xD800)<<10+(lo-0xDC00)) {
 			return n + m
 		}
 		return 0
@@ -102,52 +110,47 @@ func clean(text string) (string, []int) {
 	}
 	var sb strings.Builder
 	var at []int
-	removed := false
-	drop := func(i int) { // text[i:] starts with something to drop
-		if !removed {
-			removed = true
+	from := 0                // the start of the bytes kept and not yet written
+	drop := func(i, j int) { // text[i:j] is to be dropped
+		if at == nil {
 			sb.Grow(len(text))
-			sb.WriteString(text[:i])
-			at = make([]int, i, len(text)+1)
-			for k := range at {
-				at[k] = k
-			}
+			at = make([]int, 0, len(text)+1)
 		}
-	}
-	keep := func(i, j int) {
-		if removed {
-			sb.WriteString(text[i:j])
-			for k := i; k < j; k++ {
-				at = append(at, k)
-			}
+		sb.WriteString(text[from:i])
+		for k := from; k < i; k++ {
+			at = append(at, k)
 		}
+		from = j
 	}
 	for i := 0; i < len(text); {
-		if text[i] == '\\' {
+		c := text[i]
+		if c < utf8.RuneSelf && c != '\\' {
+			i++
+			continue
+		}
+		if c == '\\' {
 			j := i
 			for j < len(text) && text[j] == '\\' {
 				j++
 			}
 			if n := escapedInvisible(text[j-1:]); n > 0 {
-				drop(i)
+				drop(i, j-1+n)
 				i = j - 1 + n
 				continue
 			}
-			keep(i, j) // the whole run: it is looked at once
-			i = j
+			i = j // the whole run is kept: it is looked at once
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(text[i:])
 		if invisible(r) {
-			drop(i)
-		} else {
-			keep(i, i+size)
+			drop(i, i+size)
 		}
 		i += size
 	}
-	if !removed {
+	if at == nil {
 		return text, nil
 	}
+	drop(len(text), len(text))
 	return sb.String(), append(at, len(text))
 }
 

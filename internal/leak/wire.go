@@ -3,27 +3,30 @@ package leak
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 )
 
 // Sources returns the names of the given secrets that occur in text, in any of
-// their forms, in the order they were given to [NewDetector] (sorted by name).
-// Unlike [Detector.Find] it looks at the whole text.
+// their forms, in any ASCII letter case and with invisible characters inside,
+// in the order they were given to [NewDetector] (sorted by name). Unlike
+// [Detector.Find] it looks at the whole text.
 func (d *Detector) Sources(text string) []string {
+	in := make([]bool, len(d.secrets))
+	d.valueHits(text, false, func(n *needle, _ span) {
+		for _, i := range n.secrets {
+			in[i] = true
+		}
+	})
 	var out []string
-	for _, s := range d.secrets {
-		for _, v := range s.variants {
-			if strings.Contains(text, v) {
-				out = append(out, s.name)
-				break
-			}
+	for i, s := range d.secrets {
+		if in[i] {
+			out = append(out, s.name)
 		}
 	}
 	return out
 }
 
 // Empty reports whether the detector was given no secret to redact.
-func (d *Detector) Empty() bool { return d.replacer == nil }
+func (d *Detector) Empty() bool { return len(d.secrets) == 0 }
 
 // RedactJSON returns raw, a JSON value as a server sent it, with every given
 // secret replaced by "***" in every string and key, and the names of the
@@ -34,7 +37,7 @@ func (d *Detector) Empty() bool { return d.replacer == nil }
 // works on the server's text, and what a report writes is redacted by shape
 // too (see [Detector.Redact] and [Detector.RedactReport]).
 func (d *Detector) RedactJSON(raw json.RawMessage) (json.RawMessage, []string) {
-	if d.replacer == nil || len(raw) == 0 {
+	if len(d.secrets) == 0 || len(raw) == 0 {
 		return raw, nil
 	}
 	text := string(raw)
@@ -85,7 +88,7 @@ func (d *Detector) redactTree(v any) any {
 // RedactText is [Detector.RedactJSON] for plain text: the given secrets
 // replaced by "***", and the names of those it carried.
 func (d *Detector) RedactText(text string) (string, []string) {
-	if d.replacer == nil {
+	if len(d.secrets) == 0 {
 		return text, nil
 	}
 	found := d.Sources(text)

@@ -6,6 +6,10 @@
 // for the crash finding's stderr tail). Every secret must be redacted before
 // it reaches a report; the boolean DEBUG=true is no secret and no leak.
 //
+// With -disguise, the token is written only in forms a plain search misses:
+// split by U+200B and by U+034F, upper-cased, and with every byte
+// percent-encoded.
+//
 // Tools: lookup (the echo in its schema; bad input gets -32602, isError,
 // -32603, or an exit with status 3 for an oversize q) and plain (a clean
 // schema, the echo in its answer: a leak on the valid call).
@@ -13,20 +17,45 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/testdata/servers/internal/rawserver"
 	"github.com/mcp-fuzz/mcp-fuzz/testdata/servers/internal/spawn"
 )
 
-// echo is what the server repeats everywhere.
-var echo = fmt.Sprintf("API_TOKEN=%s DEBUG=%s", os.Getenv("API_TOKEN"), os.Getenv("DEBUG"))
+var disguise = flag.Bool("disguise", false, "write the token only in disguised forms")
+
+// echo is what the server repeats everywhere, set by main.
+var echo string
+
+// token returns the value of API_TOKEN, disguised when -disguise is set.
+func token() string {
+	v := os.Getenv("API_TOKEN")
+	if !*disguise || len(v) < 8 {
+		return v
+	}
+	var pct strings.Builder
+	for i := 0; i < len(v); i++ {
+		fmt.Fprintf(&pct, "%%%02x", v[i])
+	}
+	return strings.Join([]string{
+		v[:5] + "\u200b" + v[5:],
+		v[:3] + "\u034f" + v[3:6] + "\u034f" + v[6:],
+		strings.ToUpper(v),
+		pct.String(),
+	}, " ")
+}
 
 // value is the raw value used where the schema needs one word: the token,
 // else the DEBUG value.
 func value() string {
 	if v := os.Getenv("API_TOKEN"); v != "" {
+		if *disguise && len(v) >= 8 {
+			return v[:5] + "\u200b" + v[5:]
+		}
 		return v
 	}
 	if v := os.Getenv("DEBUG"); v != "" {
@@ -104,6 +133,8 @@ func errorText(s string) map[string]any {
 }
 
 func main() {
+	flag.Parse()
+	echo = fmt.Sprintf("API_TOKEN=%s DEBUG=%s", token(), os.Getenv("DEBUG"))
 	spawn.Record("server")
 	fmt.Fprintf(os.Stderr, "starting with %s\n", echo)
 	rawserver.Main(&rawserver.Server{
