@@ -54,7 +54,7 @@ func (d *Dest) Write(data []byte, o Options) error {
 	}
 	err := write(d.root, d.name, d.path, data, o)
 	if err != nil && d.removed() {
-		return fmt.Errorf("%s: directory %s was removed since it was opened: %w", d.path, filepath.Clean(d.dir), fs.ErrNotExist)
+		return fmt.Errorf("%s: directory %s was removed during the run: %w", d.path, filepath.Clean(d.dir), fs.ErrNotExist)
 	}
 	return err
 }

@@ -92,7 +92,7 @@ func TestDestDirectoryRemoved(t *testing.T) {
 			}
 		}
 		err := d.Write([]byte("{}"), Options{})
-		want := filepath.Join(reports, "r.json") + ": directory " + reports + " was removed since it was opened"
+		want := filepath.Join(reports, "r.json") + ": directory " + reports + " was removed during the run"
 		if err == nil || !strings.Contains(err.Error(), want) || !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("replaced by a link %v: Write = %v, want %q", replace, err, want)
 		}
