@@ -53,7 +53,7 @@ func (d *Dest) Write(data []byte, o Options) error {
 		return fmt.Errorf("%s: %w", d.path, os.ErrClosed)
 	}
 	err := write(d.root, d.name, d.path, data, o)
-	if err != nil && d.removed() {
+	if errors.Is(err, fs.ErrNotExist) && d.removed() {
 		return fmt.Errorf("%s: directory %s was removed during the run: %w", d.path, filepath.Clean(d.dir), fs.ErrNotExist)
 	}
 	return err
@@ -61,7 +61,7 @@ func (d *Dest) Write(data []byte, o Options) error {
 
 // removed says whether d's directory was deleted: an open directory that
 // is no longer linked anywhere has no links left (Linux), or cannot be
-// examined at all.
+// examined at all. Elsewhere the write's own error stands.
 func (d *Dest) removed() bool {
 	st, err := d.root.Stat(".")
 	if err != nil {
