@@ -80,8 +80,11 @@ func (outs outputs) close() {
 
 // write writes data to o's path, through the directory opened for it.
 func (o output) write(data []byte, opts boundedfile.Options) error {
-	if o.err != nil {
+	switch {
+	case o.err != nil:
 		return fmt.Errorf("%s: %w", o.path, o.err)
+	case o.dest == nil:
+		return fmt.Errorf("%s: its directory was not opened", o.path)
 	}
 	return o.dest.Write(data, opts)
 }
