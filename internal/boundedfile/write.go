@@ -54,8 +54,10 @@ func Write(path string, data []byte, perm os.FileMode) error {
 // o.Perm (less the umask), its owner is this process, and hard links to the
 // old file keep the old content.
 //
-// The directories leading to path are followed as given (links included):
-// only the last component is guarded.
+// The directories leading to path are followed as given (links included),
+// as they are when WriteWith is called: only the last component is guarded.
+// To write into the directory as it was before the server started, open
+// it then with [OpenDest].
 func WriteWith(path string, data []byte, o Options) error {
 	dir, file, err := split(path)
 	if err != nil {

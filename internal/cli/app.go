@@ -182,17 +182,18 @@ func (a *App) runDemo(ctx context.Context, args []string) int {
 		// the demo's; --config still reads a file.
 		st.Config = os.DevNull
 	}
-	o, sarif, code, ok := a.prepare(st)
+	o, sarif, outs, code, ok := a.prepare(st)
 	if !ok {
 		// A usage error is not preceded by a banner saying the audit began.
 		return code
 	}
+	defer outs.close()
 	o.Engine.TemporaryProgram = temporary
 	fmt.Fprintln(a.Stderr, "mcp-fuzz demo: auditing the built-in demo server (deliberately flawed: every verdict shows up)")
 	if temporary {
 		fmt.Fprintln(a.Stderr, "mcp-fuzz demo: this mcp-fuzz is a temporary go run build, gone when it exits: the reproducers are `mcp-fuzz replay REPORT.json CASE-ID` and `mcp-fuzz demo-server` (go install ./cmd/mcp-fuzz puts mcp-fuzz on your PATH; or write go run ./cmd/mcp-fuzz in its place)")
 	}
-	code = a.audit(ctx, o, sarif)
+	code = a.audit(ctx, o, sarif, outs)
 	if code == ExitOK {
 		fmt.Fprintf(a.Stderr, "mcp-fuzz demo: exit 0 because the demo's flaws are deliberate; on your own server these findings fail the default gate (fail-on %s) and exit 1\n", score.DefaultFailOnNames())
 	}
@@ -200,38 +201,51 @@ func (a *App) runDemo(ctx context.Context, args []string) int {
 }
 
 func (a *App) fuzz(ctx context.Context, st audit.Settings) int {
-	o, sarif, code, ok := a.prepare(st)
+	o, sarif, outs, code, ok := a.prepare(st)
 	if !ok {
 		return code
 	}
-	return a.audit(ctx, o, sarif)
+	defer outs.close()
+	return a.audit(ctx, o, sarif, outs)
 }
 
 // prepare builds and validates the options of an audit, the SARIF ones
-// included; ok is false after a usage error was reported, with its exit
-// code.
-func (a *App) prepare(st audit.Settings) (o audit.Options, sarif render.SARIFOptions, code int, ok bool) {
+// included, and opens the directory of each -o file (see [openOutputs]),
+// all before the server starts; ok is false after a usage error was
+// reported, with its exit code. When ok, the caller closes outs.
+func (a *App) prepare(st audit.Settings) (o audit.Options, sarif render.SARIFOptions, outs outputs, code int, ok bool) {
 	o, code, ok = a.build(st)
 	if !ok {
-		return o, sarif, code, false
+		return o, sarif, nil, code, false
 	}
 	// An output that cannot be written is refused now, not after the run.
 	for _, path := range o.Outputs {
 		if err := boundedfile.CheckWritable(path); err != nil {
-			return o, sarif, a.usageError(fmt.Errorf("-o %s: %w", path, err)), false
+			return o, sarif, nil, a.usageError(fmt.Errorf("-o %s: %w", path, err)), false
 		}
 	}
 	if wantsSARIF(o.Format, o.Outputs) {
 		var err error
 		if sarif, err = a.sarifOptions(o.SARIF); err != nil {
-			return o, sarif, a.usageError(err), false
+			return o, sarif, nil, a.usageError(err), false
 		}
 	}
-	return o, sarif, ExitOK, true
+	// The directories are held from now on: the server, started next,
+	// cannot redirect the reports by swapping one.
+	outs = openOutputs(o.Outputs)
+	for _, out := range outs {
+		if out.err != nil {
+			outs.close()
+			return o, sarif, nil, a.usageError(fmt.Errorf("-o %s: %w", out.path, out.err)), false
+		}
+	}
+	return o, sarif, outs, ExitOK, true
 }
 
-// audit runs the audit o, built and validated, and reports it.
-func (a *App) audit(ctx context.Context, o audit.Options, sarif render.SARIFOptions) int {
+// audit runs the audit o, built and validated, and reports it, to the
+// outputs opened before it (the partial report of an interrupted run
+// included).
+func (a *App) audit(ctx context.Context, o audit.Options, sarif render.SARIFOptions, outs outputs) int {
 	p := a.newProgressFor()
 	o.Engine.Progress = p.event
 	out := audit.Run(ctx, o)
@@ -240,7 +254,7 @@ func (a *App) audit(ctx context.Context, o audit.Options, sarif render.SARIFOpti
 	case out.Interrupted() && out.Report != nil:
 		// Write what the run has: a partial report is still evidence.
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: %s; writing the partial report\n", escape.Terminal(out.Report.EndedEarly, 0))
-		a.emit(out.Report, o.Format, o.Outputs, sarif, o.Verbose)
+		a.emit(out.Report, o.Format, outs, sarif, o.Verbose)
 		return out.Code
 	case out.Interrupted():
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: interrupted (%v) before the server was ready; nothing to report\n", context.Cause(ctx))
@@ -251,7 +265,7 @@ func (a *App) audit(ctx context.Context, o audit.Options, sarif render.SARIFOpti
 		a.printError(out.Err)
 		return out.Code
 	}
-	emitted := a.emit(out.Report, o.Format, o.Outputs, sarif, o.Verbose)
+	emitted := a.emit(out.Report, o.Format, outs, sarif, o.Verbose)
 	for _, w := range out.Warnings {
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: warning: %s\n", escape.Terminal(w, 0))
 	}

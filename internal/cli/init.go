@@ -79,6 +79,14 @@ func (a *App) runInit(ctx context.Context, args []string) int {
 			return a.usageError(fmt.Errorf("%s exists: give --force to replace it, or -o FILE to write another file", out))
 		}
 	}
+	// The directory of out is held from before the server starts: the
+	// server cannot redirect the file by swapping the directory.
+	var dest output
+	if out != "-" {
+		dests := openOutputs([]string{out})
+		defer dests.close()
+		dest = dests[0]
+	}
 	p, code, ok := a.plan(ctx, o)
 	if !ok {
 		return code
@@ -95,12 +103,15 @@ func (a *App) runInit(ctx context.Context, args []string) int {
 	}
 	// Without --force, a file (or link) made at out during the run is
 	// kept: only a new file is written.
-	if err := boundedfile.WriteWith(out, b, boundedfile.Options{Perm: 0o644, NoReplace: !force}); err != nil {
+	if err := dest.write(b, boundedfile.Options{Perm: 0o644, NoReplace: !force}); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return a.usageError(fmt.Errorf("%s exists: give --force to replace it, or -o FILE to write another file", out))
 		}
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: writing %s: %v\n", out, err)
 		return ExitUsage
+	}
+	if dest.moved() {
+		fmt.Fprintf(a.Stderr, "mcp-fuzz: warning: %s\n", movedWarning(out))
 	}
 	called := 0
 	for _, t := range p.Tools {

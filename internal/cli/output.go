@@ -31,10 +31,80 @@ func checkFormat(name string) error {
 	return nil
 }
 
-// writeOutput writes rep to the -o file path, in the format of its
+// output is an -o file: its path and its directory, opened by
+// [openOutputs].
+type output struct {
+	path string
+	dest *boundedfile.Dest
+	err  error // why the directory could not be opened (dest is nil)
+}
+
+// outputs are the -o files of a command.
+type outputs []output
+
+// openOutputs opens the directory of each path in paths, as it is now
+// (symbolic links followed: the user's own layout), and holds it open.
+// A run calls it before the server starts, so that whatever the server
+// does to the paths meanwhile (replace a directory with a symbolic link
+// to another, rename it) cannot redirect the reports: each is written
+// into the directory opened here, and a directory removed since fails
+// its write (see [boundedfile.Dest]). A directory that cannot be opened
+// is not an error yet: its write fails, saying why. The caller closes
+// the outputs.
+func openOutputs(paths []string) outputs {
+	outs := make(outputs, 0, len(paths))
+	for _, path := range paths {
+		d, err := boundedfile.OpenDest(path)
+		outs = append(outs, output{path: path, dest: d, err: err})
+	}
+	return outs
+}
+
+// paths returns the paths of outs, in order.
+func (outs outputs) paths() []string {
+	p := make([]string, len(outs))
+	for i, o := range outs {
+		p[i] = o.path
+	}
+	return p
+}
+
+// close closes the directories of outs.
+func (outs outputs) close() {
+	for _, o := range outs {
+		if o.dest != nil {
+			_ = o.dest.Close()
+		}
+	}
+}
+
+// write writes data to o's path, through the directory opened for it.
+func (o output) write(data []byte, opts boundedfile.Options) error {
+	switch {
+	case o.err != nil:
+		return fmt.Errorf("%s: %w", o.path, o.err)
+	case o.dest == nil:
+		return fmt.Errorf("%s: its directory was not opened", o.path)
+	}
+	return o.dest.Write(data, opts)
+}
+
+// moved says whether o's directory no longer is where its path leads, so
+// that the file written is not at the path.
+func (o output) moved() bool {
+	return o.dest != nil && o.dest.Moved()
+}
+
+// movedWarning is the warning about an output written into a directory
+// that was moved or replaced since it was opened.
+func movedWarning(path string) string {
+	return fmt.Sprintf("the directory of %s was moved or replaced during the run: the file was written in the directory that was there when mcp-fuzz started, not where the path leads now", path)
+}
+
+// writeOutput writes rep to the -o file o, in the format of its
 // extension.
-func writeOutput(path string, rep *report.Report, opts render.Options) error {
-	f, err := formatOf(path)
+func writeOutput(o output, rep *report.Report, opts render.Options) error {
+	f, err := formatOf(o.path)
 	if err != nil {
 		return err
 	}
@@ -42,7 +112,7 @@ func writeOutput(path string, rep *report.Report, opts render.Options) error {
 	if err != nil {
 		return err
 	}
-	return boundedfile.Write(path, b, 0o644)
+	return o.write(b, boundedfile.Options{Perm: 0o644})
 }
 
 // wantsSARIF reports whether stdout's format or an -o file is SARIF.

@@ -95,17 +95,20 @@ func (a *App) runReport(args []string) int {
 			return a.usageError(err)
 		}
 	}
-	return a.emit(rep, format, outs, opts, verbose)
+	dests := openOutputs(outs)
+	defer dests.close()
+	return a.emit(rep, format, dests, opts, verbose)
 }
 
 // emit writes rep to each output file and, in format, to stdout, with
 // SARIF results located by sarif. The replay reproducers of every output
-// name the first .json output, if any.
-func (a *App) emit(rep *report.Report, format string, outs []string, sarif render.SARIFOptions, verbose bool) int {
-	if wantsSARIF(format, outs) && sarif.Location.URI == "" && len(rep.Findings) > 0 {
+// name the first .json output, if any. Each output is written through the
+// directory opened for it (see [openOutputs]).
+func (a *App) emit(rep *report.Report, format string, outs outputs, sarif render.SARIFOptions, verbose bool) int {
+	if wantsSARIF(format, outs.paths()) && sarif.Location.URI == "" && len(rep.Findings) > 0 {
 		fmt.Fprintf(a.Stderr, "mcp-fuzz: warning: %s\n", noSARIFLocation)
 	}
-	for _, path := range outs {
+	for _, path := range outs.paths() {
 		if f, _ := formatOf(path); f.Name == "json" {
 			engine.SetReportPath(rep, path)
 			break
@@ -114,12 +117,15 @@ func (a *App) emit(rep *report.Report, format string, outs []string, sarif rende
 	// One output that cannot be written does not cost the others, nor
 	// the report on stdout: each is written, and the failures named last.
 	var written, failed []string
-	for _, path := range outs {
-		if err := writeOutput(path, rep, render.Options{SARIF: sarif}); err != nil {
-			fmt.Fprintf(a.Stderr, "mcp-fuzz: writing %s: %v\n", path, err)
-			failed = append(failed, path)
-		} else {
-			written = append(written, path)
+	for _, o := range outs {
+		if err := writeOutput(o, rep, render.Options{SARIF: sarif}); err != nil {
+			fmt.Fprintf(a.Stderr, "mcp-fuzz: writing %s: %v\n", o.path, err)
+			failed = append(failed, o.path)
+			continue
+		}
+		written = append(written, o.path)
+		if o.moved() {
+			fmt.Fprintf(a.Stderr, "mcp-fuzz: warning: %s\n", movedWarning(o.path))
 		}
 	}
 	code := ExitOK
@@ -175,15 +181,20 @@ func (a *App) runMerge(args []string) int {
 		}
 		reps = append(reps, rep)
 	}
-	for _, o := range outs {
-		f, _ := render.MergeForPath(o)
+	dests := openOutputs(outs)
+	defer dests.close()
+	for _, o := range dests {
+		f, _ := render.MergeForPath(o.path)
 		b, err := f.Merge(reps)
 		if err == nil {
-			err = boundedfile.Write(o, b, 0o644)
+			err = o.write(b, boundedfile.Options{Perm: 0o644})
 		}
 		if err != nil {
-			fmt.Fprintf(a.Stderr, "mcp-fuzz: writing %s: %v\n", o, err)
+			fmt.Fprintf(a.Stderr, "mcp-fuzz: writing %s: %v\n", o.path, err)
 			return ExitUsage
+		}
+		if o.moved() {
+			fmt.Fprintf(a.Stderr, "mcp-fuzz: warning: %s\n", movedWarning(o.path))
 		}
 	}
 	if format == "" && len(outs) == 0 {

@@ -218,6 +218,16 @@ func (h *handlers) audit(ctx context.Context, in AuditInput, destructive bool) (
 	if err != nil {
 		return AuditOutput{}, errors.New(redact(err.Error()))
 	}
+	// The directory of output_path is opened before the target starts and
+	// the report written into it: the target cannot redirect the report
+	// by replacing the directory with a symbolic link during the audit.
+	var dest *boundedfile.Dest
+	var destErr error
+	if in.OutputPath != "" {
+		if dest, destErr = boundedfile.OpenDest(in.OutputPath); destErr == nil {
+			defer dest.Close()
+		}
+	}
 	ctx, cancel := context.WithTimeout(ctx, clampDuration(in.MaxDurationSeconds, defaultDuration, maxDuration))
 	defer cancel()
 	res := audit.Run(ctx, o)
@@ -238,7 +248,10 @@ func (h *handlers) audit(ctx context.Context, in AuditInput, destructive bool) (
 		}
 		b, err := outFormat.Render(rep, render.Options{})
 		if err == nil {
-			err = writeNew(in.OutputPath, b)
+			err = destErr
+		}
+		if err == nil {
+			err = writeNew(dest, b)
 		}
 		if errors.Is(err, fs.ErrExist) {
 			// Made during the run, by the target say: kept all the same.
@@ -248,6 +261,9 @@ func (h *handlers) audit(ctx context.Context, in AuditInput, destructive bool) (
 			return AuditOutput{}, fmt.Errorf("writing output_path: %w", err)
 		}
 		out.ReportPath = in.OutputPath
+		if dest.Moved() {
+			out.Note += "The directory of output_path was moved or replaced during the audit: the report was written in the directory that was there when the audit started, not where output_path leads now. "
+		}
 	}
 	limit := in.MaxReportChars
 	if limit <= 0 {
@@ -315,11 +331,11 @@ func summarize(rep *report.Report) AuditOutput {
 	return out
 }
 
-// writeNew writes data to a new file at path, whole or not at all: audit
-// creates files and never overwrites one (nor a symbolic link), which keeps
-// it additive (destructiveHint false).
-func writeNew(path string, data []byte) error {
-	return boundedfile.WriteWith(path, data, boundedfile.Options{Perm: 0o644, NoReplace: true})
+// writeNew writes data to a new file at d's path, whole or not at all,
+// in the directory d opened: audit creates files and never overwrites one
+// (nor a symbolic link), which keeps it additive (destructiveHint false).
+func writeNew(d *boundedfile.Dest, data []byte) error {
+	return d.Write(data, boundedfile.Options{Perm: 0o644, NoReplace: true})
 }
 
 // auditSchema is the input schema of audit and audit_destructive.

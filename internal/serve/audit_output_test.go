@@ -8,7 +8,20 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/boundedfile"
 )
+
+// openDest opens the directory of path for writeNew, until the test ends.
+func openDest(t *testing.T, path string) *boundedfile.Dest {
+	t.Helper()
+	d, err := boundedfile.OpenDest(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
 
 // TestWriteNewKeepsAPlantedLink: output_path is only ever created. A link
 // planted there (by the target during the run, say) is kept and not
@@ -24,7 +37,7 @@ func TestWriteNewKeepsAPlantedLink(t *testing.T) {
 	if err := os.Symlink(secret, link); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeNew(link, []byte("{}")); !errors.Is(err, fs.ErrExist) {
+	if err := writeNew(openDest(t, link), []byte("{}")); !errors.Is(err, fs.ErrExist) {
 		t.Errorf("writeNew over a link = %v, want ErrExist", err)
 	}
 	if fi, err := os.Lstat(link); err != nil || fi.Mode().Type() != fs.ModeSymlink {
@@ -35,7 +48,7 @@ func TestWriteNewKeepsAPlantedLink(t *testing.T) {
 	}
 
 	fresh := filepath.Join(dir, "new.json")
-	if err := writeNew(fresh, []byte("{}")); err != nil {
+	if err := writeNew(openDest(t, fresh), []byte("{}")); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(fresh); string(b) != "{}" {
