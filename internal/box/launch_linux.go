@@ -320,7 +320,7 @@ func enterLandlock(writable []string) (abi int, scoped, writes bool, err error) 
 	var rules []landlock.Rule
 	switch {
 	case len(writable) > 0:
-		cfg = landlock.Config{HandledAccessFS: writeRights | deviceRights | llsys.AccessFSRefer, Scoped: llsys.ScopeSignal}
+		cfg = landlock.Config{HandledAccessFS: writeRights | deviceRights | llsys.AccessFSRefer, Scoped: llsys.ScopeSignal | llsys.ScopeAbstractUnixSocket}
 		var dirs, files []string
 		for _, w := range writable {
 			if st, err := os.Stat(w); err == nil && st.IsDir() {
@@ -337,7 +337,7 @@ func enterLandlock(writable []string) (abi int, scoped, writes bool, err error) 
 		}
 		writes = true
 	case abi >= 6:
-		cfg = landlock.Config{Scoped: llsys.ScopeSignal}
+		cfg = landlock.Config{Scoped: llsys.ScopeSignal | llsys.ScopeAbstractUnixSocket}
 	default:
 		cfg = landlock.Config{HandledAccessFS: deviceRights | llsys.AccessFSRefer}
 		rules = append(rules, landlock.PathAccess(0, "/").WithRefer())

@@ -149,8 +149,11 @@ var ignoredEnv = map[string]bool{"HOME": true, "PWD": true, "OLDPWD": true, "SHE
 
 // writablePaths are where a server that stays uid 0 may write: its working
 // directory, its home, the temporary directories, the terminals and null
-// devices, and the files and directories its arguments and environment
-// name (for a path not made yet, the directory it would be made in).
+// devices, the directories its arguments name and the files and
+// directories its environment names (for a path not made yet, the
+// directory it would be made in). A file named by an argument is not: it
+// is a program, a script or an input far more often than a file the
+// server keeps (a wrapper script it may not rewrite).
 func writablePaths(o Options, dir, home string) []string {
 	out := []string{os.TempDir(), "/tmp", "/var/tmp", "/dev/shm", "/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx", "/dev/pts"}
 	if dir != "" {
@@ -159,9 +162,19 @@ func writablePaths(o Options, dir, home string) []string {
 	if home != "" {
 		out = append(out, home)
 	}
+	fromArgs := map[string]bool{}
+	for _, a := range o.Args {
+		for _, part := range strings.Split(a, string(os.PathListSeparator)) {
+			if p := asPath(part, dir); p != "" {
+				fromArgs[p] = true
+			}
+		}
+	}
 	for _, v := range pathValues(o, dir) {
-		if _, err := os.Stat(v); err == nil {
-			out = append(out, v)
+		if st, err := os.Stat(v); err == nil {
+			if st.IsDir() || !fromArgs[v] {
+				out = append(out, v)
+			}
 		} else if parent := filepath.Dir(v); parent != v {
 			if st, err := os.Stat(parent); err == nil && st.IsDir() {
 				out = append(out, parent)

@@ -3,6 +3,7 @@ package box
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -79,5 +80,36 @@ func TestUnreachable(t *testing.T) {
 	}
 	if got := unreachable(uid, gid, Options{Path: hidden}, private); got != "" {
 		t.Errorf("owner: unreachable = %q, want none", got)
+	}
+}
+
+// TestWritablePaths: a server left at uid 0 may write where it works and
+// keeps its data, never into a program or input it was given.
+func TestWritablePaths(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	script := filepath.Join(dir, "server.py")
+	data := filepath.Join(dir, "data.json")
+	sub := filepath.Join(dir, "sub")
+	for _, f := range []string{script, data} {
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Args: []string{script, "--root", sub, "--out=" + filepath.Join(sub, "new.txt")}, Env: []string{"DATA=" + data, "CACHE=" + filepath.Join(dir, "missing", "x"), "PATH=/usr/bin"}}
+	got := writablePaths(o, "/work", "/home/box")
+	has := func(p string) bool { return slices.Contains(got, p) }
+	for _, p := range []string{"/work", "/home/box", "/tmp", "/dev/null", sub, data} {
+		if !has(p) {
+			t.Errorf("%s not writable; writable: %v", p, got)
+		}
+	}
+	for _, p := range []string{script, "/usr/bin", filepath.Join(dir, "missing")} {
+		if has(p) {
+			t.Errorf("%s writable; writable: %v", p, got)
+		}
 	}
 }

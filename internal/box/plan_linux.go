@@ -90,6 +90,9 @@ func New(o Options) *Plan {
 	return p
 }
 
+// rootWarning is the warning of a run whose server stays uid 0.
+const rootWarning = "the server runs as uid 0 (without capabilities), since no other user can use its files: it can still read files only root may read, change the permissions of root's files, and reach sockets only root may use; run mcp-fuzz as a user other than root, or put the server's files where other users can read them and give it a working directory owned by one (see docs/SANDBOX.md)"
+
 // unavailable is the plan of a machine where no launcher can run.
 func (p *Plan) unavailable(why string) *Plan {
 	p.launcher = ""
@@ -209,10 +212,15 @@ func (p *Plan) describe(applied []string, nsMissing string) {
 	}
 	if _, writes := has["writes"]; writes {
 		p.note("writes confined")
-		p.add("landlock: the server writes only in its working directory, its home, the temporary directories and the paths its arguments and environment name (uid 0 could otherwise write every file root owns)")
+		p.add("landlock: the server writes only in its working directory, its home, the temporary directories, the directories its arguments name and the paths its environment names (uid 0 could otherwise write every file root owns)")
 	} else if p.dropCaps {
 		p.note("writes not confined")
-		p.add("landlock: writes are not confined here, so the server (uid 0) can write every file root owns; run mcp-fuzz as another user, or give it a working directory owned by one")
+		p.add("landlock: writes are not confined here, so the server (uid 0) can write every file root owns")
+	}
+	if p.dropCaps {
+		// What uid 0 keeps without any capability: say it where a gate's
+		// reader looks, as a warning, not only in the list.
+		p.warning = rootWarning
 	}
 	switch {
 	case p.pidNS:
