@@ -246,3 +246,32 @@ func boxUID() int {
 	}
 	return 65534
 }
+
+// TestRootServerCannotSetSetuid: a server left at uid 0 owns root's files;
+// it may still chmod its own files as servers do, but not make anything
+// setuid, setgid or writable by everybody, which would outlive the run.
+func TestRootServerCannotSetSetuid(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root")
+	}
+	t.Parallel()
+	self, _ := os.Executable()
+	o, _ := runOuter(t, self, -1, "chmoder", false, 30*time.Second)
+	if o.Attempt.UID != 0 {
+		t.Skipf("the server ran as uid %d, not 0 (the test binary is reachable by another uid)", o.Attempt.UID)
+	}
+	want := []string{"ok", "operation not permitted", "operation not permitted", "operation not permitted"}
+	if len(o.Attempt.Modes) != len(want) {
+		t.Fatalf("modes %v (stderr %q)", o.Attempt.Modes, o.Stderr)
+	}
+	for i, w := range want {
+		if !strings.Contains(o.Attempt.Modes[i], w) {
+			t.Errorf("mode attempt %d: %q, want %q", i, o.Attempt.Modes[i], w)
+		}
+	}
+	// The fixture works: without the box the same calls succeed.
+	o, _ = runOuter(t, self, -1, "chmoder", true, 30*time.Second)
+	if len(o.Attempt.Modes) != 4 || o.Attempt.Modes[1] != "ok" || o.Attempt.Modes[3] != "ok" {
+		t.Errorf("--no-box: modes %v: the test proves nothing", o.Attempt.Modes)
+	}
+}

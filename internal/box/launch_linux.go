@@ -273,6 +273,15 @@ func restrict(p payload) ([]string, error) {
 			return nil, fmt.Errorf("dropping capabilities: %w", err)
 		}
 		applied = append(applied, "nocaps")
+		// What an owner may still do and Landlock does not see: setuid,
+		// setgid and world-writable modes.
+		modes, err := refuseModes()
+		if err != nil {
+			return nil, fmt.Errorf("installing the mode filter: %w", err)
+		}
+		if modes {
+			applied = append(applied, "modes")
+		}
 	}
 	if p.Landlock {
 		abi, scoped, writes, err := enterLandlock(p.Writable)

@@ -91,7 +91,7 @@ func New(o Options) *Plan {
 }
 
 // rootWarning is the warning of a run whose server stays uid 0.
-const rootWarning = "the server runs as uid 0 (without capabilities), since no other user can use its files: it can still read files only root may read, change the permissions of root's files, and reach sockets only root may use; run mcp-fuzz as a user other than root, or put the server's files where other users can read them and give it a working directory owned by one (see docs/SANDBOX.md)"
+const rootWarning = "the server runs as uid 0 (without capabilities), since no other user can use its files: it can still read files only root may read, take permissions away from root's files, and reach sockets only root may use; run mcp-fuzz as a user other than root, or put the server's files where other users can read them and give it a working directory owned by one (see docs/SANDBOX.md)"
 
 // unavailable is the plan of a machine where no launcher can run.
 func (p *Plan) unavailable(why string) *Plan {
@@ -216,6 +216,11 @@ func (p *Plan) describe(applied []string, nsMissing string) {
 	} else if p.dropCaps {
 		p.note("writes not confined")
 		p.add("landlock: writes are not confined here, so the server (uid 0) can write every file root owns")
+	}
+	if _, modes := has["modes"]; modes {
+		p.add("seccomp: the server (uid 0) cannot set setuid, setgid or world-writable modes")
+	} else if p.dropCaps {
+		p.add("seccomp: no mode filter on this architecture, so the server (uid 0) can make root's files setuid or writable by everybody")
 	}
 	if p.dropCaps {
 		// What uid 0 keeps without any capability: say it where a gate's

@@ -37,6 +37,9 @@ type attempt struct {
 	Signal   string `json:"signal"`   // "sent" or the error of kill(target, 0)
 	UID      int    `json:"uid"`      // its own uid
 	Bounding string `json:"bounding"` // its CapBnd line
+	// Modes: what chmod 0755, chmod 04755, chmod 0777 and a setuid
+	// O_CREAT said ("ok" or the error), in that order.
+	Modes []string `json:"modes,omitempty"`
 }
 
 // outcome is what the outer prints: its server's attempt and the plan.
@@ -63,6 +66,8 @@ func runRole() {
 		os.Exit(daemon())
 	case "sleeper":
 		os.Exit(sleeper())
+	case "chmoder":
+		os.Exit(chmoder())
 	default:
 		fmt.Fprintln(os.Stderr, "unknown role")
 		os.Exit(2)
@@ -182,5 +187,38 @@ func daemon() int {
 // sleeper sleeps.
 func sleeper() int {
 	time.Sleep(300 * time.Second)
+	return 0
+}
+
+// chmoder tries to set modes on files it makes in the temporary
+// directory, and prints what it managed.
+func chmoder() int {
+	dir, err := os.MkdirTemp("", "box-chmod-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	f := dir + "/f"
+	if err := os.WriteFile(f, nil, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	result := func(err error) string {
+		if err != nil {
+			return err.Error()
+		}
+		return "ok"
+	}
+	var a attempt
+	a.UID = os.Getuid()
+	a.Modes = append(a.Modes, result(syscall.Chmod(f, 0o755)), result(syscall.Chmod(f, 0o4755)), result(syscall.Chmod(f, 0o777)))
+	fd, err := syscall.Open(dir+"/g", syscall.O_CREAT|syscall.O_WRONLY, 0o4755)
+	if err == nil {
+		syscall.Close(fd)
+	}
+	a.Modes = append(a.Modes, result(err))
+	b, _ := json.Marshal(a)
+	fmt.Print(string(b))
 	return 0
 }

@@ -1,0 +1,19 @@
+//go:build linux
+
+package box
+
+import "golang.org/x/sys/unix"
+
+const auditArch = unix.AUDIT_ARCH_X86_64
+
+var modeRules = []modeRule{
+	{unix.SYS_CHMOD, 1, -1, forbiddenChmod},
+	{unix.SYS_FCHMOD, 1, -1, forbiddenChmod},
+	{unix.SYS_FCHMODAT, 2, -1, forbiddenChmod},
+	{unix.SYS_FCHMODAT2, 2, -1, forbiddenChmod},
+	{unix.SYS_CREAT, 1, -1, forbiddenCreate},
+	{unix.SYS_MKNOD, 1, -1, forbiddenCreate},
+	{unix.SYS_MKNODAT, 2, -1, forbiddenCreate},
+	{unix.SYS_OPEN, 2, 1, forbiddenCreate},
+	{unix.SYS_OPENAT, 3, 2, forbiddenCreate},
+}
