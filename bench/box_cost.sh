@@ -19,15 +19,21 @@ now() { date +%s%N; }
 median() { sort -n "$1" | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 verdicts() { jq -c '[.tools[] | .cases[]? | [.id, .verdict]] | sort' "$1"; }
 
+# run_target NAME [demo] ARGS...: PAIRS alternating runs of mcp-fuzz on one
+# target; "demo" first audits the built-in demo (its flags go after it).
 run_target() {
-	local name=$1
+	local name=$1 sub=()
 	shift
+	if [ "${1:-}" = demo ]; then
+		sub=(demo)
+		shift
+	fi
 	for i in $(seq "$pairs"); do
 		for mode in box nobox; do
 			flags=(--fail-on none)
 			[ "$mode" = nobox ] && flags+=(--no-box)
 			start=$(now)
-			"$dir/mcp-fuzz" "${flags[@]}" -o "$dir/$name-$mode-$i.json" "$@" >/dev/null 2>&1 || true
+			"$dir/mcp-fuzz" "${sub[@]}" "${flags[@]}" -o "$dir/$name-$mode-$i.json" "$@" >/dev/null 2>&1 || true
 			echo $(( ($(now) - start) / 1000000 )) >>"$dir/$name-$mode.ms"
 		done
 		if [ "$(verdicts "$dir/$name-box-$i.json")" != "$(verdicts "$dir/$name-nobox-$i.json")" ]; then
@@ -43,22 +49,7 @@ run_target() {
 	jq -r '.run.containment | map("  containment: " + .) | .[]' "$dir/$name-box-1.json"
 }
 
-for i in $(seq "$pairs"); do
-	for mode in box nobox; do
-		flags=()
-		[ "$mode" = nobox ] && flags+=(--no-box)
-		start=$(now)
-		"$dir/mcp-fuzz" demo "${flags[@]}" -o "$dir/demo-$mode-$i.json" >/dev/null 2>&1
-		echo $(( ($(now) - start) / 1000000 )) >>"$dir/demo-$mode.ms"
-	done
-	if [ "$(verdicts "$dir/demo-box-$i.json")" != "$(verdicts "$dir/demo-nobox-$i.json")" ]; then
-		echo "demo, pair $i: verdicts differ with and without the box" >&2
-	fi
-done
-box=$(median "$dir/demo-box.ms"); nobox=$(median "$dir/demo-nobox.ms")
-echo "demo ($(jq '.summary.cases' "$dir/demo-box-1.json") cases, $pairs pairs): --no-box median ${nobox} ms, box median ${box} ms, ratio $(awk -v b="$box" -v n="$nobox" 'BEGIN {printf "%.2f", b/n}')"
-jq -r '.run.containment | map("  containment: " + .) | .[]' "$dir/demo-box-1.json"
-
+run_target demo demo
 run_target everything -- node "$mods/server-everything/dist/index.js" stdio
 run_target memory --env "MEMORY_FILE_PATH=$dir/memory.jsonl" -- node "$mods/server-memory/dist/index.js"
 mkdir -p "$dir/fsroot/sub" && echo hello >"$dir/fsroot/a.txt"
