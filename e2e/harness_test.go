@@ -347,7 +347,7 @@ func freePort() (int, error) {
 }
 
 // minimalEnv returns the allowlisted variables of this process's environment
-// that mcp-fuzz passes to a stdio server (SPEC §3).
+// that mcp-fuzz passes to a stdio server (docs/BEHAVIOUR.md#targets-and-transports).
 func minimalEnv() []string {
 	var env []string
 	for _, k := range []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "LC_ALL", "TMPDIR", "TZ"} {

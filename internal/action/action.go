@@ -24,7 +24,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
-// Exit codes (SPEC §10): see the audit package.
+// Exit codes (docs/BEHAVIOUR.md#score-grade-gates-and-exit-codes): see the audit package.
 const (
 	ExitOK      = audit.ExitOK
 	ExitGate    = audit.ExitGate

@@ -123,7 +123,7 @@ func TestInputsBecomeTheAuditsOptions(t *testing.T) {
 	check("sarif output", relative(ws, s.sarif), "srv/out/x.sarif")
 	check("report", s.report, "/abs/r.json")
 	check("comment", s.comment, "always")
-	check("warnings", len(s.warnings), 0) // every SPEC §12 input works: none is "not supported yet"
+	check("warnings", len(s.warnings), 0) // every docs/BEHAVIOUR.md#the-github-action input works: none is "not supported yet"
 
 	// url and headers.
 	in = map[string]string{"url": "https://example.com/mcp", "headers": "Authorization: Bearer x\nX-A: b"}
@@ -154,7 +154,7 @@ func TestBadInputs(t *testing.T) {
 }
 
 func TestSecretsOf(t *testing.T) {
-	// The secret set of SPEC §3, not every value: DEBUG=1, the short X-Tenant
+	// The secret set of docs/BEHAVIOUR.md#targets-and-transports, not every value: DEBUG=1, the short X-Tenant
 	// and the plain PATH-like value are not secrets, so they are not masked
 	// (masking "1" would hide every 1 in the log and drop outputs).
 	in := map[string]string{

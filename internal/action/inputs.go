@@ -48,7 +48,7 @@ type settings struct {
 	warnings   []string
 }
 
-// secretsOf returns the secret set of SPEC §3 as the inputs give it, before
+// secretsOf returns the secret set of docs/BEHAVIOUR.md#targets-and-transports as the inputs give it, before
 // anything is validated, so it is masked before anything else is printed:
 // the same set the engine redacts ([secret.Collect] over the same values),
 // plus the Action's own github-token.

@@ -20,7 +20,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
-// Exit codes (SPEC §10), the same for the command line and the Action.
+// Exit codes (docs/BEHAVIOUR.md#score-grade-gates-and-exit-codes), the same for the command line and the Action.
 const (
 	ExitOK      = 0 // done, and every gate passed
 	ExitGate    = 1 // a gate missed

@@ -505,7 +505,7 @@ func buildGates(g *score.Gates, replacedBy *string, s Settings, f *config.File, 
 	}
 	switch {
 	case len(failOn) == 0 && g.FailUnder == nil && len(g.FailUnderDim) == 0 && !g.FailOnNew && !s.NoDefaultGate:
-		// Without any gate, a run fails on the critical findings (SPEC §10).
+		// Without any gate, a run fails on the critical findings (docs/BEHAVIOUR.md#score-grade-gates-and-exit-codes).
 		g.FailOn, g.Default = score.DefaultFailOn(), true
 	case len(failOn) == 0 && !g.FailOnNew && !s.NoDefaultGate:
 		// Only score floors: critical findings fail nothing, which the

@@ -302,7 +302,7 @@ func constraints(n *node) int {
 	return c
 }
 
-// Oversize sizes (SPEC §5.2): well past any sane limit but cheap to send by
+// Oversize sizes (docs/BEHAVIOUR.md#case-generation): well past any sane limit but cheap to send by
 // default, the 1 MiB / 100,000 versions only with Options.Aggressive.
 const (
 	oversizeString           = 64 << 10

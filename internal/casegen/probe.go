@@ -2,7 +2,7 @@ package casegen
 
 import "strings"
 
-// probe is one aggressive-profile string (SPEC §5 "--profile aggressive"): it
+// probe is one aggressive-profile string (docs/BEHAVIOUR.md#case-generation "--profile aggressive"): it
 // looks for reflection and leaks, it does not attack anything.
 type probe struct {
 	name, desc string

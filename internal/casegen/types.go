@@ -6,7 +6,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-// Kind names one family of test cases (SPEC §5.2).
+// Kind names one family of test cases (docs/BEHAVIOUR.md#case-generation).
 type Kind string
 
 // The case kinds, in the order [Generate] lists them; their names are the

@@ -288,7 +288,7 @@ func keys[V any](m map[string]V) []string {
 	return ks
 }
 
-// specInputs and specOutputs are the action's interface (SPEC §12).
+// specInputs and specOutputs are the action's interface (docs/BEHAVIOUR.md#the-github-action).
 var (
 	specInputs = []string{
 		"command", "url", "headers", "env", "pass-env", "working-directory",
@@ -303,7 +303,7 @@ var (
 	}
 )
 
-// The action declares every input and output SPEC §12 names.
+// The action declares every input and output docs/BEHAVIOUR.md#the-github-action names.
 func TestActionHasTheSpecInterface(t *testing.T) {
 	m, ok := readAction(t, filepath.Join(repoRoot(t), "action.yml"))
 	if !ok {

@@ -30,7 +30,7 @@ type eraAudit struct {
 // runBoth audits the target of cfg (validated and defaulted, Era
 // [EraBoth]) in the modern era and then in the legacy one, each exactly as
 // --era modern and --era legacy would (same seed, same options), and
-// compares the verdicts (SPEC §3).
+// compares the verdicts (docs/BEHAVIOUR.md#targets-and-transports).
 //
 // The report is the modern audit's, with the legacy one's result, the
 // differences and the failures seen only in the legacy era in

@@ -16,7 +16,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-// Protocol checks (SPEC §7.5) test the server's protocol layer rather than
+// Protocol checks (docs/BEHAVIOUR.md#checks-beyond-single-calls) test the server's protocol layer rather than
 // a tool: each sends one request that a conforming server refuses in a
 // given way, on a session of its own, after the tools were called (so that
 // nothing a check does to the server changes a tool's verdicts).

@@ -15,7 +15,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-// The concurrency checks (SPEC §7.2, --concurrency N) run after the tools
+// The concurrency checks (docs/BEHAVIOUR.md#checks-beyond-single-calls, --concurrency N) run after the tools
 // and the protocol checks, each on sessions of its own:
 //
 //   - concurrency/TOOL: N independent sessions (N server processes over

@@ -64,7 +64,7 @@ type Config struct {
 	// called once.
 	Repeat int
 	// Concurrency, when 2 or more (up to [MaxConcurrency]), runs the
-	// concurrency checks after the audit (SPEC §7.2): that many sessions
+	// concurrency checks after the audit (docs/BEHAVIOUR.md#checks-beyond-single-calls): that many sessions
 	// call each confirmed tool safe to call again at once, and that many
 	// requests are in flight together on one session. 0: none.
 	Concurrency int
@@ -73,7 +73,7 @@ type Config struct {
 	Cases   int    // per-tool case budget (default 40; negative means unlimited)
 	Profile string // "default" or "aggressive"
 
-	// Protocol sends the protocol probes (--protocol, SPEC §7.5): an
+	// Protocol sends the protocol probes (--protocol, docs/BEHAVIOUR.md#checks-beyond-single-calls): an
 	// unknown method and tool, a garbage cursor, params that are not an
 	// object, a request without id; ping and a second initialize in the
 	// 2025 era.
@@ -96,7 +96,7 @@ type Config struct {
 	NoCalls bool
 
 	IncludeDestructive bool
-	// Sequential runs the lifecycle checks (SPEC §7.3) after the tools:
+	// Sequential runs the lifecycle checks (docs/BEHAVIOUR.md#checks-beyond-single-calls) after the tools:
 	// for each resource with one create, one read and one delete tool,
 	// create, read, delete and read again. It calls tools that change the
 	// server's state, so it needs IncludeDestructive.

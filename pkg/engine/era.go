@@ -15,7 +15,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 )
 
-// Protocol eras (SPEC §3): the 2026-07-28 revision is stateless (a client
+// Protocol eras (docs/BEHAVIOUR.md#targets-and-transports): the 2026-07-28 revision is stateless (a client
 // discovers the server with server/discover and every request carries the
 // _meta envelope); the 2025 revisions use the initialize handshake.
 const (

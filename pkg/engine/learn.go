@@ -20,7 +20,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-// Bounds of learning a valid call (SPEC §5.1): what mcp-fuzz reads of what
+// Bounds of learning a valid call (docs/BEHAVIOUR.md#case-generation): what mcp-fuzz reads of what
 // a server says, and how often it asks again.
 const (
 	// maxLearnRetries bounds the calls of the tool itself with learned

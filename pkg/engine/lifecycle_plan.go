@@ -12,7 +12,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-// The lifecycle checks (--sequential, SPEC §7.3) group a server's tools by
+// The lifecycle checks (--sequential, docs/BEHAVIOUR.md#checks-beyond-single-calls) group a server's tools by
 // the resource their names speak of, and, for each resource with one
 // create, one read and one delete tool, create one, read it, delete it and
 // read it again. This file is the plan (pure: names and schemas in, groups

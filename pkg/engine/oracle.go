@@ -23,7 +23,7 @@ const (
 )
 
 // errorCodes is the single table of JSON-RPC error codes the oracle knows
-// (SPEC §6). Codes in the implementation-defined server range -32000…-32099
+// (docs/BEHAVIOUR.md#the-oracle). Codes in the implementation-defined server range -32000…-32099
 // are internal errors too; see classifyCode.
 var errorCodes = map[int64]codeClass{
 	-32700: codeOther,        // parse error: we sent valid JSON, so an odd answer
@@ -168,7 +168,7 @@ type judgement struct {
 	result    *callResult
 }
 
-// judge is the oracle (SPEC §6): from what a case was and what came back for
+// judge is the oracle (docs/BEHAVIOUR.md#the-oracle): from what a case was and what came back for
 // it, the verdict and its detail, and the flags that are independent of the
 // verdict (bloated for an answer over the response cap, leak, stderr_panic).
 // It does no I/O: the session gathered everything it reads. Whether the
@@ -275,7 +275,7 @@ func judgeFailure(o outcome) (judgement, bool) {
 	return judgement{}, false
 }
 
-// judgeBad gives the verdict of a bad-input case (SPEC §6).
+// judgeBad gives the verdict of a bad-input case (docs/BEHAVIOUR.md#the-oracle).
 func judgeBad(structural, forbidden bool, o outcome) judgement {
 	if j, ok := judgeFailure(o); ok {
 		return j

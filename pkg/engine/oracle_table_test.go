@@ -97,7 +97,7 @@ const (
 	githubToken = "ghp_0123456789abcdefghijABCDEFGHIJ0123456789"
 )
 
-// judgeRows is the oracle's table (SPEC §6): every JSON-RPC error code on
+// judgeRows is the oracle's table (docs/BEHAVIOUR.md#the-oracle): every JSON-RPC error code on
 // every class of case, every shape of result, every failure, and each flag.
 func judgeRows() []judgeRow {
 	var rows []judgeRow

@@ -9,7 +9,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-// Defaults of the latency and size thresholds (SPEC §7.1).
+// Defaults of the latency and size thresholds (docs/BEHAVIOUR.md#checks-beyond-single-calls).
 const (
 	DefaultSlowMs     = 5000
 	DefaultBloatChars = 20000

@@ -9,8 +9,8 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-// The protocol probes (--protocol, SPEC §7.5) and the resources and prompts
-// checks (SPEC §7.4) are protocol checks like the envelope ones (see
+// The protocol probes (--protocol, docs/BEHAVIOUR.md#checks-beyond-single-calls) and the resources and prompts
+// checks (docs/BEHAVIOUR.md#checks-beyond-single-calls) are protocol checks like the envelope ones (see
 // checks.go), in either era. Real servers differ from the letter of the
 // spec here — the TypeScript SDK sends no answer over stdio to a request
 // whose params are not an object, and answers -32603 for a malformed
@@ -113,7 +113,7 @@ func mustJSON(v any) json.RawMessage {
 // missingURI is a resource URI no server has.
 const missingURI = "mcp-fuzz://not-found/b1946ac9"
 
-// resourceChecks are the resources and prompts checks for t (SPEC §7.4).
+// resourceChecks are the resources and prompts checks for t (docs/BEHAVIOUR.md#checks-beyond-single-calls).
 func resourceChecks(t probeTarget) []protoCheck {
 	var checks []protoCheck
 	if t.resources {

@@ -805,7 +805,7 @@ func (s *session) outcomeOf(ctx context.Context, raw json.RawMessage, err error)
 }
 
 // settle keeps or ends the session s after a call's outcome o. The verdict
-// does not decide restarts (SPEC §6): an answer, any JSON-RPC error
+// does not decide restarts (docs/BEHAVIOUR.md#the-oracle): an answer, any JSON-RPC error
 // included, means the session is alive. Only a closed connection, or no
 // answer followed by a failed liveness request, ends it.
 func (r *runner) settle(ctx context.Context, s *session, o outcome) {
@@ -920,7 +920,7 @@ func callParams(name string, args json.RawMessage) json.RawMessage {
 
 // callTimeout is the deadline of one call to tool: --timeout, or the tool's
 // own timeout from the config file. Oversize cases get no more: their
-// payloads are sized to be cheap (SPEC §5.2).
+// payloads are sized to be cheap (docs/BEHAVIOUR.md#case-generation).
 func (c Config) callTimeout(tool string) time.Duration {
 	if t, ok := c.ToolTimeouts[tool]; ok && t > 0 {
 		return t
@@ -1038,7 +1038,7 @@ func (c Config) target(transport string) report.Target {
 	return t
 }
 
-// staticLint runs the metadata rules (SPEC §8) over what discovery found.
+// staticLint runs the metadata rules (docs/BEHAVIOUR.md#static-lint) over what discovery found.
 func staticLint(s *session, tools []tool) []report.Lint {
 	caps := map[string]json.RawMessage{}
 	_ = json.Unmarshal(s.init.Capabilities, &caps)

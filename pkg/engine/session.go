@@ -541,7 +541,7 @@ func (s *session) handshake() string {
 	return "initialize"
 }
 
-// start negotiates on conn as a current client does (SPEC §3): unless the
+// start negotiates on conn as a current client does (docs/BEHAVIOUR.md#targets-and-transports): unless the
 // era is legacy, server/discover first; a server that does not speak the
 // stateless era gets the initialize handshake instead (unless the era is
 // modern: then that is the error).

@@ -1,4 +1,4 @@
-// Package gate is the runtime gate of SPEC §7.6: it wraps a live MCP client
+// Package gate is the runtime gate of docs/BEHAVIOUR.md#checks-beyond-single-calls: it wraps a live MCP client
 // session inside an agent, times and sizes every tools/call, and flags an
 // answer that is unusual for that same tool's own history — above an absolute
 // threshold, or over 3× the tool's median once it has three earlier answers.

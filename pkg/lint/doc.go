@@ -1,5 +1,5 @@
 // Package lint checks MCP server and tool metadata without calling anything
-// (SPEC §8). [Check] runs a fixed table of rules over what initialize (or
+// (docs/BEHAVIOUR.md#static-lint). [Check] runs a fixed table of rules over what initialize (or
 // server/discover) and tools/list returned and turns each problem into a
 // [report.Lint] with a stable code, a severity, a JSON pointer into the tool
 // and a concrete fix;

@@ -253,7 +253,7 @@ func itoa(i int) string {
 	return string(b)
 }
 
-// TestMalformedSchemas feeds the shapes SPEC §4 lists; none may panic, and
+// TestMalformedSchemas feeds the shapes docs/BEHAVIOUR.md#discovery-and-safety lists; none may panic, and
 // each must still produce the findings that apply.
 func TestMalformedSchemas(t *testing.T) {
 	// 2,500 nested property schemas are 5,000 levels of JSON; twice that is

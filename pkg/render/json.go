@@ -9,7 +9,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-// JSON renders rep as the JSON report (SPEC §11), ending in a newline, with
+// JSON renders rep as the JSON report (docs/BEHAVIOUR.md#outputs-and-the-report), ending in a newline, with
 // the control characters encoding/json leaves raw escaped (see
 // [escape.JSON]). The layout keeps the report small yet readable: the
 // top-level object, its tools and their case lists are indented, while each

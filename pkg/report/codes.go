@@ -219,7 +219,7 @@ const (
 	CodeConcurrencyFailure = "concurrency_failure"
 )
 
-// The codes of the lifecycle checks (--sequential, SPEC §7.3): a resource
+// The codes of the lifecycle checks (--sequential, docs/BEHAVIOUR.md#checks-beyond-single-calls): a resource
 // read successfully after its delete, and a child read successfully after
 // its parent's delete (an observation).
 const (

@@ -11,7 +11,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/jsontype"
 )
 
-// Limits that keep a report small (SPEC §11, "Reports stay small").
+// Limits that keep a report small (docs/BEHAVIOUR.md#outputs-and-the-report, "Reports stay small").
 const (
 	// MaxInlineArguments is the largest JSON encoding of a case's arguments
 	// stored whole; larger arguments are stored as an [ArgumentsDigest].

@@ -49,11 +49,11 @@ type Report struct {
 	// server/stdout#protocol_violation (server/wire#… over HTTP).
 	ServerViolations     []ServerViolation `json:"serverViolations,omitempty"`
 	ServerViolationCount int               `json:"serverViolationCount,omitempty"`
-	// Checks are the protocol checks (SPEC §7.5): requests that test the
+	// Checks are the protocol checks (docs/BEHAVIOUR.md#checks-beyond-single-calls): requests that test the
 	// server's protocol layer rather than a tool, in the order they ran.
 	// A failed one is a finding (protocol/ID#code).
 	Checks []Check `json:"checks,omitempty"`
-	// Lifecycle says what the lifecycle checks (--sequential, SPEC §7.3)
+	// Lifecycle says what the lifecycle checks (--sequential, docs/BEHAVIOUR.md#checks-beyond-single-calls)
 	// found to check: nil when they were not asked for. Their results are
 	// checks of the group "lifecycle" in Checks.
 	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`

@@ -23,7 +23,7 @@ func Schema() ([]byte, error) {
 	s := r.Reflect(&Report{})
 	s.ID = SchemaID
 	s.Title = "mcp-fuzz report"
-	s.Description = "The JSON report of one mcp-fuzz run (see SPEC §11)."
+	s.Description = "The JSON report of one mcp-fuzz run (see docs/BEHAVIOUR.md#outputs-and-the-report)."
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return nil, err

@@ -1,6 +1,6 @@
 package report
 
-// Verdict is the judgement of one call (SPEC §6).
+// Verdict is the judgement of one call (docs/BEHAVIOUR.md#the-oracle).
 type Verdict string
 
 // Verdicts of bad-input cases.
@@ -23,7 +23,7 @@ const (
 	GeneratorGap    Verdict = "generator_gap"
 )
 
-// Case kinds (SPEC §5.2): the valid call, then the bad inputs internal/casegen
+// Case kinds (docs/BEHAVIOUR.md#case-generation): the valid call, then the bad inputs internal/casegen
 // derives from the schema.
 const (
 	KindValid           = "valid"
@@ -60,7 +60,7 @@ func (v Verdict) Answered() bool {
 }
 
 // Confirms reports whether a valid call's verdict confirms the tool works,
-// so that its rejections of bad input prove validation (SPEC §10).
+// so that its rejections of bad input prove validation (docs/BEHAVIOUR.md#score-grade-gates-and-exit-codes).
 func (v Verdict) Confirms() bool {
 	return v == OK || v == EmptySuccess || v == OutputViolation
 }

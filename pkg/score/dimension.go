@@ -98,7 +98,7 @@ func (t tally) liveness() report.Dimension {
 	}
 	p := percent(t.validOK, t.validRun)
 	order := []report.Verdict{report.Errored, report.EmptySuccess, report.OutputViolation, report.Crash, report.Hang, report.ProtocolViolation}
-	for _, v := range slices.Sorted(maps.Keys(t.validNotOK)) { // verdicts outside SPEC §6, if any, last
+	for _, v := range slices.Sorted(maps.Keys(t.validNotOK)) { // verdicts outside docs/BEHAVIOUR.md#the-oracle, if any, last
 		if !slices.Contains(order, v) {
 			order = append(order, v)
 		}

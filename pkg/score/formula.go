@@ -16,7 +16,7 @@ const (
 const NotGraded = "not graded"
 
 // Formula is one dimension of the score: its key, its title in reports and
-// its weight in the overall score. How each is computed is SPEC §10.
+// its weight in the overall score. How each is computed is docs/BEHAVIOUR.md#score-grade-gates-and-exit-codes.
 type Formula struct {
 	Dimension string // a dimension key, e.g. [Robustness]
 	Title     string // "Robustness"

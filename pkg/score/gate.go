@@ -29,7 +29,7 @@ func FailKinds() []string {
 	return out
 }
 
-// DefaultFailOn is the gate of a run that sets none (SPEC §10): every
+// DefaultFailOn is the gate of a run that sets none (docs/BEHAVIOUR.md#score-grade-gates-and-exit-codes): every
 // critical code of the catalogue (crash, hang, protocol_violation, leak), so
 // that a fuzzer that finds a crash turns CI red.
 func DefaultFailOn() []string {
@@ -66,7 +66,7 @@ func checkCodes() []string {
 	return out
 }
 
-// Gates are the CI gates of SPEC §10. The zero value gates nothing.
+// Gates are the CI gates of docs/BEHAVIOUR.md#score-grade-gates-and-exit-codes. The zero value gates nothing.
 type Gates struct {
 	FailUnder    *int           // minimum overall score
 	FailUnderDim map[string]int // dimension name (any spelling [ParseDimension] accepts) -> minimum

@@ -9,7 +9,7 @@ import (
 )
 
 // Apply computes the dimensions, overall score, grade, caps and critical
-// callout of rep and stores them in it (SPEC §10), and decides
+// callout of rep and stores them in it (docs/BEHAVIOUR.md#score-grade-gates-and-exit-codes), and decides
 // [report.Report.Graded]: a report that was interrupted, or in which no case
 // of a tested tool ran, gets no score and no grade and a single [NotGraded]
 // cap saying why; its dimensions and callout are still filled in.
@@ -56,7 +56,7 @@ const NotMeasuredStatic = "--no-calls, no call was made"
 
 // applyStatic grades a static report ([report.Report.Static]) on the
 // Schema dimension alone. Its tools were listed and linted and none was
-// called, on purpose: that is not the "nothing tested" of SPEC §10, which
+// called, on purpose: that is not the "nothing tested" of docs/BEHAVIOUR.md#score-grade-gates-and-exit-codes, which
 // is about a run meant to call tools that called none. The other
 // dimensions are not measured, the overall is Schema's score, and of the
 // caps only those that need no call can apply (a protocol violation
@@ -129,7 +129,8 @@ func notGradedReason(rep *report.Report, t tally) string {
 	return why
 }
 
-// caps lists every cap that applies, in the order of SPEC §10's table.
+// caps lists every cap that applies, in the order of the README's table of
+// caps ("Score and grade"; docs/BEHAVIOUR.md#score-grade-gates-and-exit-codes).
 func (t tally) caps(dims map[string]report.Dimension) []report.Cap {
 	caps := []report.Cap{}
 	add := func(grade, format string, args ...any) {
@@ -161,7 +162,7 @@ func (t tally) caps(dims map[string]report.Dimension) []report.Cap {
 
 // brokenSession says "7 process exits, 1 dropped connection, 10 hangs, 11
 // protocol violations": the failures that cost a client its session (the
-// grade cap D of SPEC §10), or "". A crash that does not say how it happened
+// grade cap D of docs/BEHAVIOUR.md#score-grade-gates-and-exit-codes), or "". A crash that does not say how it happened
 // (a report from an older version) counts as a process exit.
 func (t tally) brokenSession() string {
 	var parts []string

@@ -286,7 +286,7 @@ func gradeOf(rep *report.Report) string {
 	return *rep.Grade
 }
 
-// TestRequiredOutcomes checks the outcomes SPEC §10 promises.
+// TestRequiredOutcomes checks the outcomes docs/BEHAVIOUR.md#score-grade-gates-and-exit-codes promises.
 func TestRequiredOutcomes(t *testing.T) {
 	tests := []struct {
 		name  string

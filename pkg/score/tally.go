@@ -154,8 +154,8 @@ func count(rep *report.Report) tally {
 	return t
 }
 
-// inputCheck reports whether c is a resources or prompts check (SPEC
-// §7.4): a bad request to a server feature, scored like a bad-input case.
+// inputCheck reports whether c is a resources or prompts check
+// (docs/BEHAVIOUR.md#checks-beyond-single-calls): a bad request to a server feature, scored like a bad-input case.
 func inputCheck(c report.Check) bool {
 	g, _, _ := strings.Cut(c.ID, "/")
 	return g == "resources" || g == "prompts"
