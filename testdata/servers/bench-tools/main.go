@@ -65,8 +65,7 @@ func caller(answer string) (rawserver.Handler, error) {
 	case "ok":
 		result = rawserver.Text("ok")
 	case "iserror":
-		r := rawserver.Text(`"q" must be a non-empty string`)
-		r["isError"] = true
+		r := rawserver.ErrorText(`"q" must be a non-empty string`)
 		result = r
 	case "internal":
 		return func(*rawserver.Server, *rawserver.Request) (any, error) {

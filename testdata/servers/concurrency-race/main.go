@@ -45,8 +45,7 @@ func main() {
 				}
 				f, err := os.OpenFile("reserve.busy", os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 				if errors.Is(err, os.ErrExist) {
-					r := rawserver.Text("busy: another call holds the reservation")
-					r["isError"] = true
+					r := rawserver.ErrorText("busy: another call holds the reservation")
 					return r, nil
 				} else if err != nil {
 					return nil, err

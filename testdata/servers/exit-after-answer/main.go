@@ -68,8 +68,7 @@ func main() {
 						answer = rawserver.Text(color + " is a color")
 						break
 					}
-					answer = rawserver.Text(fmt.Sprintf("unknown color %q: expected one of: teal, plum", color))
-					answer["isError"] = true
+					answer = rawserver.ErrorText(fmt.Sprintf("unknown color %q: expected one of: teal, plum", color))
 					if os.Getenv("EXIT_ON_UNKNOWN_COLOR") != "" {
 						exit, code = "answered an unknown color", 5
 					}

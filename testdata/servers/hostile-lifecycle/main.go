@@ -57,12 +57,6 @@ func newID() string {
 	return fmt.Sprintf("note-%d", next)
 }
 
-func toolError(text string) map[string]any {
-	r := rawserver.Text(text)
-	r["isError"] = true
-	return r
-}
-
 func main() {
 	flag.Parse()
 	srv := &rawserver.Server{Name: "hostile-lifecycle", Version: "1.0.0"}
@@ -84,7 +78,7 @@ func main() {
 			}
 			var args map[string]any
 			if json.Unmarshal(p.Arguments, &args) != nil || args == nil {
-				return toolError("arguments must be an object"), nil
+				return rawserver.ErrorText("arguments must be an object"), nil
 			}
 			mu.Lock()
 			defer mu.Unlock()
@@ -93,7 +87,7 @@ func main() {
 			case "create":
 				title, ok := args["title"].(string)
 				if !ok || len(args) != 1 {
-					return toolError("title (a string) is required, and nothing else"), nil
+					return rawserver.ErrorText("title (a string) is required, and nothing else"), nil
 				}
 				id := newID()
 				notes[noun+"/"+id] = title
@@ -102,11 +96,11 @@ func main() {
 			case "get", "delete":
 				id, ok := args[noun+"_id"].(string)
 				if !ok || len(args) != 1 {
-					return toolError(noun + "_id (a string) is required, and nothing else"), nil
+					return rawserver.ErrorText(noun + "_id (a string) is required, and nothing else"), nil
 				}
 				title, found := notes[noun+"/"+id]
 				if !found {
-					return toolError("no such " + noun), nil
+					return rawserver.ErrorText("no such " + noun), nil
 				}
 				if verb == "delete" {
 					if *deleteHang {

@@ -99,7 +99,7 @@ func call(srv *rawserver.Server, req *rawserver.Request) (any, error) {
 	switch p.Name {
 	case "plain":
 		if !isString {
-			return errorText("q must be a string (" + echo + ")"), nil
+			return rawserver.ErrorText("q must be a string (" + echo + ")"), nil
 		}
 		return rawserver.Text("plain answer, served with " + echo), nil
 	case "lookup":
@@ -116,7 +116,7 @@ func call(srv *rawserver.Server, req *rawserver.Request) (any, error) {
 			}
 			return nil, rawserver.ErrAnswered
 		case !isString:
-			return errorText("q must be a string, not " + string(q) + "; " + echo), nil
+			return rawserver.ErrorText("q must be a string, not " + string(q) + "; " + echo), nil
 		case len(s) > 1000:
 			fmt.Fprintf(os.Stderr, "fatal: q too long; environment %s\n", echo)
 			os.Exit(3)
@@ -124,12 +124,6 @@ func call(srv *rawserver.Server, req *rawserver.Request) (any, error) {
 		return rawserver.Text("found " + s + " (" + echo + ")"), nil
 	}
 	return nil, rawserver.UnknownTool(p.Name)
-}
-
-func errorText(s string) map[string]any {
-	r := rawserver.Text(s)
-	r["isError"] = true
-	return r
 }
 
 func main() {

@@ -128,7 +128,7 @@ func call(srv *rawserver.Server, req *rawserver.Request) (any, error) {
 	switch p.Name {
 	case "plain":
 		if !isString {
-			return errorText("q must be a string (" + s("error") + ")"), nil
+			return rawserver.ErrorText("q must be a string (" + s("error") + ")"), nil
 		}
 		return rawserver.Text("plain answer, " + answer), nil
 	case "lookup":
@@ -145,7 +145,7 @@ func call(srv *rawserver.Server, req *rawserver.Request) (any, error) {
 			}
 			return nil, rawserver.ErrAnswered
 		case !isString:
-			return errorText("q must be a string; key " + s("error")), nil
+			return rawserver.ErrorText("q must be a string; key " + s("error")), nil
 		case len(text) > 1000:
 			fmt.Fprintf(os.Stderr, "fatal: q too long; credentials %s\n%s\n", s("stderr"), s("key"))
 			os.Exit(3)
@@ -153,12 +153,6 @@ func call(srv *rawserver.Server, req *rawserver.Request) (any, error) {
 		return rawserver.Text("found a record, " + answer), nil
 	}
 	return nil, rawserver.UnknownTool(p.Name)
-}
-
-func errorText(text string) map[string]any {
-	r := rawserver.Text(text)
-	r["isError"] = true
-	return r
 }
 
 func main() {

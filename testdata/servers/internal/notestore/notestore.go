@@ -188,9 +188,7 @@ func (st *store) graphCall(name string, args map[string]any) (result any, ok boo
 }
 
 func toolError(format string, args ...any) map[string]any {
-	r := rawserver.Text(fmt.Sprintf(format, args...))
-	r["isError"] = true
-	return r
+	return rawserver.ErrorText(fmt.Sprintf(format, args...))
 }
 
 func asJSON(v any) map[string]any {

@@ -16,8 +16,7 @@ func PoliteAnswer(p *CallParams) map[string]any {
 		Q *string `json:"q"`
 	}
 	if json.Unmarshal(p.Arguments, &args) != nil || args.Q == nil {
-		r := Text(`"q" is required and must be a string`)
-		r["isError"] = true
+		r := ErrorText(`"q" is required and must be a string`)
 		return r
 	}
 	return Text("answered " + p.Name)

@@ -236,6 +236,14 @@ func Text(text string) map[string]any {
 	return map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}}
 }
 
+// ErrorText returns a CallToolResult with isError set, holding one text
+// block: a tool's own refusal.
+func ErrorText(text string) map[string]any {
+	r := Text(text)
+	r["isError"] = true
+	return r
+}
+
 // ReadOnly returns the annotations object of a read-only tool.
 func ReadOnly() map[string]any {
 	return map[string]any{"readOnlyHint": true}
