@@ -53,8 +53,6 @@ type payload struct {
 	Writable []string `json:"writable,omitempty"`
 	// Probe: apply the restrictions, report them, start nothing.
 	Probe bool `json:"probe,omitempty"`
-	// Applied is what the first stage applied, for the second.
-	Applied []string `json:"applied,omitempty"`
 }
 
 func init() {
@@ -119,7 +117,6 @@ func launch() int {
 		fmt.Fprintf(os.NewFile(statusFD, "box-status"), "ok %s\n", strings.Join(applied, " "))
 		return 0
 	}
-	p.Applied = applied
 	data, err := json.Marshal(p)
 	if err != nil {
 		return fail(126, "%v", err)

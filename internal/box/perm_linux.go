@@ -30,60 +30,31 @@ func unreachable(uid, gid int, o Options, dir string) string {
 	if dir != "" && !check(dir, 7) {
 		return "cannot write the working directory " + dir
 	}
-	type candidate struct {
-		value string
-		env   string // the variable it comes from; "" for an argument
-	}
-	var candidates []candidate
-	for _, a := range o.Args {
-		candidates = append(candidates, candidate{a, ""})
-	}
-	for _, kv := range o.Env {
-		if k, v, ok := strings.Cut(kv, "="); ok && !ignoredEnv[k] {
-			candidates = append(candidates, candidate{v, k})
+	for _, np := range namedPaths(o, dir) {
+		path := np.path
+		what := "the argument " + path
+		if np.env != "" {
+			what = path + " (" + np.env + ")"
 		}
-	}
-	for _, c := range candidates {
-		for _, part := range strings.Split(c.value, string(os.PathListSeparator)) {
-			if v, ok := strings.CutPrefix(part, "--"); ok {
-				if _, after, ok := strings.Cut(v, "="); ok {
-					part = after
-				}
+		st, err := os.Stat(path)
+		switch {
+		case err != nil:
+			// Not there yet: the server may create it.
+			parent := filepath.Dir(path)
+			if pst, err := os.Stat(parent); err == nil && pst.IsDir() && !check(parent, 3) {
+				return "cannot create " + what + " in " + parent
 			}
-			if part == "" || len(part) > 4096 || strings.ContainsRune(part, 0) {
-				continue
+		case st.IsDir():
+			if !check(path, 7) {
+				return "cannot write the directory " + what
 			}
-			path := part
-			if !filepath.IsAbs(path) {
-				if !strings.ContainsRune(path, '/') && !strings.HasPrefix(path, ".") {
-					continue // a word, not a path
-				}
-				path = filepath.Join(dir, path)
+		case np.env != "":
+			if !check(path, 6) {
+				return "cannot read and write " + what
 			}
-			what := "the argument " + path
-			if c.env != "" {
-				what = path + " (" + c.env + ")"
-			}
-			st, err := os.Stat(path)
-			switch {
-			case err != nil:
-				// Not there yet: the server may create it.
-				parent := filepath.Dir(path)
-				if pst, err := os.Stat(parent); err == nil && pst.IsDir() && !check(parent, 3) {
-					return "cannot create " + what + " in " + parent
-				}
-			case st.IsDir():
-				if !check(path, 7) {
-					return "cannot write the directory " + what
-				}
-			case c.env != "":
-				if !check(path, 6) {
-					return "cannot read and write " + what
-				}
-			default:
-				if !check(path, 4) {
-					return "cannot read " + what
-				}
+		default:
+			if !check(path, 4) {
+				return "cannot read " + what
 			}
 		}
 	}
@@ -162,20 +133,12 @@ func writablePaths(o Options, dir, home string) []string {
 	if home != "" {
 		out = append(out, home)
 	}
-	fromArgs := map[string]bool{}
-	for _, a := range o.Args {
-		for _, part := range strings.Split(a, string(os.PathListSeparator)) {
-			if p := asPath(part, dir); p != "" {
-				fromArgs[p] = true
+	for _, np := range namedPaths(o, dir) {
+		if st, err := os.Stat(np.path); err == nil {
+			if st.IsDir() || np.env != "" {
+				out = append(out, np.path)
 			}
-		}
-	}
-	for _, v := range pathValues(o, dir) {
-		if st, err := os.Stat(v); err == nil {
-			if st.IsDir() || !fromArgs[v] {
-				out = append(out, v)
-			}
-		} else if parent := filepath.Dir(v); parent != v {
+		} else if parent := filepath.Dir(np.path); parent != np.path {
 			if st, err := os.Stat(parent); err == nil && st.IsDir() {
 				out = append(out, parent)
 			}
@@ -185,22 +148,30 @@ func writablePaths(o Options, dir, home string) []string {
 	return slices.Compact(out)
 }
 
-// pathValues are the paths named by the server's arguments and
-// environment values (PATH and the like excepted), absolute.
-func pathValues(o Options, dir string) []string {
-	var values []string
-	values = append(values, o.Args...)
-	for _, kv := range o.Env {
-		if k, v, ok := strings.Cut(kv, "="); ok && !ignoredEnv[k] {
-			values = append(values, v)
+// A namedPath is a path the server's arguments or environment name.
+type namedPath struct {
+	path string // absolute
+	env  string // the variable it comes from; "" for an argument
+}
+
+// namedPaths are the paths named by the server's arguments and environment
+// values (PATH and the like excepted: [ignoredEnv]), each list of paths
+// split, made absolute against dir.
+func namedPaths(o Options, dir string) []namedPath {
+	var out []namedPath
+	add := func(value, env string) {
+		for _, part := range strings.Split(value, string(os.PathListSeparator)) {
+			if p := asPath(part, dir); p != "" {
+				out = append(out, namedPath{p, env})
+			}
 		}
 	}
-	var out []string
-	for _, c := range values {
-		for _, part := range strings.Split(c, string(os.PathListSeparator)) {
-			if p := asPath(part, dir); p != "" {
-				out = append(out, p)
-			}
+	for _, a := range o.Args {
+		add(a, "")
+	}
+	for _, kv := range o.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok && !ignoredEnv[k] {
+			add(v, k)
 		}
 	}
 	return out

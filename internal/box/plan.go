@@ -110,6 +110,3 @@ const groupLine = "process group: at the end every process the server started is
 func (p *Plan) add(format string, args ...any) {
 	p.lines = append(p.lines, fmt.Sprintf(format, args...))
 }
-
-// String is the plan's lines joined by "; ".
-func (p *Plan) String() string { return strings.Join(p.Lines(), "; ") }

@@ -70,7 +70,7 @@ func withHome(env []string, plan *box.Plan) []string {
 	}
 	out := make([]string, 0, len(env)+1)
 	for _, kv := range env {
-		if len(kv) < 5 || kv[:5] != "HOME=" {
+		if !strings.HasPrefix(kv, "HOME=") {
 			out = append(out, kv)
 		}
 	}
