@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/comment"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/fakegithub"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/comment"
 )
 
 // TestCommentHostileAPIMessages checks that what a hostile GitHub API says

@@ -14,8 +14,8 @@ import (
 	"github.com/google/go-github/v62/github"
 	"github.com/sethvargo/go-githubactions"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/comment"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/fakegithub"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/comment"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/config"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/config"
 )
 
 // Inputs are the inputs of action.yml, in its order. A test checks that

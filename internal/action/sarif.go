@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/render"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/sarifloc"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 

@@ -14,10 +14,10 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/suggest"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
 // Exit codes (docs/BEHAVIOUR.md#score-grade-gates-and-exit-codes), the same for the command line and the Action.

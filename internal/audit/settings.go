@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/boundedfile"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/config"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/config"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
 // Settings are an audit's options as a front end read them, typed. A nil

@@ -18,7 +18,7 @@ import (
 // input or an output schema: validation errors name it).
 const resourceURL = "mem://mcp-fuzz/schema.json"
 
-// ResourceURL is the address a compiled schema has; pkg/lint strips it from
+// ResourceURL is the address a compiled schema has; internal/lint strips it from
 // the compiler's messages.
 const ResourceURL = resourceURL
 
@@ -50,7 +50,7 @@ type Schema struct {
 
 // Compile decodes and compiles raw. It is the one schema compiler of
 // mcp-fuzz: the engine compiles each tool's input and output schema with it
-// once, and case generation, output validation and pkg/lint all use the
+// once, and case generation, output validation and internal/lint all use the
 // result. Nothing outside the document is ever fetched.
 //
 // Compile never panics and never fails: malformed input degrades (a

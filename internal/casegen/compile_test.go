@@ -9,7 +9,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// What Compile says about the compiling itself, for pkg/lint to report: the
+// What Compile says about the compiling itself, for internal/lint to report: the
 // limits it hit, and why the schema as written does not compile even where
 // compiling worked around it.
 func TestCompileOutcome(t *testing.T) {

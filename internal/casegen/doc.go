@@ -5,6 +5,6 @@
 // metadata as [Problem]s instead of failing, as docs/BEHAVIOUR.md#discovery-and-safety and #case-generation require.
 //
 // [Compile] is the one schema compiler of mcp-fuzz, with one loader that
-// fetches nothing and one set of limits: pkg/lint and the engine's output
+// fetches nothing and one set of limits: internal/lint and the engine's output
 // validation use what it compiled.
 package casegen

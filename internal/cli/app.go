@@ -15,10 +15,10 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/boundedfile"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/demo"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/render"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
 // Exit codes (docs/BEHAVIOUR.md#score-grade-gates-and-exit-codes): see the audit package.

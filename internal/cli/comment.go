@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/comment"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/comment"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/render"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
 )
 
 const commentUsage = `Usage: mcp-fuzz comment REPORT.json... --pr N [--repo OWNER/NAME] [--key K] [--author LOGIN]

@@ -13,11 +13,11 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/boundedfile"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/config"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/suggest"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/config"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
 // initArgs takes init's own flags (-o/--output FILE, --force) out of args,

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/config"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/config"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )

@@ -11,8 +11,8 @@ import (
 
 	"github.com/mattn/go-runewidth"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/config"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/config"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )

@@ -13,7 +13,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/render"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 

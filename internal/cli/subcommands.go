@@ -16,10 +16,10 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/boundedfile"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/config"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/config"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/render"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 

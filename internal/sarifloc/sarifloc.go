@@ -10,7 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/render"
 )
 
 // Manifests are the files that define a server, most specific first: the

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/lint"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/lint"
 )
 
 // benchTools is a listing of 100 tools: half a realistic 10-property schema

@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/render"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
 // A finding code is one row of report.Codes: from that row alone, a case

@@ -16,7 +16,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/demo"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/render"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/render"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 

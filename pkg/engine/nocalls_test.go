@@ -20,8 +20,8 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/demo"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
 // TestNoCallsStaticAudit audits the malformed-tools fixture with NoCalls:

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/lint"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/lint"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 

@@ -16,11 +16,11 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/lint"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/lint"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
 // EventKind says what an [Event] reports.
@@ -325,7 +325,7 @@ func handshakeRequired(s *session, discoverErr error) string {
 }
 
 // outputValidator checks structuredContent against the tool's outputSchema;
-// nil when it declares none (or one that does not compile: pkg/lint reports
+// nil when it declares none (or one that does not compile: internal/lint reports
 // that).
 func (t tool) outputValidator() func(json.RawMessage) error {
 	if _, out := t.compiled(); out.Compiled() {

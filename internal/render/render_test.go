@@ -29,10 +29,10 @@ func golden(t *testing.T, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("reading golden file (run go test ./pkg/render -update): %v", err)
+		t.Fatalf("reading golden file (run go test ./internal/render -update): %v", err)
 	}
 	if string(got) != string(want) {
-		t.Errorf("output differs from %s (run go test ./pkg/render -update and review the diff)\n--- got ---\n%s", path, got)
+		t.Errorf("output differs from %s (run go test ./internal/render -update and review the diff)\n--- got ---\n%s", path, got)
 	}
 }
 

@@ -15,7 +15,7 @@ var update = flag.Bool("update", false, "rewrite docs/comment-example.md")
 
 // docs/comment-example.md is the comment reviewers see for a two-leg matrix
 // (the demo server and server-memory; reports from real runs, oversize
-// arguments elided). Regenerate with go test ./pkg/comment -update.
+// arguments elided). Regenerate with go test ./internal/comment -update.
 func TestCommentExampleIsCurrent(t *testing.T) {
 	var sections []SectionData
 	for _, leg := range []struct{ key, file string }{
@@ -43,10 +43,10 @@ func TestCommentExampleIsCurrent(t *testing.T) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./pkg/comment -update)", err)
+		t.Fatalf("%v (run go test ./internal/comment -update)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatal("docs/comment-example.md is stale: run go test ./pkg/comment -update")
+		t.Fatal("docs/comment-example.md is stale: run go test ./internal/comment -update")
 	}
 	if parsed, ok := Parse(string(got)); !ok || len(parsed) != 2 {
 		t.Fatalf("the example does not parse back into two sections: %v %d", ok, len(parsed))

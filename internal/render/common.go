@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
 // dimensions returns the scored dimensions in display order (from

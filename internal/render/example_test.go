@@ -3,7 +3,7 @@ package render_test
 import (
 	"fmt"
 
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/render"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/render"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 

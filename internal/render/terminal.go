@@ -6,9 +6,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/score"
 )
 
 // Lengths, in runes, of server text in the terminal summary.

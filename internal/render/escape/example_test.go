@@ -3,7 +3,7 @@ package escape_test
 import (
 	"fmt"
 
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
 )
 
 func ExampleMarkdownInline() {
