@@ -135,6 +135,7 @@ func terminalSummary(b *strings.Builder, rep *report.Report, p ansi) {
 			}
 			fmt.Fprintf(b, "    %s\n", st(ansiCyan+ansiBold, tool))
 			shellShown := map[string]bool{} // the shell reproducer once per code
+			placeholderShown := false       // the note on the report placeholder once
 			for _, f := range g.Findings {
 				sev := fmt.Sprintf("%-8s", escape.Terminal(string(f.Severity), 20))
 				line := fmt.Sprintf("      %s %s", st(severityStyle(f.Severity), sev), st(ansiBold, escape.Terminal(f.Code, 40)))
@@ -150,8 +151,8 @@ func terminalSummary(b *strings.Builder, rep *report.Report, p ansi) {
 				case f.Reproducer.JSONRPC == "":
 					// A replay command, the only reproducer of its case.
 					fmt.Fprintf(b, "        reproduce: %s\n", escape.Terminal(sh, terminalShellMax))
-					if note := placeholderNote(sh); note != "" && !shellShown[""] {
-						shellShown[""] = true
+					if note := placeholderNote(sh); note != "" && !placeholderShown {
+						placeholderShown = true
 						fmt.Fprintf(b, "        %s\n", st(ansiDim, note))
 					}
 				case !shellShown[f.Code] && len(sh) <= terminalShellMax:
