@@ -13,6 +13,7 @@ package text
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 
@@ -117,9 +118,9 @@ func (m Medium) Sprintf(format string, args ...any) string {
 	return fmt.Sprintf(format, m.args(args)...)
 }
 
-// Fprintf is [Medium.Sprintf] to b.
-func (m Medium) Fprintf(b *strings.Builder, format string, args ...any) {
-	fmt.Fprintf(b, format, m.args(args)...)
+// Fprintf is [Medium.Sprintf] to w.
+func (m Medium) Fprintf(w io.Writer, format string, args ...any) (int, error) {
+	return fmt.Fprintf(w, format, m.args(args)...)
 }
 
 // args is args with each Untrusted replaced by its text in m.
