@@ -1,7 +1,5 @@
 package render
 
-import "github.com/mcp-fuzz/mcp-fuzz/pkg/report"
-
 // ANSI SGR styles of the terminal output ([Terminal]).
 const (
 	ansiReset   = "\x1b[0m"
@@ -46,26 +44,22 @@ func scoreStyle(score int) string {
 	return ansiRed
 }
 
-func severityStyle(sev report.Severity) string {
-	switch sev {
-	case report.SeverityCritical, report.SeverityError:
-		return ansiRed + ansiBold
-	case report.SeverityWarning:
-		return ansiYellow
-	}
-	return ansiDim
-}
-
-// verdictStyle is bold red for failures, red for accepted bad input and
-// broken output, yellow for doubtful outcomes and green for good ones.
-func verdictStyle(v report.Verdict) string {
-	switch {
-	case v.Failure():
+// toneStyle is the style of a verdict, severity or score of tone t: bold
+// red for failures, red and bold for critical and error findings, red for
+// accepted bad input and broken output, yellow for doubtful outcomes and
+// warnings, dim for info, green for good outcomes.
+func toneStyle(t tone) string {
+	switch t {
+	case toneFailed:
 		return ansiBoldRed
-	case v == report.Accepted || v == report.OutputViolation:
+	case toneSevere:
+		return ansiRed + ansiBold
+	case toneBad:
 		return ansiRed
-	case v == report.Errored || v == report.EmptySuccess || v == report.GeneratorGap || v == report.NotRun || v == report.Tolerated:
+	case toneFair:
 		return ansiYellow
+	case toneMinor:
+		return ansiDim
 	}
 	return ansiGreen
 }

@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -198,4 +200,168 @@ func TestControlCharacters(t *testing.T) {
 		}
 	}
 	checkNoHidden(t, "badge", BadgeSVG(rep), true)
+}
+
+// injection is server text that tries each way into a terminal or a
+// Markdown document: colour and a title (ANSI), a bidirectional override,
+// a bell and a carriage return, HTML that closes our <details> and loads
+// an image, a comment marker, table pipes, backticks, emphasis, a link,
+// an @mention, workflow commands of the Actions runner, and a newline
+// that would start a line of its own.
+const injection = "\x1b[31mRED\x1b[0m\x1b]0;title\x07 \u202eRLO\u202c </details><img src=x> <!-- c --> a|b `tick` *bold* [link](http://x) " +
+	"@everyone ##[error]wf\r\x07\n::error::NEWLINE"
+
+// injectionReport is [gradedReport] with an era comparison, protocol,
+// concurrency and lifecycle checks, a box and notes, in which every string
+// the report holds — all but the enumerations when keepKinds (verdicts,
+// severities, statuses, groups, kinds, eras), which say which section a
+// value lands in — is distinct server text carrying [injection].
+func injectionReport(keepKinds bool) *report.Report {
+	rep := withEverySection(gradedReport())
+	rep.EraComparison = erasReport().EraComparison
+	rep.Server.Era = "modern"
+	rep.Tools[0].Cases[0].Task = true
+	n := 0
+	var fill func(v reflect.Value, name string)
+	fill = func(v reflect.Value, name string) {
+		if keepKinds && slices.Contains([]string{"Verdict", "Severity", "Status", "Group", "Kind", "Era"}, name) {
+			return
+		}
+		switch v.Kind() {
+		case reflect.Pointer:
+			if v.IsNil() && v.Type().Elem().Kind() == reflect.String {
+				v.Set(reflect.New(v.Type().Elem()))
+			}
+			if !v.IsNil() {
+				fill(v.Elem(), name)
+			}
+		case reflect.Struct:
+			for i := range v.NumField() {
+				if f := v.Type().Field(i); f.IsExported() {
+					fill(v.Field(i), f.Name)
+				}
+			}
+		case reflect.Slice:
+			if v.Type().Elem().Kind() == reflect.Uint8 { // JSON: arguments
+				b, _ := json.Marshal(map[string]string{"q": injection})
+				v.SetBytes(b)
+				return
+			}
+			for i := range v.Len() {
+				fill(v.Index(i), name)
+			}
+		case reflect.Map:
+			for _, k := range v.MapKeys() {
+				e := reflect.New(v.Type().Elem()).Elem()
+				e.Set(v.MapIndex(k))
+				fill(e, name)
+				v.SetMapIndex(k, e)
+			}
+			if v.Type().Key().Kind() == reflect.String && v.Type().Elem().Kind() == reflect.Struct {
+				e := reflect.New(v.Type().Elem()).Elem()
+				fill(e, name)
+				v.SetMapIndex(reflect.ValueOf(fmt.Sprintf("key%d %s", n, injection)), e)
+			}
+		case reflect.String:
+			n++
+			v.SetString(fmt.Sprintf("s%d %s", n, injection))
+		}
+	}
+	fill(reflect.ValueOf(rep).Elem(), "")
+	return rep
+}
+
+// TestInjectionEverywhere renders [injectionReport] in the terminal (the
+// summary at several widths and --verbose, in colour and without) and in
+// Markdown: the server text shows, but none of its tricks gets through.
+func TestInjectionEverywhere(t *testing.T) {
+	for _, keepKinds := range []bool{true, false} {
+		rep := injectionReport(keepKinds)
+		outputs := []string{"report.md", injection}
+		term := map[string]string{}
+		for _, colour := range []bool{false, true} {
+			term[fmt.Sprintf("terminal colour=%v", colour)] = Terminal(rep, colour)
+			for _, width := range []int{0, 80, 120} {
+				term[fmt.Sprintf("summary colour=%v width=%d", colour, width)] = TerminalSummary(rep, TerminalOptions{Colour: colour, Width: width, Outputs: outputs})
+			}
+		}
+		for name, out := range term {
+			name = fmt.Sprintf("%s keepKinds=%v", name, keepKinds)
+			checkNoHidden(t, name, []byte(ourANSI.ReplaceAllString(out, "")), true)
+			checkShown(t, name, out)
+			for i, line := range strings.Split(out, "\n") {
+				// The summary wraps server text onto lines of its own; the
+				// --verbose listing starts none with it.
+				started := strings.HasPrefix(name, "terminal") && strings.HasPrefix(strings.TrimLeft(line, " :"), "error::NEWLINE")
+				if workflowCommand(line) || started {
+					t.Errorf("%s: line %d is a workflow command or was started by a newline of the server's: %q", name, i+1, line)
+				}
+			}
+		}
+		for name, out := range map[string]string{"markdown": Markdown(rep), "merged markdown": MergedMarkdown([]*report.Report{rep, rep})} {
+			name = fmt.Sprintf("%s keepKinds=%v", name, keepKinds)
+			checkNoHidden(t, name, []byte(out), true)
+			checkMarkdownSafe(t, out)
+			checkShown(t, name, out)
+			prose := outsideCode(out)
+			if open, closed := strings.Count(prose, "<details>"), strings.Count(prose, "</details>"); open != closed {
+				t.Errorf("%s: %d <details> but %d </details>", name, open, closed)
+			}
+			for _, raw := range []string{"<img", "`tick`", "*bold*", "[link](", "\r", "\a"} {
+				if strings.Contains(prose, raw) {
+					t.Errorf("%s: %q outside code blocks", name, raw)
+				}
+			}
+			if m := liveMention.FindString(prose); m != "" {
+				t.Errorf("%s: live mention %q", name, m)
+			}
+			header := -1
+			for i, line := range strings.Split(prose, "\n") {
+				if strings.HasPrefix(line, "::error::NEWLINE") {
+					t.Errorf("%s: line %d was started by the server: %q", name, i+1, line)
+				}
+				if !strings.HasPrefix(line, "|") {
+					header = -1
+					continue
+				}
+				if n := unescapedPipes(line); header < 0 {
+					header = n
+				} else if n != header {
+					t.Errorf("%s: table row with %d cells' pipes, the header %d: %q", name, n, header, line)
+				}
+			}
+		}
+	}
+}
+
+// checkShown fails when out does not show the server's words (the test
+// would prove nothing) or shows a [text.Untrusted] formatted by fmt,
+// unescaped for any medium.
+func checkShown(t *testing.T, name, out string) {
+	t.Helper()
+	if !strings.Contains(out, "RLO") || !strings.Contains(out, "NEWLINE") {
+		t.Errorf("%s: the server's text is not shown", name)
+	}
+	if strings.Contains(out, "(text.Untrusted)") {
+		t.Errorf("%s: server text formatted without a medium", name)
+	}
+}
+
+// withEverySection adds to rep what the hand-built reports lack: protocol,
+// concurrency and lifecycle checks (passed, failed, skipped), a box with
+// its warning, the era spoken and why, and discovery notes.
+func withEverySection(rep *report.Report) *report.Report {
+	rep.Checks = append(rep.Checks,
+		report.Check{ID: "envelope/a", Group: "envelope", Status: report.CheckPass, Expected: "an error", Detail: "fine"},
+		report.Check{ID: "envelope/b", Group: "envelope", Status: report.CheckFail, Code: "envelope_ignored", Expected: "x", Detail: hostile},
+		report.Check{ID: "envelope/c", Group: "envelope", Status: report.CheckSkip, Detail: "skipped " + hostile},
+		report.Check{ID: "concurrency/t", Group: "concurrency", Status: report.CheckPass},
+		report.Check{ID: "lifecycle/x", Group: report.CheckGroupLifecycle, Status: report.CheckSkip, Detail: "create failed"},
+		report.Check{ID: "lifecycle/y", Group: report.CheckGroupLifecycle, Status: report.CheckFail, Code: "stale_read", Detail: "read after delete"},
+	)
+	rep.Lifecycle = &report.Lifecycle{Groups: 1, Summary: "1 group detected: " + hostile}
+	rep.Run = &report.Run{Summary: "uid 65534", Containment: []string{"uid 65534 (nobody)", "landlock " + hostile}, Warning: "no box " + hostile}
+	rep.Server.Era, rep.Server.EraReason = "legacy", "the server said so "+hostile
+	rep.Discovery.Notes = []string{"n1", "n2 " + hostile, "n3", "n4"}
+	return rep
 }

@@ -5,4 +5,8 @@
 // of the report; all server-supplied text goes through package [escape] first.
 // [Formats], [ByName] and [ForPath] are the registry the command line and the
 // Action pick a format from.
+//
+// The two terminal outputs and Markdown draw the same sections: each walks
+// one model of the report, in which server text is a text.Untrusted that
+// only the escaper of a medium can write out.
 package render

@@ -4,50 +4,67 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/render/text"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
+// erasPart is the two audits of an --era both report, modern first.
+type erasPart struct {
+	Sides [2]eraSide
+	// Differ says how many verdicts differ ([differText]); "" when the
+	// other era was not audited.
+	Differ string
+}
+
 // eraSide is one era's part of [eraLine]: "modern 2026-07-28: D 80".
 type eraSide struct {
-	era, version, grade string
+	Era, Version, Grade text.Untrusted
+	Audited             bool
+}
+
+// erasOf is the eras of rep, nil for a report of one era.
+func erasOf(rep *report.Report) *erasPart {
+	cmp := rep.EraComparison
+	if cmp == nil {
+		return nil
+	}
+	side := func(era, version, grade string) eraSide {
+		return eraSide{Era: text.New(orDash(era), 20), Version: text.New(orDash(version), 20), Grade: text.New(grade, 30), Audited: grade != ""}
+	}
+	own := side(rep.Server.Era, rep.Server.ProtocolVersion, gradeText(rep))
+	other := side(cmp.Era, "", "")
+	e := &erasPart{}
+	if cmp.Audited() {
+		other = side(cmp.Era, cmp.ProtocolVersion, gradeOf(cmp.Graded, cmp.Score, cmp.Grade))
+		e.Differ = differText(len(cmp.Differences), cmp.Compared)
+	}
+	e.Sides = [2]eraSide{own, other}
+	if rep.Server.Era == "legacy" {
+		e.Sides = [2]eraSide{other, own}
+	}
+	return e
 }
 
 // eraLine puts the two audits of an --era both report side by side, modern
-// first: "modern 2026-07-28: D 80 · legacy 2025-11-25: C 70 · 2 verdicts
-// differ", or "… · legacy: not audited" when the server speaks one era.
-// It is "" for a report of one era. esc escapes the server's words (the
-// protocol versions, and grades, which a report file may hold anything in)
-// for the output format.
-func eraLine(rep *report.Report, esc func(string, int) string) string {
-	cmp := rep.EraComparison
-	if cmp == nil {
+// first, as m writes them: "modern 2026-07-28: D 80 · legacy 2025-11-25: C
+// 70 · 2 verdicts differ", or "… · legacy: not audited" when the server
+// speaks one era. It is "" for a report of one era (e nil).
+func eraLine(e *erasPart, m text.Medium) string {
+	if e == nil {
 		return ""
 	}
-	own := eraSide{rep.Server.Era, rep.Server.ProtocolVersion, gradeText(rep)}
-	other := eraSide{era: cmp.Era}
-	if cmp.Audited() {
-		other.version, other.grade = cmp.ProtocolVersion, gradeOf(cmp.Graded, cmp.Score, cmp.Grade)
-	}
-	sides := []eraSide{own, other}
-	if own.era == "legacy" {
-		sides = []eraSide{other, own}
-	}
 	parts := make([]string, 0, 3)
-	for _, s := range sides {
-		parts = append(parts, s.text(esc))
+	for _, s := range e.Sides {
+		if !s.Audited {
+			parts = append(parts, m(s.Era)+": not audited")
+			continue
+		}
+		parts = append(parts, m.Sprintf("%s %s: %s", s.Era, s.Version, s.Grade))
 	}
-	if cmp.Audited() {
-		parts = append(parts, differText(len(cmp.Differences), cmp.Compared))
+	if e.Differ != "" {
+		parts = append(parts, e.Differ)
 	}
 	return strings.Join(parts, " · ")
-}
-
-func (s eraSide) text(esc func(string, int) string) string {
-	name := esc(orDash(s.era), 20)
-	if s.grade == "" {
-		return name + ": not audited"
-	}
-	return fmt.Sprintf("%s %s: %s", name, esc(orDash(s.version), 20), esc(s.grade, 30))
 }
 
 // differText says "0 verdicts differ" or "1 verdict differs", with how many

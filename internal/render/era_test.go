@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -117,7 +116,7 @@ func erasReport() *report.Report {
 // server's words.
 func TestEraLine(t *testing.T) {
 	rep := erasReport()
-	if got := eraLine(rep, escape.Terminal); !strings.HasPrefix(got, "modern 2026-07-28: D 98 · legacy 2025-11-25evil") ||
+	if got := eraLine(erasOf(rep), term); !strings.HasPrefix(got, "modern 2026-07-28: D 98 · legacy 2025-11-25evil") ||
 		!strings.HasSuffix(got, ": D 55 · 2 verdicts differ (3 cases compared)") || strings.Contains(got, "\x1b") {
 		t.Errorf("eraLine = %q", got)
 	}
@@ -130,7 +129,7 @@ func TestEraLine(t *testing.T) {
 	one := &report.Report{Graded: true, Score: ptr(90), Grade: ptr("A"), Server: report.Server{Era: "legacy", ProtocolVersion: "2025-06-18"},
 		EraComparison: &report.EraComparison{Era: "modern", Note: "not audited in the modern era, so no verdicts were compared: " + hostile}}
 	one.Normalize()
-	if got, want := eraLine(one, escape.Terminal), "modern: not audited · legacy 2025-06-18: A 90"; got != want {
+	if got, want := eraLine(erasOf(one), term), "modern: not audited · legacy 2025-06-18: A 90"; got != want {
 		t.Errorf("eraLine of one era = %q, want %q", got, want)
 	}
 	if term := Terminal(one, false); !strings.Contains(term, "eras note: not audited in the modern era") || strings.Contains(term, "\x1b") {
@@ -141,7 +140,7 @@ func TestEraLine(t *testing.T) {
 	if !strings.Contains(md, "**Eras:** modern: not audited · legacy 2025-06-18: A 90") || !strings.Contains(md, "> Eras: not audited in the modern era") {
 		t.Errorf("markdown lacks the eras line or the note:\n%s", md)
 	}
-	if got := eraLine(&report.Report{}, escape.Terminal); got != "" {
+	if got := eraLine(erasOf(&report.Report{}), term); got != "" {
 		t.Errorf("eraLine of a report of one era = %q", got)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/render/text"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -14,14 +14,6 @@ import (
 // MaxMarkdownBytes is the size [Markdown] keeps under: GitHub's limit for a
 // job summary (1 MiB).
 const MaxMarkdownBytes = 1 << 20
-
-// Lengths, in runes, that server text is cut to in Markdown.
-const (
-	nameMax       = 100
-	textMax       = 300
-	reproducerMax = 2000
-	stderrMax     = 2000
-)
 
 // Markdown renders rep as a Markdown report for a job summary or a file,
 // kept under [MaxMarkdownBytes]. See [MarkdownLimit].
@@ -32,26 +24,27 @@ func Markdown(rep *report.Report) string { return MarkdownLimit(rep, MaxMarkdown
 // the table of all cases is dropped first, then findings are cut with a note
 // pointing at the JSON report. All server-supplied text is escaped.
 func MarkdownLimit(rep *report.Report, maxBytes int) string {
-	head := mdHead(rep)
-	fixes := mdFixes(rep)
-	tail := mdChecks(rep) + mdLifecycle(rep) + mdLint(rep) + mdLearned(rep) + mdUntested(rep)
-	cases := mdCases(rep)
+	m := newSummary(rep)
+	head := mdHead(m)
+	fixes := mdFixes(m)
+	tail := mdChecks(m) + mdLifecycle(m) + mdLint(m) + mdLearned(m) + mdUntested(m)
+	cases := mdCases(m)
 	const findingsHeading = "### Findings\n\n"
 
 	var b strings.Builder
 	b.WriteString(head)
 	fixed := len(head) + len(fixes) + len(tail)
 	budget := maxBytes - fixed
-	if len(rep.Findings) > 0 {
+	if m.Findings.Count > 0 {
 		budget -= len(findingsHeading)
 	}
-	findings, all := mdFindings(rep, budget-len(cases))
+	findings, all := mdFindings(m, budget-len(cases))
 	if !all && cases != "" {
 		// Dropping the case table makes room for more findings.
 		cases = "_The table of all cases was left out to keep this report under " + sizeText(maxBytes) + "; see the JSON report._\n\n"
-		findings, _ = mdFindings(rep, budget-len(cases))
+		findings, _ = mdFindings(m, budget-len(cases))
 	}
-	if len(rep.Findings) > 0 {
+	if m.Findings.Count > 0 {
 		b.WriteString(findingsHeading)
 		b.WriteString(findings)
 	}
@@ -78,87 +71,84 @@ func sizeText(n int) string {
 	return strconv.Itoa(n) + " bytes"
 }
 
+// md writes server text for Markdown.
+var md = text.Markdown
+
 // mdHead renders the header, badge, coverage, critical callout, dimensions
 // and caps.
-func mdHead(rep *report.Report) string {
+func mdHead(m *summary) string {
 	var b strings.Builder
-	name := escape.MarkdownInline(rep.Server.Name, nameMax)
-	if name == "" {
-		name = "unnamed server"
-	}
-	if v := escape.MarkdownInline(rep.Server.Version, 40); v != "" {
-		name += " " + v
-	}
-	fmt.Fprintf(&b, "## mcp-fuzz: %s — %s\n\n", name, mdGrade(rep))
-	fmt.Fprintf(&b, "![mcp-fuzz %s](%s)\n\n", escape.MarkdownInline(gradeText(rep), 40), BadgeURL(rep))
+	sv, r, g := m.Server, m.Run, m.Grade
+	md.Fprintf(&b, "## mcp-fuzz: %s — %s\n\n", serverName(sv, md), mdGrade(g))
+	md.Fprintf(&b, "![mcp-fuzz %s](%s)\n\n", g.Text, g.BadgeURL)
 
-	s := rep.Summary
-	transport := escape.MarkdownInline(orDash(rep.Target.Transport), 40)
-	if rep.Server.Era != "" {
+	transport := md(sv.Transport.Or("—"))
+	if !sv.Era.Empty() {
 		// The protocol era spoken, and its version: "stdio, modern era (2026-07-28)".
-		transport += fmt.Sprintf(", %s era (%s)", escape.MarkdownInline(rep.Server.Era, 20), escape.MarkdownInline(orDash(rep.Server.ProtocolVersion), 20))
+		transport += md.Sprintf(", %s era (%s)", sv.Era, sv.ProtocolVersion.Or("—"))
 	}
-	fmt.Fprintf(&b, "**Coverage:** %s tested, %d skipped · %s · transport %s · seed %d · %s s · mcp-fuzz %s\n\n",
-		plural(s.ToolsTested, "tool", "tools"), s.ToolsSkipped, plural(s.Cases, "case", "cases"),
-		transport, rep.Seed,
-		seconds(float64(rep.DurationMs)), escape.MarkdownInline(orDash(rep.Version), 40))
-	fmt.Fprintf(&b, "**Verdicts:** %s\n\n", verdictLine(s))
-	if rep.Run != nil && len(rep.Run.Containment) > 0 {
-		fmt.Fprintf(&b, "<details><summary><b>Containment:</b> %s</summary>\n\n", escape.MarkdownInline(containmentShort(rep), 0))
-		for _, l := range rep.Run.Containment {
-			fmt.Fprintf(&b, "- %s\n", escape.MarkdownInline(l, 0))
+	md.Fprintf(&b, "**Coverage:** %s tested, %d skipped · %s · transport %s · seed %d · %s s · mcp-fuzz %s\n\n",
+		plural(r.Tested, "tool", "tools"), r.Skipped, plural(r.Cases, "case", "cases"),
+		transport, r.Seed, r.Seconds, r.Version.Or("—"))
+	md.Fprintf(&b, "**Verdicts:** %s\n\n", r.Verdicts)
+	if len(r.ContainmentLines) > 0 {
+		md.Fprintf(&b, "<details><summary><b>Containment:</b> %s</summary>\n\n", r.Containment)
+		for _, l := range r.ContainmentLines {
+			md.Fprintf(&b, "- %s\n", l)
 		}
 		b.WriteString("\n</details>\n\n")
 	}
-	if rep.Run != nil && rep.Run.Warning != "" {
-		fmt.Fprintf(&b, "> [!WARNING]\n> %s\n\n", escape.MarkdownInline(rep.Run.Warning, textMax))
+	if !r.Warning.Empty() {
+		md.Fprintf(&b, "> [!WARNING]\n> %s\n\n", r.Warning)
 	}
-	if line := eraLine(rep, escape.MarkdownInline); line != "" {
-		fmt.Fprintf(&b, "**Eras:** %s\n\n", line)
+	if line := eraLine(r.Eras, md); line != "" {
+		md.Fprintf(&b, "**Eras:** %s\n\n", line)
 	}
-	if notes := eraNotes(rep.EraComparison); len(notes) > 0 {
+	if len(r.EraNotes) > 0 {
 		b.WriteString("> [!NOTE]\n")
-		for i, n := range notes {
+		for i, n := range r.EraNotes {
 			if i > 0 {
 				b.WriteString(">\n")
 			}
-			fmt.Fprintf(&b, "> Eras: %s\n", escape.MarkdownInline(n, textMax))
+			md.Fprintf(&b, "> Eras: %s\n", n)
 		}
 		b.WriteString("\n")
 	}
-	if rep.EndedEarly != "" {
-		fmt.Fprintf(&b, "> [!WARNING]\n> The run ended early: %s\n\n", escape.MarkdownInline(rep.EndedEarly, textMax))
+	if !r.EndedEarly.Empty() {
+		md.Fprintf(&b, "> [!WARNING]\n> The run ended early: %s\n\n", r.EndedEarly)
 	}
-	if len(rep.Critical) > 0 {
+	if len(g.Critical) > 0 {
 		b.WriteString("> [!CAUTION]\n> **Critical:**\n")
-		for _, c := range rep.Critical {
-			fmt.Fprintf(&b, "> - %s\n", escape.MarkdownInline(c, textMax))
+		for _, c := range g.Critical {
+			md.Fprintf(&b, "> - %s\n", c)
 		}
 		b.WriteString("\n")
 	}
 
 	b.WriteString("| Dimension | Score | Weight | Reason |\n|---|---:|---:|---|\n")
-	for _, d := range dimensions(rep) {
-		dim, ok := rep.Dimensions[d.Dimension]
-		points := "not measured"
-		if ok && dim.Score != nil {
-			points = strconv.Itoa(*dim.Score)
+	for _, d := range m.Dimensions {
+		points, reason := "not measured", d.Reason
+		if d.Score != nil {
+			points = strconv.Itoa(*d.Score)
+		} else {
+			// The score column says it already.
+			reason = reason.TrimPrefix("not measured: ")
 		}
 		weight := "—"
 		if d.Weight > 0 {
 			weight = strconv.Itoa(d.Weight)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", escape.MarkdownInline(d.Title, nameMax), points, weight, escape.MarkdownInline(dimReason(dim), textMax))
+		md.Fprintf(&b, "| %s | %s | %s | %s |\n", d.Title, points, weight, reason)
 	}
 	b.WriteString("\n")
-	if len(rep.Caps) > 0 {
+	if len(m.Caps) > 0 {
 		b.WriteString("**Grade caps:**\n\n")
-		for _, c := range rep.Caps {
+		for _, c := range m.Caps {
 			prefix := "at most "
-			if c.Grade == score.NotGraded {
+			if c.NotGraded {
 				prefix = ""
 			}
-			fmt.Fprintf(&b, "- %s**%s**: %s\n", prefix, escape.MarkdownInline(c.Grade, 20), escape.MarkdownInline(c.Reason, textMax))
+			md.Fprintf(&b, "- %s**%s**: %s\n", prefix, c.Grade, c.Reason)
 		}
 		b.WriteString("\n")
 	}
@@ -167,22 +157,21 @@ func mdHead(rep *report.Report) string {
 
 // mdGrade is "grade **C**, score 81/100", "**not graded**", each followed by
 // ", 6 of 9 tools untested" when some tools were not called.
-func mdGrade(rep *report.Report) string {
-	g := "**" + score.NotGraded + "**"
+func mdGrade(g gradePart) string {
+	s := "**" + score.NotGraded + "**"
 	switch {
-	case !rep.Graded || rep.Score == nil:
-	case rep.Grade == nil:
-		g = fmt.Sprintf("score %d/100", *rep.Score)
+	case !g.Graded:
+	case !g.HasLetter:
+		s = fmt.Sprintf("score %d/100", g.Score)
+	case g.CappedFrom != "":
+		s = md.Sprintf("grade **%s** (capped from %s), score %d/100", g.Letter, g.CappedFrom, g.Score)
 	default:
-		g = fmt.Sprintf("grade **%s**, score %d/100", escape.MarkdownInline(*rep.Grade, 20), *rep.Score)
-		if l := cappedFrom(rep); l != "" {
-			g = fmt.Sprintf("grade **%s** (capped from %s), score %d/100", escape.MarkdownInline(*rep.Grade, 20), l, *rep.Score)
-		}
+		s = md.Sprintf("grade **%s**, score %d/100", g.Letter, g.Score)
 	}
-	if u := score.Untested(rep); u != "" {
-		g += ", " + u
+	if g.Untested != "" {
+		s += ", " + g.Untested
 	}
-	return g
+	return s
 }
 
 // verdictLine lists the non-zero verdict and flag counts.
@@ -216,18 +205,18 @@ func verdictLine(s report.Summary) string {
 
 // mdFindings renders findings grouped by tool within budget bytes; all is
 // false when some were left out (a note says how many).
-func mdFindings(rep *report.Report, budget int) (out string, all bool) {
+func mdFindings(m *summary, budget int) (out string, all bool) {
 	var b strings.Builder
-	total, shown := len(rep.Findings), 0
+	total, shown := m.Findings.Count, 0
 	const noteMax = 200 // room kept for the note
-	for _, g := range groupByTool(rep.Findings) {
+	for _, g := range m.Findings.ByTool {
 		heading := "#### Server\n\n"
-		if g.Tool != "" {
-			heading = fmt.Sprintf("#### Tool %s (%s)\n\n", escape.MarkdownInline(g.Tool, nameMax), plural(len(g.Findings), "finding", "findings"))
+		if !g.Tool.Empty() {
+			heading = md.Sprintf("#### Tool %s (%s)\n\n", g.Tool, plural(len(g.Findings), "finding", "findings"))
 		}
 		wroteHeading := false
 		for _, f := range g.Findings {
-			one := mdFinding(rep, f)
+			one := mdFinding(m, f)
 			need := len(one)
 			if !wroteHeading {
 				need += len(heading)
@@ -245,59 +234,56 @@ func mdFindings(rep *report.Report, budget int) (out string, all bool) {
 	}
 done:
 	if shown < total {
-		fmt.Fprintf(&b, "_%d of %d findings are not shown to keep this report small; see the JSON report._\n\n", total-shown, total)
+		md.Fprintf(&b, "_%d of %d findings are not shown to keep this report small; see the JSON report._\n\n", total-shown, total)
 		return b.String(), false
 	}
 	return b.String(), true
 }
 
-// mdFinding renders one finding with its reproducer.
-func mdFinding(rep *report.Report, f report.Finding) string {
+// mdFinding renders one finding with its reproducers.
+func mdFinding(m *summary, f findingRow) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "- **%s** %s", escape.MarkdownInline(string(f.Severity), 20), escape.MarkdownInline(f.Code, 40))
-	if f.CaseID != "" {
-		fmt.Fprintf(&b, " · case %s", escape.MarkdownInline(f.CaseID, nameMax))
+	md.Fprintf(&b, "- **%s** %s", f.Severity, f.Code)
+	if !f.CaseID.Empty() {
+		md.Fprintf(&b, " · case %s", f.CaseID)
 	}
-	fmt.Fprintf(&b, ": %s\n", escape.MarkdownInline(f.Message, textMax))
-	code := func(label, text, lang string, max int) {
-		if text == "" {
+	md.Fprintf(&b, ": %s\n", f.Message)
+	code := func(label string, u text.Untrusted, lang string, max int) {
+		if u.Empty() {
 			return
 		}
 		note := ""
-		if n := len([]rune(text)); n > max {
+		if n := u.Runes(); n > max {
 			note = fmt.Sprintf(" (first %d of %d characters; the JSON report has all)", max, n)
 		}
-		fmt.Fprintf(&b, "\n  %s%s:\n\n", label, note)
-		block := escape.MarkdownCodeLang(text, lang, max)
+		md.Fprintf(&b, "\n  %s%s:\n\n", label, note)
+		block := u.Cut(max).MarkdownCode(lang)
 		b.WriteString("  " + strings.ReplaceAll(block, "\n", "\n  ") + "\n")
 	}
-	code("JSON-RPC", f.Reproducer.JSONRPC, "json", reproducerMax)
-	code("Shell", f.Reproducer.Shell, "sh", reproducerMax)
-	if note := placeholderNote(f.Reproducer.Shell); note != "" {
-		fmt.Fprintf(&b, "\n  %s.\n", escape.MarkdownInline(note, 0))
+	code("JSON-RPC", f.JSONRPC, "json", reproducerMax)
+	code("Shell", f.Shell, "sh", reproducerMax)
+	if !f.Placeholder.Empty() {
+		md.Fprintf(&b, "\n  %s.\n", f.Placeholder)
 	}
 	generatorLabel := "Generator (prints the tools/call line; pipe it to the server after initialize)"
-	if rep.Server.Era == "modern" {
+	if m.Server.Modern {
 		generatorLabel = "Generator (prints the tools/call line, envelope included; pipe it to the server)"
 	}
-	code(generatorLabel, f.Reproducer.Generator, "sh", reproducerMax)
-	if c, ok := findCase(rep, f); ok && c.Crash != nil && c.Crash.Stderr != "" {
-		code("Stderr tail", c.Crash.Stderr, "text", stderrMax)
-	}
+	code(generatorLabel, f.Generator, "sh", reproducerMax)
+	code("Stderr tail", f.Stderr, "text", stderrMax)
 	b.WriteString("\n")
 	return b.String()
 }
 
 // mdFixes renders one recommended fix per finding code, worst first.
-func mdFixes(rep *report.Report) string {
-	if len(rep.Findings) == 0 {
+func mdFixes(m *summary) string {
+	if m.Findings.Count == 0 {
 		return ""
 	}
 	var b strings.Builder
 	b.WriteString("### Recommended fixes\n\n")
-	for _, f := range recommendedFixes(rep) {
-		fmt.Fprintf(&b, "- **%s** (%s, %s, %s): %s\n", escape.MarkdownInline(f.Title, nameMax), escape.MarkdownInline(f.Code, 40),
-			escape.MarkdownInline(string(f.Severity), 20), f.Count, escape.MarkdownInline(f.Fix, 0))
+	for _, f := range m.Fixes {
+		md.Fprintf(&b, "- **%s** (%s, %s, %s): %s\n", f.Title, f.Code, f.Severity, f.Count, f.Fix)
 	}
 	b.WriteString("\n")
 	return b.String()
@@ -315,38 +301,33 @@ func countText(c codeCount) string {
 }
 
 // mdLint renders the metadata findings table.
-func mdLint(rep *report.Report) string {
-	if len(rep.Lint) == 0 {
+func mdLint(m *summary) string {
+	if len(m.Lint.Rows) == 0 {
 		return ""
 	}
 	var b strings.Builder
 	b.WriteString("### Metadata findings\n\n| Severity | Tool | Where | Code | Message | Hint |\n|---|---|---|---|---|---|\n")
-	for _, l := range rep.Lint {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n",
-			escape.MarkdownInline(string(l.Severity), 20), escape.MarkdownInline(orDash(l.Tool), nameMax),
-			escape.MarkdownInline(orDash(l.Pointer), nameMax), escape.MarkdownInline(l.Code, 60),
-			escape.MarkdownInline(l.Message, textMax), escape.MarkdownInline(l.Hint, textMax))
+	for _, l := range m.Lint.Rows {
+		md.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", l.Severity, l.Tool.Or("—"), l.Pointer.Or("—"), l.Code, l.Message, l.Hint)
 	}
 	b.WriteString("\n")
 	return b.String()
 }
 
 // mdChecks renders the protocol checks, one row each.
-func mdChecks(rep *report.Report) string {
-	line := checkLine(rep)
-	if line == "" {
+func mdChecks(m *summary) string {
+	c := m.Checks
+	if c.Line.Empty() {
 		return ""
 	}
-	var b strings.Builder
-	checks := protocolChecks(rep)
-	if len(checks) == 0 {
-		return "### Protocol checks\n\n" + escape.MarkdownInline(line, textMax) + ".\n\n"
+	if len(c.Protocol) == 0 {
+		return "### Protocol checks\n\n" + md(c.Line) + ".\n\n"
 	}
-	fmt.Fprintf(&b, "### Protocol checks\n\n%s (%s era); a failed check is a finding, which changes the grade only when the server crashed or hung.\n\n| Check | Status | Expected | What came back |\n|---|---|---|---|\n",
-		escape.MarkdownInline(line, textMax), escape.MarkdownInline(orDash(rep.Server.Era), 20))
-	for _, c := range checks {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", escape.MarkdownInline(c.ID, nameMax), escape.MarkdownInline(checkStatus(c.Status, c), 60),
-			escape.MarkdownInline(orDash(c.Expected), textMax), escape.MarkdownInline(orDash(c.Detail), textMax))
+	var b strings.Builder
+	md.Fprintf(&b, "### Protocol checks\n\n%s (%s era); a failed check is a finding, which changes the grade only when the server crashed or hung.\n\n| Check | Status | Expected | What came back |\n|---|---|---|---|\n",
+		c.Line, m.Server.Era.Or("—"))
+	for _, p := range c.Protocol {
+		md.Fprintf(&b, "| %s | %s | %s | %s |\n", p.ID, p.Status, p.Expected.Or("—"), p.Detail.Or("—"))
 	}
 	b.WriteString("\n")
 	return b.String()
@@ -354,19 +335,19 @@ func mdChecks(rep *report.Report) string {
 
 // mdLifecycle renders the lifecycle checks (--sequential): the groups
 // detected, then one row per check.
-func mdLifecycle(rep *report.Report) string {
-	if rep.Lifecycle == nil {
+func mdLifecycle(m *summary) string {
+	l := m.Checks.Lifecycle
+	if l == nil {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "### Lifecycle checks\n\n%s.\n\n", escape.MarkdownInline("--sequential: "+rep.Lifecycle.Summary, textMax))
-	checks := lifecycleChecks(rep)
-	if len(checks) == 0 {
+	md.Fprintf(&b, "### Lifecycle checks\n\n%s.\n\n", l.Summary)
+	if len(l.Checks) == 0 {
 		return b.String()
 	}
 	b.WriteString("A successful read after the delete is a `stale_read` finding; a child readable after its parent's delete is an observation (`orphan_readable`, info). A create or read that failed skips the check, saying why.\n\n| Check | Status | What happened |\n|---|---|---|\n")
-	for _, c := range checks {
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", escape.MarkdownInline(c.ID, nameMax), escape.MarkdownInline(checkStatus(c.Status, c), 60), escape.MarkdownInline(orDash(c.Detail), textMax))
+	for _, p := range l.Checks {
+		md.Fprintf(&b, "| %s | %s | %s |\n", p.ID, p.Status, p.Detail.Or("—"))
 	}
 	b.WriteString("\n")
 	return b.String()
@@ -374,79 +355,56 @@ func mdLifecycle(rep *report.Report) string {
 
 // mdLearned lists the tools whose valid call was learned from the server
 // after synthetic arguments errored (report.Case.LearnedFrom).
-func mdLearned(rep *report.Report) string {
+func mdLearned(m *summary) string {
+	if len(m.Learned) == 0 {
+		return ""
+	}
 	var b strings.Builder
-	for _, t := range rep.Tools {
-		for _, c := range t.Cases {
-			if c.Kind != report.KindValid || c.LearnedFrom == "" {
-				continue
-			}
-			if b.Len() == 0 {
-				b.WriteString("### Learned valid calls\n\nSynthetic arguments errored for these tools; mcp-fuzz learned arguments from what the server itself said, and derived the bad-input cases from the ones that worked.\n\n")
-				b.WriteString("| Tool | Learned from | Arguments | Verdict |\n|---|---|---|---|\n")
-			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", escape.MarkdownInline(t.Name, nameMax), escape.MarkdownInline(c.LearnedFrom, nameMax),
-				escape.MarkdownInline(string(c.Arguments), 120), escape.MarkdownInline(string(c.Verdict), 40))
-		}
+	b.WriteString("### Learned valid calls\n\nSynthetic arguments errored for these tools; mcp-fuzz learned arguments from what the server itself said, and derived the bad-input cases from the ones that worked.\n\n")
+	b.WriteString("| Tool | Learned from | Arguments | Verdict |\n|---|---|---|---|\n")
+	for _, l := range m.Learned {
+		md.Fprintf(&b, "| %s | %s | %s | %s |\n", l.Tool, l.From, l.Arguments, l.Verdict)
 	}
-	if b.Len() > 0 {
-		b.WriteString("\n")
-	}
+	b.WriteString("\n")
 	return b.String()
 }
 
 // mdUntested lists the tools that were not called, with reasons.
-func mdUntested(rep *report.Report) string {
+func mdUntested(m *summary) string {
+	if len(m.NotCalled.Tools) == 0 {
+		return ""
+	}
 	var b strings.Builder
-	for _, t := range rep.Tools {
-		if t.Tested {
-			continue
-		}
-		if b.Len() == 0 {
-			b.WriteString("### Tools not called\n\n")
-		}
-		fmt.Fprintf(&b, "- %s: %s\n", escape.MarkdownInline(t.Name, nameMax), escape.MarkdownInline(orText(t.SkipReason, "no reason recorded"), textMax))
+	b.WriteString("### Tools not called\n\n")
+	for _, t := range m.NotCalled.Tools {
+		md.Fprintf(&b, "- %s: %s\n", t.Name, t.Reason)
 	}
-	if b.Len() > 0 {
-		b.WriteString("\n")
-	}
+	b.WriteString("\n")
 	return b.String()
 }
 
 // mdCases renders the collapsed table of all cases.
-func mdCases(rep *report.Report) string {
+func mdCases(m *summary) string {
 	n := 0
 	var rows strings.Builder
-	for _, t := range rep.Tools {
+	for _, t := range m.Tools {
 		for _, c := range t.Cases {
 			n++
 			ms := strconv.FormatFloat(c.DurationMs, 'f', 0, 64)
-			if tt := timingText(c); tt != "" {
-				ms += " (" + escape.MarkdownInline(tt, textMax) + ")"
+			if !c.Timing.Empty() {
+				ms += " (" + md(c.Timing) + ")"
 			}
-			flags := slices.Clone(c.Flags)
+			flags := c.Flags
 			if c.Task {
-				flags = append(flags, "task-augmented")
+				flags = append(slices.Clip(flags), text.New("task-augmented", 0))
 			}
-			fmt.Fprintf(&rows, "| %s | %s | %s | %s | %s |\n",
-				escape.MarkdownInline(t.Name, nameMax), escape.MarkdownInline(c.ID, nameMax),
-				escape.MarkdownInline(string(c.Verdict), 40), escape.MarkdownInline(orText(strings.Join(flags, ", "), ""), 100),
-				ms)
+			md.Fprintf(&rows, "| %s | %s | %s | %s | %s |\n", t.Name, c.ID, c.Verdict, text.Join(", ", flags...).Cut(100), ms)
 		}
 	}
 	if n == 0 {
 		return ""
 	}
 	return fmt.Sprintf("<details><summary>All %d cases</summary>\n\n| Tool | Case | Verdict | Flags | ms |\n|---|---|---|---|---:|\n%s\n</details>\n", n, rows.String())
-}
-
-// dimReason is the reason of d without a leading "not measured: ", which
-// the score column already says.
-func dimReason(d report.Dimension) string {
-	if d.Score == nil {
-		return strings.TrimPrefix(d.Reason, "not measured: ")
-	}
-	return d.Reason
 }
 
 func orDash(s string) string { return orText(s, "—") }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/render/text"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -33,14 +33,14 @@ func MergedMarkdown(reps []*report.Report) string {
 	for _, r := range reps {
 		points, grade := "—", score.NotGraded
 		if r.Graded && r.Score != nil && r.Grade != nil {
-			points, grade = fmt.Sprint(*r.Score), escape.MarkdownInline(*r.Grade, 20)
+			points, grade = fmt.Sprint(*r.Score), md(text.New(*r.Grade, 20))
 		}
 		if u := score.Untested(r); u != "" {
 			grade += " (" + u + ")"
 		}
 		s := r.Summary
-		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %d | %d | %d |\n",
-			escape.MarkdownInline(TargetName(r), 120), grade, points,
+		md.Fprintf(&b, "| %s | %s | %s | %d | %d | %d | %d | %d |\n",
+			text.New(TargetName(r), 120), grade, points,
 			s.Crash, s.Hang, s.ProtocolViolation, s.Accepted, s.Leak)
 	}
 	if len(reps) == 0 {

@@ -1,12 +1,11 @@
 package render
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/render/text"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -41,15 +40,17 @@ const (
 // (--verbose) and the files. ANSI colour is used only when o.Colour is
 // true; text from the report never carries escape sequences either way.
 func TerminalSummary(rep *report.Report, o TerminalOptions) string {
+	m := newSummary(rep)
+	m.Outputs = text.All(o.Outputs, 0)
 	s := &summaryWriter{w: TerminalWidth(o.Width), p: ansi(o.Colour)}
-	s.header(rep)
-	s.grade(rep)
-	s.dimensions(rep)
-	s.findings(rep)
-	s.fixes(rep)
-	s.checks(rep)
-	s.tools(rep)
-	s.footer(rep, o.Outputs)
+	s.header(m)
+	s.grade(m)
+	s.dimensions(m)
+	s.findings(m)
+	s.fixes(m)
+	s.checks(m)
+	s.tools(m)
+	s.footer(m)
 	// A wrapped line can start with server text: no such line may read
 	// as a workflow command in an Actions step.
 	return escape.WorkflowLines(s.b.String())
@@ -62,10 +63,12 @@ type summaryWriter struct {
 	p ansi
 }
 
-// seg is a piece of a line: clean text (escaped already) and its style.
+// seg is a piece of a line: clean text (our own, or server text escaped
+// by [term]) and its style.
 type seg struct{ style, text string }
 
-func plain(text string) seg { return seg{text: text} }
+// plain is a piece of our own text, unstyled.
+func plain(s string) seg { return seg{text: s} }
 
 // line writes segs as one line, cut with "…" where it would pass the
 // width. The cut is made in the clean text, before any colour is added,
@@ -77,17 +80,17 @@ func (s *summaryWriter) line(segs ...seg) {
 	}
 	rem := s.w
 	for _, sg := range segs {
-		text := sg.text
+		t := sg.text
 		if total > s.w {
-			cw := columns(text)
+			cw := columns(t)
 			if cw >= rem {
-				text = strings.TrimRight(cells.Truncate(text, rem-1, ""), " ") + escape.Ellipsis
-				s.b.WriteString(s.p.paint(sg.style, text))
+				t = strings.TrimRight(cells.Truncate(t, rem-1, ""), " ") + escape.Ellipsis
+				s.b.WriteString(s.p.paint(sg.style, t))
 				break
 			}
 			rem -= cw
 		}
-		s.b.WriteString(s.p.paint(sg.style, text))
+		s.b.WriteString(s.p.paint(sg.style, t))
 	}
 	s.b.WriteString("\n")
 }
@@ -100,17 +103,17 @@ const maxWrapLines = 6
 // the others after as many spaces as prefix is wide; at most maxWrapLines
 // of them, whatever the length of text (a server's 100,000-character
 // message is cut before it is wrapped, so the work is bounded too).
-func (s *summaryWriter) wrap(prefix seg, style, text string) {
+func (s *summaryWriter) wrap(prefix seg, style, body string) {
 	indent := strings.Repeat(" ", columns(prefix.text))
 	w := max(s.w-columns(prefix.text), 1)
 	limit := w * maxWrapLines
 	// Runes first (cheap, and bounds the clusters of combining marks a
 	// column count does not see), then columns.
-	text = escape.Terminal(text, 4*limit)
-	if columns(text) > limit {
-		text = cells.Truncate(text, limit, escape.Ellipsis)
+	body = escape.Terminal(body, 4*limit)
+	if columns(body) > limit {
+		body = cells.Truncate(body, limit, escape.Ellipsis)
 	}
-	lines := wrapText(text, w)
+	lines := wrapText(body, w)
 	if len(lines) > maxWrapLines {
 		lines = lines[:maxWrapLines]
 		lines[maxWrapLines-1] = strings.TrimRight(cells.Truncate(lines[maxWrapLines-1], w-1, ""), " ") + escape.Ellipsis
@@ -127,211 +130,126 @@ func (s *summaryWriter) wrap(prefix seg, style, text string) {
 func (s *summaryWriter) blank() { s.b.WriteString("\n") }
 
 // header: the run, the server and its era, the target, what was run.
-func (s *summaryWriter) header(rep *report.Report) {
-	name := escape.Terminal(rep.Server.Name, nameMax)
-	if name == "" {
-		name = "unnamed server"
-	}
-	if v := escape.Terminal(rep.Server.Version, 40); v != "" {
-		name += " " + v
-	}
+func (s *summaryWriter) header(m *summary) {
+	sv, r := m.Server, m.Run
 	era := ""
-	if rep.Server.Era != "" {
-		era = ", " + escape.Terminal(rep.Server.Era, 20) + " era"
+	if !sv.Era.Empty() {
+		era = term.Sprintf(", %s era", sv.Era)
 	}
-	s.line(plain("server  "), seg{ansiBold, name}, plain(fmt.Sprintf(" (protocol %s%s, %s)", escape.Terminal(orDash(rep.Server.ProtocolVersion), 20), era,
-		escape.Terminal(orDash(rep.Target.Transport), 40))))
-	if target := orText(rep.Target.URL, rep.Target.Command); target != "" {
-		s.line(plain("target  " + escape.Terminal(target, 0)))
+	s.line(plain("server  "), seg{ansiBold, serverName(sv, term)}, plain(term.Sprintf(" (protocol %s%s, %s)", sv.ProtocolVersion.Or("—"), era, sv.Transport.Or("—"))))
+	if !sv.Target.Empty() {
+		s.line(plain("target  " + term(sv.Target)))
 	}
-	if c := containmentShort(rep); c != "" {
-		s.wrap(plain("box     "), "", escape.Terminal(c, 0))
+	if !r.Containment.Empty() {
+		s.wrap(plain("box     "), "", term(r.Containment))
 	}
-	if rep.Run != nil && rep.Run.Warning != "" {
-		s.wrap(seg{ansiYellow + ansiBold, "warning: "}, "", escape.Terminal(rep.Run.Warning, 0))
+	if !r.Warning.Empty() {
+		s.wrap(seg{ansiYellow + ansiBold, "warning: "}, "", term(r.Warning.Cut(0)))
 	}
-	if rep.Server.EraReason != "" {
-		s.wrap(plain("era     "), "", escape.Terminal(rep.Server.Era, 20)+": "+escape.Terminal(rep.Server.EraReason, 0))
+	if !sv.EraReason.Empty() {
+		s.wrap(plain("era     "), "", term.Sprintf("%s: %s", sv.Era, sv.EraReason.Cut(0)))
 	}
-	sum := rep.Summary
-	s.line(plain(fmt.Sprintf("run     %s tested, %d skipped · %s · seed %d · %s s · mcp-fuzz %s", plural(sum.ToolsTested, "tool", "tools"), sum.ToolsSkipped,
-		plural(sum.Cases, "case", "cases"), rep.Seed, seconds(float64(rep.DurationMs)), escape.Terminal(orDash(rep.Version), 40))))
-	if line := verdictLine(sum); line != "none" {
+	s.line(plain(term.Sprintf("run     %s tested, %d skipped · %s · seed %d · %s s · mcp-fuzz %s", plural(r.Tested, "tool", "tools"), r.Skipped,
+		plural(r.Cases, "case", "cases"), r.Seed, r.Seconds, r.Version.Or("—"))))
+	if r.Verdicts != "none" {
 		// With no case run (--no-calls, nothing selected) the line above
 		// already says "0 cases": a lone "none" under it says nothing more.
-		s.wrap(plain("        "), ansiDim, line)
+		s.wrap(plain("        "), ansiDim, r.Verdicts)
 	}
-	for i, n := range rep.Discovery.Notes {
+	for i, n := range sv.Notes {
 		if i == summaryNotes {
-			s.line(plain(fmt.Sprintf("note    and %d more (see the full report)", len(rep.Discovery.Notes)-i)))
+			s.line(plain(fmt.Sprintf("note    and %d more (see the full report)", len(sv.Notes)-i)))
 			break
 		}
-		s.line(plain("note    " + escape.Terminal(n, 0)))
+		s.line(plain("note    " + term(n.Cut(0))))
 	}
-	if line := eraLine(rep, escape.Terminal); line != "" {
+	if line := eraLine(r.Eras, term); line != "" {
 		s.line(plain("eras: " + line))
 	}
-	for _, n := range eraNotes(rep.EraComparison) {
-		s.wrap(seg{ansiYellow + ansiBold, "eras note: "}, "", escape.Terminal(n, 0))
+	for _, n := range r.EraNotes {
+		s.wrap(seg{ansiYellow + ansiBold, "eras note: "}, "", term(n.Cut(0)))
 	}
-	if rep.EndedEarly != "" {
-		s.wrap(seg{ansiYellow + ansiBold, "ended early: "}, "", escape.Terminal(rep.EndedEarly, 0))
+	if !r.EndedEarly.Empty() {
+		s.wrap(seg{ansiYellow + ansiBold, "ended early: "}, "", term(r.EndedEarly.Cut(0)))
 	}
 }
 
 // grade: the grade and score, the reason for the grade in one line, and
 // the critical callout.
-func (s *summaryWriter) grade(rep *report.Report) {
+func (s *summaryWriter) grade(m *summary) {
+	g := m.Grade
 	s.blank()
 	share := ""
-	if u := score.Untested(rep); u != "" {
-		share = "   (" + u + ")"
+	if g.Untested != "" {
+		share = "   (" + g.Untested + ")"
 	}
-	if !rep.Graded || rep.Score == nil {
+	if !g.Graded {
 		s.line(plain("  "), seg{ansiBold, score.NotGraded}, plain(share))
 	} else {
 		grade := "-"
-		if rep.Grade != nil {
-			grade = escape.Terminal(*rep.Grade, 20)
+		if g.HasLetter {
+			grade = term(g.Letter)
 		}
 		capped := ""
-		if l := cappedFrom(rep); l != "" {
-			capped = " (capped from " + l + ")"
+		if g.CappedFrom != "" {
+			capped = " (capped from " + g.CappedFrom + ")"
 		}
-		s.line(plain("  Grade "), seg{ansiBold + gradeStyle(grade), grade}, plain(fmt.Sprintf("%s   score %d/100%s", capped, *rep.Score, share)))
+		s.line(plain("  Grade "), seg{ansiBold + gradeStyle(grade), grade}, plain(fmt.Sprintf("%s   score %d/100%s", capped, g.Score, share)))
 	}
-	if why := gradeReason(rep); why != "" {
-		s.wrap(seg{ansiDim, "  why: "}, "", escape.Terminal(why, 0))
+	if !g.Why.Empty() {
+		s.wrap(seg{ansiDim, "  why: "}, "", term(g.Why))
 	}
-	if len(rep.Critical) > 0 {
-		for i, c := range rep.Critical {
-			label := "  CRITICAL "
-			if i > 0 {
-				label = "           "
-			}
-			s.line(seg{ansiRed + ansiBold, label}, seg{ansiRed, "! "}, plain(escape.Terminal(c, 0)))
+	for i, c := range g.Critical {
+		label := "  CRITICAL "
+		if i > 0 {
+			label = "           "
 		}
+		s.line(seg{ansiRed + ansiBold, label}, seg{ansiRed, "! "}, plain(term(c.Cut(0))))
 	}
-}
-
-// gradeReason says in one line why the report has its grade: the cap that
-// set it (and how many more there are), else the weakest dimension. The
-// text is the report's: escape it.
-func gradeReason(rep *report.Report) string {
-	more := func(n int) string {
-		if n <= 0 {
-			return ""
-		}
-		return fmt.Sprintf(" (and %s)", plural(n, "more cap", "more caps"))
-	}
-	if !rep.Graded || rep.Score == nil {
-		for _, c := range rep.Caps {
-			if c.Grade == score.NotGraded {
-				return c.Reason
-			}
-		}
-		return ""
-	}
-	if rep.Grade != nil {
-		// The binding cap: the one whose grade the report has, the worst.
-		for _, c := range rep.Caps {
-			if c.Grade == *rep.Grade {
-				return "at most " + c.Grade + ": " + c.Reason + more(len(rep.Caps)-1)
-			}
-		}
-	}
-	var weakest *score.Formula
-	var low, measured int
-	for _, d := range dimensions(rep) {
-		dim, ok := rep.Dimensions[d.Dimension]
-		if !ok || dim.Score == nil || d.Weight == 0 {
-			continue
-		}
-		measured++
-		if weakest == nil || *dim.Score < low {
-			weakest, low = &d, *dim.Score
-		}
-	}
-	if weakest == nil {
-		return "the weighted mean of the dimensions" + more(len(rep.Caps))
-	}
-	if measured == 1 {
-		// A static audit (--no-calls): there is no mean to speak of.
-		return fmt.Sprintf("the %s score alone, the one dimension measured%s", weakest.Title, more(len(rep.Caps)))
-	}
-	return fmt.Sprintf("the weighted mean of the dimensions; the weakest is %s (%d)%s", weakest.Title, low, more(len(rep.Caps)))
 }
 
 // dimensions: one row each, the reason cut to the width.
-func (s *summaryWriter) dimensions(rep *report.Report) {
+func (s *summaryWriter) dimensions(m *summary) {
 	s.blank()
 	s.line(plain("  "), seg{ansiBold, "Dimensions"})
-	for _, d := range dimensions(rep) {
-		dim := rep.Dimensions[d.Dimension]
+	for _, d := range m.Dimensions {
 		points := seg{ansiDim, "  —"}
-		if dim.Score != nil {
-			points = seg{scoreStyle(*dim.Score), fmt.Sprintf("%3d", *dim.Score)}
+		if d.Score != nil {
+			points = seg{scoreStyle(*d.Score), fmt.Sprintf("%3d", *d.Score)}
 		}
 		weight := "   "
 		if d.Weight > 0 {
 			weight = fmt.Sprintf("×%-2d", d.Weight)
 		}
-		s.line(plain(fmt.Sprintf("    %-14s ", escape.Terminal(d.Title, 14))), points, plain(" "), seg{ansiDim, weight},
-			plain("  "+escape.Terminal(dim.Reason, 0)))
+		s.line(plain(term.Sprintf("    %-14s ", d.Title.Cut(14))), points, plain(" "), seg{ansiDim, weight},
+			plain("  "+term(d.Reason.Cut(0))))
 	}
-}
-
-// findingGroup is the findings of one code on one tool.
-type findingGroup struct {
-	Tool, Code string
-	Severity   report.Severity
-	Count      int
-	First      report.Finding // the worst, as [sortedFindings] orders them
-}
-
-// groupFindings groups findings by tool and code, worst first: by
-// severity, the code's rank, then the most findings.
-func groupFindings(fs []report.Finding) []findingGroup {
-	var out []findingGroup
-	for _, g := range groupByToolCode(fs) {
-		first := g.findings[0]
-		out = append(out, findingGroup{Tool: g.tool, Code: g.code, Severity: first.Severity, Count: len(g.findings), First: first})
-	}
-	slices.SortStableFunc(out, func(a, b findingGroup) int {
-		return cmp.Or(
-			cmp.Compare(a.Severity.Rank(), b.Severity.Rank()),
-			cmp.Compare(report.CodeRank(a.Code), report.CodeRank(b.Code)),
-			-cmp.Compare(a.Count, b.Count),
-			cmp.Compare(a.Tool, b.Tool),
-		)
-	})
-	return out
 }
 
 // findings: one line per tool and code, worst first, with the first
 // finding's message; at most summaryGroups of them.
-func (s *summaryWriter) findings(rep *report.Report) {
-	if len(rep.Findings) == 0 {
+func (s *summaryWriter) findings(m *summary) {
+	groups := m.Findings.ByCode
+	if len(groups) == 0 {
 		return
 	}
-	groups := groupFindings(rep.Findings)
 	s.blank()
-	s.line(plain("  "), seg{ansiBold, "Findings"}, plain(fmt.Sprintf(" (%d; by tool and code, worst first)", len(rep.Findings))))
+	s.line(plain("  "), seg{ansiBold, "Findings"}, plain(fmt.Sprintf(" (%d; by tool and code, worst first)", m.Findings.Count)))
 	shown := groups[:min(len(groups), summaryGroups)]
 	// Column widths: the longest tool and code shown, within bounds that
 	// leave room for the message.
 	toolW, codeW := 6, 4
 	for _, g := range shown {
 		toolW = max(toolW, columns(groupTool(g)))
-		codeW = max(codeW, columns(escape.Terminal(g.Code, 0))+1+len(fmt.Sprint(g.Count)))
+		codeW = max(codeW, columns(term(g.Code))+1+len(fmt.Sprint(g.Count)))
 	}
 	toolW, codeW = min(toolW, 22), min(codeW+1, 26)
 	for _, g := range shown {
-		code := fmt.Sprintf("%s ×%d", fitText(escape.Terminal(g.Code, 0), codeW-2-len(fmt.Sprint(g.Count))), g.Count)
-		s.line(plain("    "), seg{severityStyle(g.Severity), padText(escape.Terminal(string(g.Severity), 8), 8)},
+		code := fmt.Sprintf("%s ×%d", fitText(term(g.Code), codeW-2-len(fmt.Sprint(g.Count))), g.Count)
+		s.line(plain("    "), seg{toneStyle(g.Tone), padText(term(g.Severity), 8)},
 			plain(" "), seg{ansiCyan, padText(fitText(groupTool(g), toolW), toolW)},
 			plain(" "), seg{ansiBold, padText(code, codeW)},
-			plain(" "+escape.Terminal(groupMessage(g.First), 0)))
+			plain(" "+term(g.Message)))
 	}
 	if rest := groups[len(shown):]; len(rest) > 0 {
 		n := 0
@@ -342,118 +260,82 @@ func (s *summaryWriter) findings(rep *report.Report) {
 	}
 }
 
-// groupMessage is what the message of f adds to its code's opening
-// words ("the server crashed: "), which the code column says already.
-func groupMessage(f report.Finding) string {
-	opening := report.DescribeCode(f.Code).Message
-	if rest, ok := strings.CutPrefix(f.Message, opening); ok && opening != "" && strings.TrimLeft(rest, " :") != "" {
-		return strings.TrimLeft(rest, " :")
-	}
-	return f.Message
-}
-
 // groupTool names the tool of a finding group, "(server)" for none.
-func groupTool(g findingGroup) string {
-	if g.Tool == "" {
+func groupTool(g codeFindings) string {
+	if g.Tool.Empty() {
 		return "(server)"
 	}
-	return escape.Terminal(g.Tool, 0)
+	return term(g.Tool)
 }
 
 // fixes: the top recommended fixes, as the Markdown report has them all.
-func (s *summaryWriter) fixes(rep *report.Report) {
-	fixes := recommendedFixes(rep)
-	if len(fixes) == 0 {
+func (s *summaryWriter) fixes(m *summary) {
+	if len(m.Fixes) == 0 {
 		return
 	}
 	s.blank()
 	s.line(plain("  "), seg{ansiBold, "Top fixes"})
-	for i, f := range fixes[:min(len(fixes), summaryFixes)] {
-		text := fmt.Sprintf("%s (%s, %s): %s", escape.Terminal(f.Title, nameMax), escape.Terminal(f.Code, 40), f.Count, escape.Terminal(f.Fix, 0))
-		s.wrap(plain(fmt.Sprintf("    %d. ", i+1)), "", text)
+	for i, f := range m.Fixes[:min(len(m.Fixes), summaryFixes)] {
+		s.wrap(plain(fmt.Sprintf("    %d. ", i+1)), "", term.Sprintf("%s (%s, %s): %s", f.Title, f.Code, f.Count, f.Fix))
 	}
-	if n := len(fixes) - summaryFixes; n > 0 {
+	if n := len(m.Fixes) - summaryFixes; n > 0 {
 		s.line(plain(fmt.Sprintf("    and %s in the full report", plural(n, "more fix", "more fixes"))))
 	}
 }
 
 // checks: one line each for the protocol, concurrency and lifecycle
 // checks that ran (or why the protocol checks did not).
-func (s *summaryWriter) checks(rep *report.Report) {
-	parts := checkParts(rep)
-	switch {
-	case len(parts) == 0:
-	case len(protocolChecks(rep)) > 0 && rep.Server.Era != "":
-		parts[0] += " (" + rep.Server.Era + " era)"
-	case !rep.Static && rep.Server.Era == "legacy":
-		// The era line above says why the 2025 era was spoken.
-		parts[0] = "protocol checks: none in the 2025 era (--era modern requires the 2026-07-28 revision)"
-	}
-	if rep.Lifecycle != nil {
-		line := "lifecycle checks (--sequential): "
-		if cs := lifecycleChecks(rep); len(cs) > 0 {
-			line += statusCounts(cs) + "; "
-		}
-		parts = append(parts, line+rep.Lifecycle.Summary)
-	}
-	if len(parts) == 0 {
+func (s *summaryWriter) checks(m *summary) {
+	if len(m.Checks.Short) == 0 {
 		return
 	}
 	s.blank()
-	for _, p := range parts {
-		s.line(plain("  "), plain(escape.Terminal(p, 0)))
+	for _, c := range m.Checks.Short {
+		s.line(plain("  "), plain(term(c)))
 	}
 }
 
 // tools: the tools not called, grouped by reason, the learned valid calls
 // and the metadata problems, a line or so each.
-func (s *summaryWriter) tools(rep *report.Report) {
-	var reasons []string
-	names := map[string][]string{}
-	untested := 0
-	for _, t := range rep.Tools {
-		if t.Tested {
-			continue
-		}
-		untested++
-		r := orText(t.SkipReason, "no reason recorded")
-		if _, ok := names[r]; !ok {
-			reasons = append(reasons, r)
-		}
-		names[r] = append(names[r], escape.Terminal(t.Name, nameMax))
-	}
-	var learned []string
-	for _, t := range rep.Tools {
-		for _, c := range t.Cases {
-			if c.Kind == report.KindValid && c.LearnedFrom != "" {
-				learned = append(learned, escape.Terminal(t.Name, nameMax)+" (from "+escape.Terminal(c.LearnedFrom, nameMax)+")")
-			}
-		}
-	}
-	if untested == 0 && len(learned) == 0 && len(rep.Lint) == 0 {
+func (s *summaryWriter) tools(m *summary) {
+	untested := m.NotCalled.Tools
+	if len(untested) == 0 && len(m.Learned) == 0 && len(m.Lint.Rows) == 0 {
 		return
 	}
 	s.blank()
-	if untested > 0 {
-		s.line(plain("  "), seg{ansiBold, "Tools not called"}, plain(fmt.Sprintf(" (%d)", untested)))
-		for i, r := range reasons {
+	if len(untested) > 0 {
+		s.line(plain("  "), seg{ansiBold, "Tools not called"}, plain(fmt.Sprintf(" (%d)", len(untested))))
+		for i, r := range m.NotCalled.ByReason {
 			if i == summaryReasons {
-				s.line(plain(fmt.Sprintf("    and %d more for other reasons (see the full report)", len(reasons)-i)))
+				s.line(plain(fmt.Sprintf("    and %d more for other reasons (see the full report)", len(m.NotCalled.ByReason)-i)))
 				break
 			}
-			s.wrap(plain("    "), "", nameList(names[r], summaryToolNames)+": "+escape.Terminal(r, 0))
+			s.wrap(plain("    "), "", nameList(r.Names, summaryToolNames)+": "+term(r.Reason))
 		}
 	}
-	if len(learned) > 0 {
-		s.line(plain("  "), seg{ansiBold, "Learned valid calls"}, plain(" (synthetic arguments errored): "+nameList(learned, summaryToolNames)))
+	if len(m.Learned) > 0 {
+		var learned []string
+		for _, l := range m.Learned {
+			learned = append(learned, term.Sprintf("%s (from %s)", l.Tool, l.From))
+		}
+		s.line(plain("  "), seg{ansiBold, "Learned valid calls"}, plain(" (synthetic arguments errored): "+joinNames(learned, summaryToolNames)))
 	}
-	if n := len(rep.Lint); n > 0 {
-		s.line(plain(fmt.Sprintf("  Metadata lint: %s (see the full report)", lintCounts(rep.Lint))))
+	if len(m.Lint.Rows) > 0 {
+		s.line(plain(fmt.Sprintf("  Metadata lint: %s (see the full report)", m.Lint.Counts)))
 	}
 }
 
-// nameList joins at most n names, "a, b, c and 4 more".
-func nameList(names []string, n int) string {
+// nameList writes at most n names, "a, b, c and 4 more".
+func nameList(names []text.Untrusted, n int) string {
+	out := make([]string, len(names))
+	for i, name := range names {
+		out[i] = term(name)
+	}
+	return joinNames(out, n)
+}
+
+// joinNames joins at most n names, "a, b, c and 4 more".
+func joinNames(names []string, n int) string {
 	if len(names) <= n {
 		return strings.Join(names, ", ")
 	}
@@ -462,12 +344,12 @@ func nameList(names []string, n int) string {
 
 // footer says where the full report is: the files written, or how to get
 // one.
-func (s *summaryWriter) footer(rep *report.Report, outputs []string) {
+func (s *summaryWriter) footer(m *summary) {
 	s.blank()
-	if len(outputs) > 0 {
+	if len(m.Outputs) > 0 {
 		var files []string
-		for _, o := range outputs {
-			files = append(files, escape.Terminal(o, 0))
+		for _, o := range m.Outputs {
+			files = append(files, term(o))
 		}
 		s.wrap(plain("  Full report: "), "", strings.Join(files, ", ")+"; every case and reproducer here: --verbose")
 		return

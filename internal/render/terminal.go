@@ -2,22 +2,25 @@ package render
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/render/text"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-// Lengths, in runes, of server text in the terminal summary.
+// Lengths, in runes, of server text in the terminal output.
 const (
 	terminalReproMax = 400
 	// terminalShellMax: longer shell reproducers (oversize arguments) are
 	// left to the JSON report.
 	terminalShellMax = 4096
 )
+
+// term writes server text for a terminal.
+var term = text.Terminal
 
 // Terminal renders rep for a terminal in full, as mcp-fuzz prints it at the
 // end of a run and for `mcp-fuzz report` with --verbose (without it:
@@ -28,276 +31,266 @@ const (
 // ANSI colour is used only when colour is true; text from the report never
 // carries escape sequences or control characters either way.
 func Terminal(rep *report.Report, colour bool) string {
-	var b strings.Builder
-	p := ansi(colour)
-	terminalCases(&b, rep, p)
-	b.WriteString("\n")
-	terminalSummary(&b, rep, p)
+	m := newSummary(rep)
+	w := &termWriter{p: ansi(colour)}
+	w.cases(m)
+	w.b.WriteString("\n")
+	w.head(m)
+	w.dimensions(m)
+	w.findings(m)
+	w.checks(m)
+	w.tools(m)
 	// A tool's name starts a line: none may read as a workflow command
 	// in an Actions step.
-	return escape.WorkflowLines(b.String())
+	return escape.WorkflowLines(w.b.String())
 }
+
+// termWriter writes the full terminal output.
+type termWriter struct {
+	b strings.Builder
+	p ansi
+}
+
+// printf writes format with args, server text escaped ([text.Medium]).
+func (w *termWriter) printf(format string, args ...any) { term.Fprintf(&w.b, format, args...) }
+
+// paint is s in style, when colour is on.
+func (w *termWriter) paint(style, s string) string { return w.p.paint(style, s) }
 
 // jsonCommandSafe spells every "##[" of a JSON-RPC reproducer (or the
 // shell line that pipes one) as "##\u005b": the JSON decodes to the same
 // call, where the "## [" that [escape.Terminal] makes of it (the Actions
 // runner reads "##[" anywhere in a line as a workflow command) would
 // change the tool's name. Outside JSON strings a JSON text has no "#".
-func jsonCommandSafe(s string) string { return strings.ReplaceAll(s, "##[", `##\u005b`) }
+func jsonCommandSafe(u text.Untrusted) text.Untrusted { return u.ReplaceAll("##[", `##\u005b`) }
 
-// terminalSummary writes the summary that ends the terminal output.
-func terminalSummary(b *strings.Builder, rep *report.Report, p ansi) {
-	st := p.paint
-	name := escape.Terminal(rep.Server.Name, nameMax)
-	if name == "" {
-		name = "unnamed server"
-	}
-	if v := escape.Terminal(rep.Server.Version, 40); v != "" {
-		name += " " + v
-	}
-	fmt.Fprintf(b, "%s %s — %s\n", st(ansiBold, "mcp-fuzz"), escape.Terminal(rep.Version, 40), st(ansiBold, name))
+// head writes the server, the grade, the run and the critical callout.
+func (w *termWriter) head(m *summary) {
+	w.printf("%s %s — %s\n", w.paint(ansiBold, "mcp-fuzz"), m.Run.Version, w.paint(ansiBold, serverName(m.Server, term)))
 
+	g := m.Grade
 	share := ""
-	if u := score.Untested(rep); u != "" {
-		share = "   (" + u + ")"
+	if g.Untested != "" {
+		share = "   (" + g.Untested + ")"
 	}
-	if !rep.Graded || rep.Score == nil {
-		fmt.Fprintf(b, "\n  %s%s\n", st(ansiBold, score.NotGraded), share)
+	if !g.Graded {
+		w.printf("\n  %s%s\n", w.paint(ansiBold, score.NotGraded), share)
 	} else {
 		grade := "-"
-		if rep.Grade != nil {
-			grade = escape.Terminal(*rep.Grade, 20)
+		if g.HasLetter {
+			grade = term(g.Letter)
 		}
 		capped := ""
-		if l := cappedFrom(rep); l != "" {
-			capped = " (capped from " + l + ")"
+		if g.CappedFrom != "" {
+			capped = " (capped from " + g.CappedFrom + ")"
 		}
-		fmt.Fprintf(b, "\n  Grade %s%s   score %d/100%s\n", st(ansiBold+gradeStyle(grade), grade), capped, *rep.Score, share)
+		w.printf("\n  Grade %s%s   score %d/100%s\n", w.paint(ansiBold+gradeStyle(grade), grade), capped, g.Score, share)
 	}
-	s := rep.Summary
-	fmt.Fprintf(b, "  %s tested, %d skipped · %s · %s · seed %d · %s s\n",
-		plural(s.ToolsTested, "tool", "tools"), s.ToolsSkipped, plural(s.Cases, "case", "cases"),
-		escape.Terminal(orDash(rep.Target.Transport), 40), rep.Seed, seconds(float64(rep.DurationMs)))
-	fmt.Fprintf(b, "  %s\n", st(ansiDim, verdictLine(s)))
-	if c := containmentShort(rep); c != "" {
-		fmt.Fprintf(b, "  %s\n", st(ansiDim, "containment: "+escape.Terminal(c, 0)))
+	r := m.Run
+	w.printf("  %s tested, %d skipped · %s · %s · seed %d · %s s\n",
+		plural(r.Tested, "tool", "tools"), r.Skipped, plural(r.Cases, "case", "cases"), m.Server.Transport.Or("—"), r.Seed, r.Seconds)
+	w.printf("  %s\n", w.paint(ansiDim, r.Verdicts))
+	if !r.Containment.Empty() {
+		w.printf("  %s\n", w.paint(ansiDim, "containment: "+term(r.Containment)))
 	}
-	if rep.Run != nil && rep.Run.Warning != "" {
-		fmt.Fprintf(b, "  %s %s\n", st(ansiYellow+ansiBold, "warning:"), escape.Terminal(rep.Run.Warning, textMax))
+	if !r.Warning.Empty() {
+		w.printf("  %s %s\n", w.paint(ansiYellow+ansiBold, "warning:"), r.Warning)
 	}
-	if line := eraLine(rep, escape.Terminal); line != "" {
-		fmt.Fprintf(b, "  %s %s\n", st(ansiBold, "eras:"), line)
+	if line := eraLine(r.Eras, term); line != "" {
+		w.printf("  %s %s\n", w.paint(ansiBold, "eras:"), line)
 	}
-	for _, n := range eraNotes(rep.EraComparison) {
-		fmt.Fprintf(b, "  %s %s\n", st(ansiYellow+ansiBold, "eras note:"), escape.Terminal(n, textMax))
+	for _, n := range r.EraNotes {
+		w.printf("  %s %s\n", w.paint(ansiYellow+ansiBold, "eras note:"), n)
 	}
-	if rep.EndedEarly != "" {
-		fmt.Fprintf(b, "  %s %s\n", st(ansiYellow+ansiBold, "ended early:"), escape.Terminal(rep.EndedEarly, textMax))
+	if !r.EndedEarly.Empty() {
+		w.printf("  %s %s\n", w.paint(ansiYellow+ansiBold, "ended early:"), r.EndedEarly)
 	}
 
-	if len(rep.Critical) > 0 {
-		fmt.Fprintf(b, "\n  %s\n", st(ansiRed+ansiBold, "CRITICAL"))
-		for _, c := range rep.Critical {
-			fmt.Fprintf(b, "    %s %s\n", st(ansiRed, "!"), escape.Terminal(c, textMax))
+	if len(g.Critical) > 0 {
+		w.printf("\n  %s\n", w.paint(ansiRed+ansiBold, "CRITICAL"))
+		for _, c := range g.Critical {
+			w.printf("    %s %s\n", w.paint(ansiRed, "!"), c)
 		}
 	}
+}
 
-	fmt.Fprintf(b, "\n  %s\n", st(ansiBold, "Dimensions"))
-	for _, d := range dimensions(rep) {
-		dim := rep.Dimensions[d.Dimension]
-		points := st(ansiDim, "  —")
-		if dim.Score != nil {
-			points = st(scoreStyle(*dim.Score), fmt.Sprintf("%3d", *dim.Score))
+// dimensions writes the dimensions and the caps.
+func (w *termWriter) dimensions(m *summary) {
+	w.printf("\n  %s\n", w.paint(ansiBold, "Dimensions"))
+	for _, d := range m.Dimensions {
+		points := w.paint(ansiDim, "  —")
+		if d.Score != nil {
+			points = w.paint(scoreStyle(*d.Score), fmt.Sprintf("%3d", *d.Score))
 		}
 		weight := "   "
 		if d.Weight > 0 {
 			weight = fmt.Sprintf("×%-2d", d.Weight)
 		}
-		fmt.Fprintf(b, "    %-14s %s %s  %s\n", escape.Terminal(d.Title, 30), points, st(ansiDim, weight), escape.Terminal(dim.Reason, textMax))
+		w.printf("    %-14s %s %s  %s\n", d.Title.Cut(30), points, w.paint(ansiDim, weight), d.Reason)
 	}
-	if len(rep.Caps) > 0 {
-		fmt.Fprintf(b, "\n  %s\n", st(ansiBold, "Caps"))
-		for _, c := range rep.Caps {
+	if len(m.Caps) > 0 {
+		w.printf("\n  %s\n", w.paint(ansiBold, "Caps"))
+		for _, c := range m.Caps {
 			prefix := "at most "
-			if c.Grade == score.NotGraded {
+			if c.NotGraded {
 				prefix = ""
 			}
-			fmt.Fprintf(b, "    %s%s: %s\n", prefix, st(ansiBold, escape.Terminal(c.Grade, 20)), escape.Terminal(c.Reason, textMax))
+			w.printf("    %s%s: %s\n", prefix, w.paint(ansiBold, term(c.Grade)), c.Reason)
 		}
-	}
-
-	if len(rep.Findings) > 0 {
-		fmt.Fprintf(b, "\n  %s (%d)\n", st(ansiBold, "Findings"), len(rep.Findings))
-		for _, g := range groupByTool(rep.Findings) {
-			tool := "server"
-			if g.Tool != "" {
-				tool = "tool " + escape.Terminal(g.Tool, nameMax)
-			}
-			fmt.Fprintf(b, "    %s\n", st(ansiCyan+ansiBold, tool))
-			shellShown := map[string]bool{} // the shell reproducer once per code
-			for _, f := range g.Findings {
-				sev := fmt.Sprintf("%-8s", escape.Terminal(string(f.Severity), 20))
-				line := fmt.Sprintf("      %s %s", st(severityStyle(f.Severity), sev), st(ansiBold, escape.Terminal(f.Code, 40)))
-				if f.CaseID != "" {
-					line += " " + st(ansiDim, escape.Terminal(f.CaseID, nameMax))
-				}
-				fmt.Fprintf(b, "%s: %s\n", line, escape.Terminal(f.Message, textMax))
-				if f.Reproducer.JSONRPC != "" {
-					fmt.Fprintf(b, "        %s\n", st(ansiDim, escape.Terminal(jsonCommandSafe(f.Reproducer.JSONRPC), terminalReproMax)))
-				}
-				switch sh := f.Reproducer.Shell; {
-				case sh == "":
-				case f.Reproducer.JSONRPC == "":
-					// A replay command, the only reproducer of its case.
-					fmt.Fprintf(b, "        reproduce: %s\n", escape.Terminal(sh, terminalShellMax))
-					if note := placeholderNote(sh); note != "" && !shellShown[""] {
-						shellShown[""] = true
-						fmt.Fprintf(b, "        %s\n", st(ansiDim, note))
-					}
-				case !shellShown[f.Code] && len(sh) <= terminalShellMax:
-					shellShown[f.Code] = true
-					fmt.Fprintf(b, "        reproduce: %s\n", escape.Terminal(jsonCommandSafe(sh), terminalShellMax))
-				}
-			}
-		}
-	}
-
-	if line := checkLine(rep); line != "" {
-		checks := protocolChecks(rep)
-		note := " (" + escape.Terminal(orDash(rep.Server.Era), 20) + " era; failed ones are findings, which change the grade only when the server crashed or hung)"
-		if len(checks) == 0 {
-			note = ""
-		}
-		fmt.Fprintf(b, "\n  %s%s\n", st(ansiBold, escape.Terminal(line, textMax)), note)
-		for _, c := range checks {
-			if c.Status == report.CheckSkip {
-				fmt.Fprintf(b, "    skipped %s: %s\n", escape.Terminal(c.ID, nameMax), escape.Terminal(c.Detail, textMax))
-			}
-		}
-	}
-	if line := lifecycleLine(rep); line != "" {
-		// Few: each is listed, failed ones are findings above.
-		fmt.Fprintf(b, "\n  %s\n", st(ansiBold, escape.Terminal(line, textMax)))
-		for _, c := range lifecycleChecks(rep) {
-			status := c.Status
-			if c.Status == report.CheckSkip {
-				status = "skipped"
-			}
-			fmt.Fprintf(b, "    %s %s: %s\n", escape.Terminal(checkStatus(status, c), 40), escape.Terminal(c.ID, nameMax), escape.Terminal(c.Detail, textMax))
-		}
-	}
-
-	var learned []string
-	for _, t := range rep.Tools {
-		for _, c := range t.Cases {
-			if c.Kind == report.KindValid && c.LearnedFrom != "" {
-				learned = append(learned, fmt.Sprintf("    %s: %s, from %s: %s\n", escape.Terminal(t.Name, nameMax), escape.Terminal(string(c.Verdict), 40),
-					escape.Terminal(c.LearnedFrom, nameMax), escape.Terminal(string(c.Arguments), 120)))
-			}
-		}
-	}
-	if len(learned) > 0 {
-		fmt.Fprintf(b, "\n  %s (synthetic arguments errored)\n%s", st(ansiBold, "Learned valid calls"), strings.Join(learned, ""))
-	}
-
-	var untested []string
-	for _, t := range rep.Tools {
-		if !t.Tested {
-			untested = append(untested, fmt.Sprintf("    %s: %s\n", escape.Terminal(t.Name, nameMax), escape.Terminal(orText(t.SkipReason, "no reason recorded"), textMax)))
-		}
-	}
-	if len(untested) > 0 {
-		fmt.Fprintf(b, "\n  %s\n%s", st(ansiBold, "Tools not called"), strings.Join(untested, ""))
-	}
-	if n := len(rep.Lint); n > 0 {
-		// terminalCases listed them, above the summary.
-		fmt.Fprintf(b, "\n  Metadata lint: %s (listed above)\n", lintCounts(rep.Lint))
 	}
 }
 
-// terminalCases writes the run, then every case of the tested tools, one
-// line each, then the metadata problems.
-func terminalCases(b *strings.Builder, rep *report.Report, p ansi) {
-	fmt.Fprintf(b, "\nmcp-fuzz %s  seed %d\n", escape.Terminal(rep.Version, 40), rep.Seed)
+// findings writes the findings by tool, each with its reproducers: the
+// JSON-RPC line, and the shell line once per code.
+func (w *termWriter) findings(m *summary) {
+	if m.Findings.Count == 0 {
+		return
+	}
+	w.printf("\n  %s (%d)\n", w.paint(ansiBold, "Findings"), m.Findings.Count)
+	for _, g := range m.Findings.ByTool {
+		tool := "server"
+		if !g.Tool.Empty() {
+			tool = "tool " + term(g.Tool)
+		}
+		w.printf("    %s\n", w.paint(ansiCyan+ansiBold, tool))
+		shellShown := map[text.Untrusted]bool{} // the shell reproducer once per code
+		placeholderShown := false
+		for _, f := range g.Findings {
+			sev := fmt.Sprintf("%-8s", term(f.Severity))
+			line := fmt.Sprintf("      %s %s", w.paint(toneStyle(f.Tone), sev), w.paint(ansiBold, term(f.Code)))
+			if !f.CaseID.Empty() {
+				line += " " + w.paint(ansiDim, term(f.CaseID))
+			}
+			w.printf("%s: %s\n", line, f.Message)
+			if !f.JSONRPC.Empty() {
+				w.printf("        %s\n", w.paint(ansiDim, term(jsonCommandSafe(f.JSONRPC).Cut(terminalReproMax))))
+			}
+			switch sh := f.Shell; {
+			case sh.Empty():
+			case f.JSONRPC.Empty():
+				// A replay command, the only reproducer of its case.
+				w.printf("        reproduce: %s\n", sh.Cut(terminalShellMax))
+				if !f.Placeholder.Empty() && !placeholderShown {
+					placeholderShown = true
+					w.printf("        %s\n", w.paint(ansiDim, term(f.Placeholder)))
+				}
+			case !shellShown[f.Code] && sh.Len() <= terminalShellMax:
+				shellShown[f.Code] = true
+				w.printf("        reproduce: %s\n", jsonCommandSafe(sh).Cut(terminalShellMax))
+			}
+		}
+	}
+}
+
+// checks writes how the protocol and lifecycle checks went, with the
+// skipped protocol checks and every lifecycle check.
+func (w *termWriter) checks(m *summary) {
+	c := m.Checks
+	if !c.Line.Empty() {
+		note := ""
+		if len(c.Protocol) > 0 {
+			note = term.Sprintf(" (%s era; failed ones are findings, which change the grade only when the server crashed or hung)", m.Server.Era.Or("—"))
+		}
+		w.printf("\n  %s%s\n", w.paint(ansiBold, term(c.Line)), note)
+		for _, p := range c.Protocol {
+			if p.Skipped {
+				w.printf("    skipped %s: %s\n", p.ID, p.Detail)
+			}
+		}
+	}
+	if l := c.Lifecycle; l != nil {
+		// Few: each is listed, failed ones are findings above.
+		w.printf("\n  %s\n", w.paint(ansiBold, term(l.Line)))
+		for _, p := range l.Checks {
+			w.printf("    %s %s: %s\n", p.Outcome, p.ID, p.Detail)
+		}
+	}
+}
+
+// tools writes the learned valid calls, the tools not called and the
+// count of metadata problems (listed above the summary).
+func (w *termWriter) tools(m *summary) {
+	if len(m.Learned) > 0 {
+		w.printf("\n  %s (synthetic arguments errored)\n", w.paint(ansiBold, "Learned valid calls"))
+		for _, l := range m.Learned {
+			w.printf("    %s: %s, from %s: %s\n", l.Tool, l.Verdict, l.From, l.Arguments)
+		}
+	}
+	if len(m.NotCalled.Tools) > 0 {
+		w.printf("\n  %s\n", w.paint(ansiBold, "Tools not called"))
+		for _, t := range m.NotCalled.Tools {
+			w.printf("    %s: %s\n", t.Name, t.Reason)
+		}
+	}
+	if len(m.Lint.Rows) > 0 {
+		w.printf("\n  Metadata lint: %s (listed above)\n", m.Lint.Counts)
+	}
+}
+
+// cases writes the run, then every case of the tested tools, one line
+// each, then the metadata problems.
+func (w *termWriter) cases(m *summary) {
+	s := m.Server
+	w.printf("\nmcp-fuzz %s  seed %d\n", m.Run.Version, m.Run.Seed)
 	era := ""
-	if rep.Server.Era != "" {
-		era = ", " + escape.Terminal(rep.Server.Era, 20) + " era"
+	if !s.Era.Empty() {
+		era = term.Sprintf(", %s era", s.Era)
 	}
-	fmt.Fprintf(b, "server  %s %s (protocol %s%s, %s)\n", escape.Terminal(rep.Server.Name, 60), escape.Terminal(rep.Server.Version, 30),
-		escape.Terminal(rep.Server.ProtocolVersion, 20), era, escape.Terminal(rep.Target.Transport, 40))
-	if rep.Server.EraReason != "" {
-		fmt.Fprintf(b, "era     %s: %s\n", escape.Terminal(rep.Server.Era, 20), escape.Terminal(rep.Server.EraReason, 200))
+	w.printf("server  %s %s (protocol %s%s, %s)\n", s.Name.Cut(60), s.Version.Cut(30), s.ProtocolVersion, era, s.Transport)
+	if !s.EraReason.Empty() {
+		w.printf("era     %s: %s\n", s.Era, s.EraReason)
 	}
-	fmt.Fprintf(b, "tools   %d listed, %d tested, %d skipped\n", rep.Discovery.Tools, rep.Summary.ToolsTested, rep.Summary.ToolsSkipped)
-	for _, n := range rep.Discovery.Notes {
-		fmt.Fprintf(b, "note    %s\n", escape.Terminal(n, 200))
+	w.printf("tools   %d listed, %d tested, %d skipped\n", s.Listed, m.Run.Tested, m.Run.Skipped)
+	for _, n := range s.Notes {
+		w.printf("note    %s\n", n)
 	}
 
-	for _, t := range rep.Tools {
+	for _, t := range m.Tools {
 		if !t.Tested {
 			continue
 		}
 		task := ""
-		if slices.ContainsFunc(t.Cases, func(c report.Case) bool { return c.Task }) {
+		if t.Task {
 			// Else nothing in the text says the calls went through tasks/get
 			// and tasks/result (the JSON's task field).
 			task = "; task-augmented calls"
 		}
-		fmt.Fprintf(b, "\n%s  (%s%s)\n", escape.Terminal(t.Name, 80), countLine(t.Cases), task)
+		w.printf("\n%s  (%s%s)\n", t.Name.Cut(80), countLine(t.Counts), task)
 		for _, c := range t.Cases {
-			verdict := fmt.Sprintf("%-18s", escape.Terminal(string(c.Verdict), 40))
-			fmt.Fprintf(b, "  %s %-52s %7.1fms", p.paint(verdictStyle(c.Verdict), verdict), escape.Terminal(c.ID, 52), c.DurationMs)
+			verdict := fmt.Sprintf("%-18s", term(c.Verdict))
+			w.printf("  %s %-52s %7.1fms", w.paint(toneStyle(c.Tone), verdict), c.ID.Cut(52), c.DurationMs)
 			if len(c.Flags) > 0 {
-				fmt.Fprintf(b, "  [%s]", escape.Terminal(strings.Join(c.Flags, ","), textMax))
+				w.printf("  [%s]", text.Join(",", c.Flags...).Cut(textMax))
 			}
-			if tt := timingText(c); tt != "" {
-				fmt.Fprintf(b, "  %s", escape.Terminal(tt, textMax))
+			if !c.Timing.Empty() {
+				w.printf("  %s", c.Timing)
 			}
-			if c.Detail != "" && c.Verdict != report.OK && c.Verdict != report.Handled {
-				fmt.Fprintf(b, "  %s", escape.Terminal(c.Detail, 140))
-			} else if c.LearnedFrom != "" {
-				fmt.Fprintf(b, "  learned from %s", escape.Terminal(c.LearnedFrom, nameMax))
+			if c.ShowDetail {
+				w.printf("  %s", c.Detail)
+			} else if !c.LearnedFrom.Empty() {
+				w.printf("  learned from %s", c.LearnedFrom)
 			}
-			b.WriteString("\n")
+			w.b.WriteString("\n")
 		}
 	}
-	if len(rep.Lint) > 0 {
-		fmt.Fprintf(b, "\nmetadata lint (%d):\n", len(rep.Lint))
-		for _, l := range rep.Lint {
-			loc := l.Tool
-			if l.Pointer != "" {
-				loc += " " + l.Pointer
-			}
-			fmt.Fprintf(b, "  %-7s %-26s %s: %s\n", escape.Terminal(string(l.Severity), 20), escape.Terminal(l.Code, 40),
-				escape.Terminal(loc, 80), escape.Terminal(l.Message, 160))
+	if len(m.Lint.Rows) > 0 {
+		w.printf("\nmetadata lint (%d):\n", len(m.Lint.Rows))
+		for _, l := range m.Lint.Rows {
+			w.printf("  %-7s %-26s %s: %s\n", l.Severity, l.Code.Cut(40), l.Where, l.Message.Cut(160))
 		}
 	}
 }
 
-// verdictOrder is the order [countLine] lists verdicts in, worst first.
-var verdictOrder = []report.Verdict{
-	report.Crash, report.Hang, report.ProtocolViolation, report.Accepted, report.OutputViolation,
-	report.Errored, report.EmptySuccess, report.GeneratorGap, report.NotRun,
-	report.Tolerated, report.Rejected, report.Handled, report.OK,
-}
-
-// countLine renders "3 handled, 1 crash": the verdicts of cases in
-// verdictOrder, then any others by name.
-func countLine(cases []report.Case) string {
-	counts := map[report.Verdict]int{}
-	for _, c := range cases {
-		counts[c.Verdict]++
-	}
-	var parts []string
-	for _, v := range verdictOrder {
-		if n := counts[v]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, v))
-			delete(counts, v)
+// countLine renders "3 handled, 1 crash": the known verdicts in their
+// order, then the others sorted.
+func countLine(counts []verdictCount) string {
+	var parts, rest []string
+	for _, c := range counts {
+		if c.Known {
+			parts = append(parts, term.Sprintf("%d %s", c.N, c.Verdict))
+		} else {
+			rest = append(rest, term.Sprintf("%d %s", c.N, c.Verdict))
 		}
-	}
-	var rest []string
-	for v, n := range counts {
-		rest = append(rest, fmt.Sprintf("%d %s", n, escape.Terminal(string(v), 40)))
 	}
 	sort.Strings(rest)
 	parts = append(parts, rest...)

@@ -85,3 +85,23 @@ func TestTaskAugmentedCallsShown(t *testing.T) {
 		t.Errorf("Markdown marks a plain case:\n%s", md)
 	}
 }
+
+// TestTerminalPlaceholderNoteAndEmptyCode: the note on the report
+// placeholder of a replay command and the shell reproducer of a finding
+// whose code is empty (a hand-edited report) are shown each, neither in
+// place of the other.
+func TestTerminalPlaceholderNoteAndEmptyCode(t *testing.T) {
+	replay := "mcp-fuzz replay " + report.ReportPlaceholder + " 'big/oversize' -- node server.js"
+	rep := &report.Report{Findings: []report.Finding{
+		{ID: "big/oversize#accepted", Severity: report.SeverityError, Code: "accepted", Tool: "big", CaseID: "big/oversize", Message: "accepted",
+			Reproducer: report.Reproducer{Shell: replay}},
+		{ID: "big/x#", Severity: report.SeverityWarning, Tool: "big", CaseID: "big/x", Message: "no code",
+			Reproducer: report.Reproducer{JSONRPC: `{"id":2}`, Shell: "echo no-code-shell | node server.js"}},
+	}}
+	out := Terminal(rep, false)
+	for _, want := range []string{"stands for this run's JSON report", "reproduce: echo no-code-shell | node server.js"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("terminal lacks %q:\n%s", want, out)
+		}
+	}
+}
