@@ -7,7 +7,6 @@ require (
 	github.com/google/jsonschema-go v0.4.3
 	github.com/invopop/jsonschema v0.14.0
 	github.com/landlock-lsm/go-landlock v0.11.2
-	github.com/lucasjones/reggen v0.0.0-20200904144131-37ba4fa293bb
 	github.com/mattn/go-runewidth v0.0.21
 	github.com/moby/buildkit v0.34.2
 	github.com/modelcontextprotocol/go-sdk v1.8.0

@@ -1,30 +1,67 @@
 package casegen
 
 import (
+	"errors"
 	"hash/fnv"
-	"regexp/syntax"
 	"strings"
 
-	"github.com/lucasjones/reggen"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/regexgen"
 )
 
-// patternAttempts are the repetition limits tried in turn with reggen.
-var patternAttempts = []int{6, 3, 12, 1, 24, 2, 48}
+// patternAttempts are the repetition limits (regexgen.Limits.MaxRepeat)
+// tried in turn, each with patternSeeds seeds (one regexgen attempt each);
+// the last, 0, gives every repetition its minimum, the shortest strings, for
+// a tight maxLength.
+var patternAttempts = []int{6, 3, 12, 1, 24, 2, 48, 0}
+
+const patternSeeds = 3
+
+// patternMismatches is how many candidates in a row may fail the match
+// check (anchors or word boundaries the generator cannot satisfy, such as
+// a$b) before patternString gives up: each check of a hostile pattern can
+// cost tens of milliseconds.
+const patternMismatches = 2 * patternSeeds
+
+// patternMaxRunes bounds a generated pattern string: Go's regexp allows a
+// repeat count up to 1000, and real patterns that force more are not worth
+// the bytes. A longer minLength is met by padding (see padded).
+const patternMaxRunes = 1024
 
 // patternString generates a string that matches n.pattern (checked with Go's
 // regexp, the engine the validator uses) and honours the length bounds.
+// Patterns are read as written with Go's regexp syntax, as the validator
+// reads them (see lenientRegexp): one Go cannot compile gets no string here.
 func (g *generator) patternString(n *node, variant int) (string, bool) {
 	re := g.regexp(n.pattern)
 	if re == nil {
 		return "", false
 	}
+	gen, err := regexgen.New(n.pattern)
+	if err != nil {
+		return "", false
+	}
 	h := fnv.New64a()
 	h.Write([]byte(n.pattern))
 	base := g.seed ^ int64(h.Sum64())
+	mismatches := 0
 	for i, limit := range patternAttempts {
-		for j := 0; j < 3; j++ {
-			s, ok := reggenString(n.pattern, base+int64(variant*1000+i*10+j), limit)
-			if !ok {
+		for j := 0; j < patternSeeds; j++ {
+			seed := uint64(base + int64(variant*1000+i*10+j))
+			s, err := gen.Generate(seed, regexgen.Limits{MaxRepeat: limit, MaxRunes: patternMaxRunes, Attempts: 1})
+			if errors.Is(err, regexgen.ErrTooComplex) || errors.Is(err, regexgen.ErrBudget) {
+				// Not worth another seed or limit: the program size does not
+				// depend on them, and regexgen already falls back to minimum
+				// repetitions before it runs out of budget.
+				return "", false
+			}
+			if errors.Is(err, regexgen.ErrNoMatch) {
+				if mismatches++; mismatches >= patternMismatches {
+					return "", false
+				}
+				continue
+			}
+			mismatches = 0
+			if err != nil {
 				continue
 			}
 			for _, cand := range padded(s, n.minLen) {
@@ -34,76 +71,7 @@ func (g *generator) patternString(n *node, variant int) (string, bool) {
 			}
 		}
 	}
-	if s, ok := shortestMatch(n.pattern); ok { // reggen failed: e.g. a class with no ASCII member
-		for _, cand := range padded(s, n.minLen) {
-			if re.MatchString(cand) && n.lengthOK(cand) {
-				return cand, true
-			}
-		}
-	}
 	return "", false
-}
-
-// shortestMatch builds a short string for pattern from Go's own parse tree:
-// no repetition beyond the minimum, the first alternative, and from each
-// character class a letter or digit when it has one.
-func shortestMatch(pattern string) (string, bool) {
-	re, err := syntax.Parse(pattern, syntax.Perl)
-	if err != nil {
-		return "", false
-	}
-	var b strings.Builder
-	var walk func(re *syntax.Regexp, depth int)
-	walk = func(re *syntax.Regexp, depth int) {
-		if depth > 100 || b.Len() > 1<<16 {
-			return
-		}
-		switch re.Op {
-		case syntax.OpLiteral:
-			b.WriteString(string(re.Rune))
-		case syntax.OpCharClass:
-			b.WriteRune(classRune(re.Rune))
-		case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
-			b.WriteByte('a')
-		case syntax.OpCapture, syntax.OpPlus:
-			walk(re.Sub[0], depth+1)
-		case syntax.OpRepeat:
-			for i := 0; i < re.Min; i++ {
-				walk(re.Sub[0], depth+1)
-			}
-		case syntax.OpConcat:
-			for _, sub := range re.Sub {
-				walk(sub, depth+1)
-			}
-		case syntax.OpAlternate:
-			walk(re.Sub[0], depth+1)
-		}
-	}
-	walk(re, 0)
-	return b.String(), true
-}
-
-// classRune picks a member of a character class (pairs of lo, hi runes),
-// preferring ASCII letters and digits, then any printable rune.
-func classRune(ranges []rune) rune {
-	for _, want := range []string{"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", "-_.~ "} {
-		for _, r := range want {
-			for i := 0; i+1 < len(ranges); i += 2 {
-				if r >= ranges[i] && r <= ranges[i+1] {
-					return r
-				}
-			}
-		}
-	}
-	for i := 0; i+1 < len(ranges); i += 2 {
-		if r := max(ranges[i], 0x21); r <= ranges[i+1] {
-			return r
-		}
-	}
-	if len(ranges) > 0 {
-		return ranges[0]
-	}
-	return 'a'
 }
 
 // padded returns s, then s extended to minLen at the end and at the start
@@ -115,21 +83,4 @@ func padded(s string, minLen int) []string {
 		out = append(out, s+pad, pad+s)
 	}
 	return out
-}
-
-// reggenString runs reggen with a fixed seed. reggen can panic on some
-// character classes (a negated class with no printable member), so a panic
-// counts as failure.
-func reggenString(pattern string, seed int64, limit int) (s string, ok bool) {
-	defer func() {
-		if recover() != nil {
-			s, ok = "", false
-		}
-	}()
-	gen, err := reggen.NewGenerator(pattern) // parsed anew each time: Generate mutates the tree
-	if err != nil {
-		return "", false
-	}
-	gen.SetSeed(seed)
-	return gen.Generate(limit), true
 }
