@@ -141,6 +141,35 @@ func (f Flag) Spec() string {
 	return s
 }
 
+// Takes reports whether v is a value of the setting: of the Go type of its
+// Kind.
+func (o Option) Takes(v any) bool {
+	switch o.Kind {
+	case Bool:
+		_, ok := v.(bool)
+		return ok
+	case Int:
+		_, ok := v.(int)
+		return ok
+	case Int64:
+		_, ok := v.(int64)
+		return ok
+	case Duration:
+		_, ok := v.(time.Duration)
+		return ok
+	case Size, String, Path:
+		_, ok := v.(string)
+		return ok
+	case Lines, Names, List, Command:
+		_, ok := v.([]string)
+		return ok
+	case Dimensions:
+		_, ok := v.(map[string]int)
+		return ok
+	}
+	return false
+}
+
 // ParamDefault is the serve tools' default of the setting.
 func (o Option) ParamDefault() any {
 	if o.Param.Default != nil {

@@ -6,18 +6,46 @@ import "slices"
 // setting's [Kind]. A key that is absent is a setting not given.
 type Values map[string]any
 
-// Set gives key the value v, making the map when there is none.
+// Set gives key the value v, making the map when there is none. An empty
+// string or list is no value: it removes key (not given).
 func (vs *Values) Set(key string, v any) {
+	if empty(v) {
+		delete(*vs, key)
+		return
+	}
 	if *vs == nil {
 		*vs = Values{}
 	}
 	(*vs)[key] = v
 }
 
-// Has reports whether key was given.
-func (vs Values) Has(key string) bool {
-	_, ok := vs[key]
-	return ok
+// Value returns the value of key; nil when it was not given, or given as
+// an empty string or list.
+func (vs Values) Value(key string) any {
+	v := vs[key]
+	if empty(v) {
+		return nil
+	}
+	return v
+}
+
+// Has reports whether key was given (as more than an empty string or
+// list).
+func (vs Values) Has(key string) bool { return vs.Value(key) != nil }
+
+// empty says whether v is nil, or a string, list or map with nothing in it.
+func empty(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return true
+	case string:
+		return v == ""
+	case []string:
+		return len(v) == 0
+	case map[string]int:
+		return len(v) == 0
+	}
+	return false
 }
 
 // Get returns the value of key when it was given as a T.
