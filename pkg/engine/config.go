@@ -219,21 +219,24 @@ type Range struct {
 // Check says why v is out of r ("want 1 to 20", "must be positive"), or ""
 // when v is in it.
 func (r Range) Check(v int) string {
+	// or0 says what 0 means when it is taken although it is under Min.
+	or0 := ""
+	if r.Zero != "" && r.Min > 0 {
+		or0 = ", or 0 for " + r.Zero
+	}
 	switch {
 	case v == 0 && r.Zero != "":
 		return ""
 	case v >= r.Min && (r.Max == 0 || v <= r.Max):
 		return ""
-	case r.Max == 0 && r.Zero != "":
+	case r.Max == 0 && r.Min == 0 && r.Zero != "":
 		return fmt.Sprintf("must be 0 (%s) or more", r.Zero)
-	case r.Max == 0 && r.Min == 1:
+	case r.Max == 0 && r.Min == 1 && or0 == "":
 		return "must be positive"
 	case r.Max == 0:
-		return "must be " + r.spell(r.Min) + " or more"
-	case r.Zero != "":
-		return fmt.Sprintf("want %s to %s, or 0 for %s", r.spell(r.Min), r.spell(r.Max), r.Zero)
+		return "must be " + r.spell(r.Min) + " or more" + or0
 	}
-	return fmt.Sprintf("want %s to %s", r.spell(r.Min), r.spell(r.Max))
+	return fmt.Sprintf("want %s to %s%s", r.spell(r.Min), r.spell(r.Max), or0)
 }
 
 // spell writes n as a number, or as a size (64KiB) for a range of bytes.

@@ -24,6 +24,10 @@ func TestRangeCheck(t *testing.T) {
 		{Range{Min: 0, Zero: "no limit"}, -3, "must be 0 (no limit) or more"},
 		{Range{Min: 0, Zero: "no limit"}, 0, ""},
 		{Range{Min: 5}, 4, "must be 5 or more"},
+		{Range{Min: 5, Zero: "off"}, 4, "must be 5 or more, or 0 for off"},
+		{Range{Min: 1, Zero: "off"}, -1, "must be 1 or more, or 0 for off"},
+		{Range{Min: 0, Max: 500, Zero: "all"}, 501, "want 0 to 500"},
+		{Range{Min: 0, Max: 500, Zero: "all"}, 0, ""},
 		{Range{Min: 64 << 10, Max: 1 << 30, Bytes: true}, 1 << 10, "want 64KiB to 1GiB"},
 		{Range{Min: 3 << 20, Max: 5000, Bytes: true}, 1, "want 3MiB to 5000"},
 	} {
