@@ -125,7 +125,7 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 		switch {
 		case key == "bearer" && given.Has("bearer-file"):
 			return names("bearer-file")
-		case o.Kind == options.Section, !given.Has(key) && inFile.Has(key):
+		case o.Kind == options.FileSection, !given.Has(key) && inFile.Has(key):
 			return "config " + configKey(key)
 		}
 		return names(key)

@@ -212,7 +212,7 @@ func readSettings(src []byte, f *File) (typeErrs []string, err error) {
 		case !ok:
 			typeErrs = append(typeErrs, fmt.Sprintf("line %d: field %s not found in type config.File", k.Line, k.Value))
 			continue
-		case o.Kind == options.Section:
+		case o.Kind == options.FileSection:
 			continue // a field of File
 		}
 		val, err := decodeSetting(o.Kind, v)

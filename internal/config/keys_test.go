@@ -36,7 +36,7 @@ func TestKeysAreTheTables(t *testing.T) {
 	keys := map[string]bool{}
 	for _, o := range options.All() {
 		keys[o.Config] = true
-		if o.Config == "" || o.Kind == options.Section {
+		if o.Config == "" || o.Kind == options.FileSection {
 			continue
 		}
 		s, ok := sample[o.Kind]

@@ -51,10 +51,10 @@ const (
 	// "--" on the command line, split like a shell in the Action input, an
 	// argv array for a serve tool. It is no flag and no config key.
 	Command
-	// Section is a section of the config file that only the file has
+	// FileSection is a section of the config file that only the file has
 	// (per-tool, expected, lifecycle), read into config.File's fields and
 	// never into [Values].
-	Section
+	FileSection
 )
 
 // Option is one setting. A name that is empty means the front end does

@@ -9,7 +9,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 )
 
-// goType is the Go type of a value of each kind (Section has none).
+// goType is the Go type of a value of each kind (FileSection has none).
 var goType = map[Kind]reflect.Type{
 	Bool: reflect.TypeFor[bool](), Int: reflect.TypeFor[int](), Int64: reflect.TypeFor[int64](),
 	Duration: reflect.TypeFor[time.Duration](), Size: reflect.TypeFor[string](), String: reflect.TypeFor[string](),
@@ -65,7 +65,7 @@ func TestTableIsConsistent(t *testing.T) {
 				t.Errorf("%s: flag --%s takes %q, yet the setting is a %v (negated %v)", o.Key, f.Name, f.Arg, goType[o.Kind], f.Negated)
 			}
 		}
-		if o.Kind == Section && (o.Flag.Name != "" || o.Input.Name != "" || o.Param.Name != "" || o.Config == "") {
+		if o.Kind == FileSection && (o.Flag.Name != "" || o.Input.Name != "" || o.Param.Name != "" || o.Config == "") {
 			t.Errorf("%s: a section of the config file is in the config file alone", o.Key)
 		}
 	}
