@@ -4,24 +4,20 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/config"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/options"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
 )
 
-// Inputs are the inputs of action.yml, in its order. A test checks that
-// action.yml and .github/actions/local/action.yml declare exactly these.
-var Inputs = []string{
-	"command", "url", "headers", "env", "pass-env", "working-directory",
-	"no-calls", "include-destructive", "tools", "skip-tools", "cases", "seed", "timeout",
-	"startup-timeout", "repeat", "era", "protocol-version", "concurrency", "sequential", "protocol", "box", "config", "secrets",
-	"fail-under", "fail-on", "baseline", "comment", "comment-key",
-	"github-token", "sarif", "sarif-location", "report",
-}
+// Inputs are the inputs of action.yml, in its order: the table's (package
+// options). A test checks that action.yml and
+// .github/actions/local/action.yml declare exactly these.
+var Inputs = options.InputNames()
 
 // Outputs are the outputs of action.yml, in its order.
 var Outputs = []string{
@@ -71,14 +67,16 @@ func secretsOf(get, getenv func(string) string) []string {
 	return out
 }
 
-// readInputs reads the inputs into the audit's settings and the Action's
-// own. get reads an input; workspace is GITHUB_WORKSPACE, or the current
+// readInputs reads the inputs, those of the table (package options) by
+// their settings' kinds, into the audit's settings and the Action's own.
+// get reads an input; workspace is GITHUB_WORKSPACE, or the current
 // directory outside Actions.
 func readInputs(get func(string) string, workspace string) (settings, error) {
 	s := settings{workspace: workspace}
 	a := &s.audit
+	cwd, _ := options.Lookup("cwd")
 	base := workspace
-	if wd := get("working-directory"); wd != "" {
+	if wd := get(cwd.Input.Name); wd != "" {
 		if filepath.IsAbs(wd) {
 			base = wd
 		} else {
@@ -92,143 +90,121 @@ func readInputs(get func(string) string, workspace string) (settings, error) {
 		}
 		return filepath.Join(base, p)
 	}
-	if c := get("command"); c != "" {
-		command, err := splitCommand(c)
-		if err != nil {
-			return s, fmt.Errorf("input command: %w", err)
+	var own options.Values // the Action's own inputs
+	for _, o := range options.All() {
+		name := o.Input.Name
+		if name == "" || o.Key == cwd.Key {
+			continue
 		}
-		if len(command) == 0 {
-			return s, fmt.Errorf("input command: empty")
-		}
-		a.Command = command
-		a.Cwd = base // the server starts in working-directory
-	}
-	a.URL = get("url")
-	a.Headers = lines(get("headers"))
-	a.Env = lines(get("env"))
-	a.PassEnv = list(get("pass-env"))
-	a.Secrets = list(get("secrets"))
-	var err error
-	if a.NoCalls, err = boolInput(get, "no-calls"); err != nil {
-		return s, err
-	}
-	if a.IncludeDestructive, err = boolInput(get, "include-destructive"); err != nil {
-		return s, err
-	}
-	if a.Sequential, err = boolInput(get, "sequential"); err != nil {
-		return s, err
-	}
-	if a.Protocol, err = boolInput(get, "protocol"); err != nil {
-		return s, err
-	}
-	if a.Box, err = boolInput(get, "box"); err != nil {
-		return s, err
-	}
-	a.Tools = list(get("tools"))
-	a.SkipTools = list(get("skip-tools"))
-	if a.Cases, err = intInput(get, "cases"); err != nil {
-		return s, err
-	}
-	if a.Repeat, err = intInput(get, "repeat"); err != nil {
-		return s, err
-	}
-	if a.Concurrency, err = intInput(get, "concurrency"); err != nil {
-		return s, err
-	}
-	a.Era = get("era")
-	a.ProtocolVersion = get("protocol-version")
-	if a.FailUnder, err = intInput(get, "fail-under"); err != nil {
-		return s, err
-	}
-	if v := get("seed"); v != "" {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			return s, fmt.Errorf("input seed %q: want an integer", v)
-		}
-		a.Seed = &n
-	}
-	for _, t := range []struct {
-		name string
-		d    **time.Duration
-	}{{"timeout", &a.Timeout}, {"startup-timeout", &a.StartupTimeout}} {
-		if v := get(t.name); v != "" {
-			d, err := audit.ParseSeconds(v)
-			if err != nil {
-				return s, fmt.Errorf("input %s %q: %w", t.name, v, err)
+		v, err := inputValue(o.Kind, name, get(name), resolve)
+		switch {
+		case err != nil:
+			return s, err
+		case o.Kind == options.Command:
+			if a.Command, _ = v.([]string); len(a.Command) > 0 {
+				a.Given.Set(cwd.Key, base) // the server starts in working-directory
 			}
-			*t.d = &d
+		case o.Flag.Name == "" && o.Config == "" && o.Param.Name == "":
+			own.Set(o.Key, v)
+		default:
+			a.Given.Set(o.Key, v)
 		}
 	}
-	a.FailOn = list(get("fail-on"))
-	a.Baseline = resolve(get("baseline"))
-	if c := get("config"); c != "" {
-		a.Config = resolve(c)
-	} else if def := resolve(config.DefaultPath); fileExists(def) {
-		a.Config = def // .mcp-fuzz.yml of working-directory
+	if !a.Given.Has("config") {
+		if def := resolve(config.DefaultPath); fileExists(def) {
+			a.Given.Set("config", def) // .mcp-fuzz.yml of working-directory
+		}
 	}
-	switch s.comment = strings.ToLower(get("comment")); s.comment {
-	case "":
-		s.comment = commentAuto
-	case commentAuto, commentAlways, commentOff:
-	default:
-		return s, fmt.Errorf("input comment %q: want auto, always or off", get("comment"))
+	comment, _ := options.Lookup("comment")
+	switch s.comment = strings.ToLower(own.String(comment.Key)); {
+	case s.comment == "":
+		s.comment = comment.Default.(string)
+	case !slices.Contains(comment.Values, s.comment):
+		return s, fmt.Errorf("input %s %q: want %s", comment.Input.Name, own.String(comment.Key), oneOf(comment.Values))
 	}
-	s.commentKey = get("comment-key")
-	s.token = get("github-token")
-	s.sarif = resolve(get("sarif"))
-	a.SARIFLocation = resolve(get("sarif-location"))
-	s.report = resolve(get("report"))
-	for _, p := range []struct{ name, path string }{{"sarif", s.sarif}, {"report", s.report}} {
-		if p.path != "" && strings.HasSuffix(p.path, string(filepath.Separator)) {
-			return s, fmt.Errorf("input %s %q: want a file path", p.name, p.path)
+	s.commentKey = own.String("comment-key")
+	s.token = own.String("github-token")
+	s.sarif, s.report = own.String("sarif"), own.String("report")
+	for _, key := range []string{"sarif", "report"} {
+		if p := own.String(key); strings.HasSuffix(p, string(filepath.Separator)) {
+			return s, fmt.Errorf("input %s %q: want a file path", key, p)
 		}
 	}
 	return s, nil
 }
 
-// boolInput reads the boolean input name; nil when it is not set.
-func boolInput(get func(string) string, name string) (*bool, error) {
-	v := get(name)
+// inputValue reads v, the value of the input name, as a value of kind
+// (see [options.Kind]); nil when v is empty (the input is not given).
+// Paths are resolved against working-directory.
+func inputValue(kind options.Kind, name, v string, resolve func(string) string) (any, error) {
 	if v == "" {
 		return nil, nil
 	}
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		return nil, fmt.Errorf("input %s %q: want true or false", name, v)
+	switch kind {
+	case options.Command:
+		command, err := splitCommand(v)
+		if err != nil {
+			return nil, fmt.Errorf("input %s: %w", name, err)
+		}
+		if len(command) == 0 {
+			return nil, fmt.Errorf("input %s: empty", name)
+		}
+		return command, nil
+	case options.Bool:
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return nil, fmt.Errorf("input %s %q: want true or false", name, v)
+		}
+		return b, nil
+	case options.Int:
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil {
+			return nil, fmt.Errorf("input %s %q: want an integer", name, v)
+		}
+		return n, nil
+	case options.Int64:
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("input %s %q: want an integer", name, v)
+		}
+		return n, nil
+	case options.Duration:
+		d, err := options.ParseSeconds(v)
+		if err != nil {
+			return nil, fmt.Errorf("input %s %q: %w", name, v, err)
+		}
+		return d, nil
+	case options.Path:
+		return resolve(v), nil
+	case options.Lines:
+		return lines(v), nil
+	case options.Names, options.List:
+		return list(v), nil
 	}
-	return &b, nil
+	return v, nil
 }
 
-// intInput reads an integer input; nil when it is not set.
-func intInput(get func(string) string, name string) (*int, error) {
-	v := get(name)
-	if v == "" {
-		return nil, nil
+// oneOf lists values as a message says them: "auto, always or off".
+func oneOf(values []string) string {
+	if len(values) < 2 {
+		return strings.Join(values, "")
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(v))
-	if err != nil {
-		return nil, fmt.Errorf("input %s %q: want an integer", name, v)
-	}
-	return &n, nil
+	return strings.Join(values[:len(values)-1], ", ") + " or " + values[len(values)-1]
 }
 
-// inputNames spells option keys as this Action's inputs, or as config file
-// keys for options only the file can set.
+// inputNames spells option keys as this Action's inputs (the bearer token
+// as the variable it reads it from), or as config file keys for options
+// only the file can set.
 func inputNames(key string) string {
-	switch key {
-	case "header":
-		return "input headers"
-	case "secret":
-		return "input secrets"
-	case "cwd":
-		return "input working-directory"
-	case "bearer":
+	if key == "bearer" {
 		return "MCP_FUZZ_BEARER"
 	}
-	for _, in := range Inputs {
-		if in == key {
-			return "input " + key
-		}
+	o, ok := options.Lookup(key)
+	switch {
+	case ok && o.Input.Name != "":
+		return "input " + o.Input.Name
+	case ok && o.Config != "":
+		return "config " + o.Config
 	}
 	return "config " + key
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/options"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 )
 
@@ -18,9 +19,10 @@ import (
 func build(t *testing.T, fixtureName string, s Settings) Options {
 	t.Helper()
 	s.Command = []string{fixture.Build(t, fixtureName)}
-	s.Config = os.DevNull
-	cases, timeout := 4, 2*time.Second
-	s.Cases, s.Timeout = &cases, &timeout
+	s.Given = s.Given.Clone()
+	s.Given.Set("config", os.DevNull)
+	s.Given.Set("cases", 4)
+	s.Given.Set("timeout", 2*time.Second)
 	o, err := Build(s, FlagNames, noEnv)
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +37,7 @@ func TestRunExitCodes(t *testing.T) {
 		t.Errorf("clean server: code %d, report %v, gates %+v, err %v; want 0, a report, passed", out.Code, out.Report != nil, out.Gates, out.Err)
 	}
 
-	out = Run(ctx, build(t, "crash-exit", Settings{FailOn: []string{"crash"}}))
+	out = Run(ctx, build(t, "crash-exit", Settings{Given: options.Values{"fail-on": []string{"crash"}}}))
 	if out.Code != ExitGate || out.Gates.Passed || len(out.Gates.Failures) == 0 || out.Report == nil {
 		t.Errorf("crashing server gated on crash: code %d, gates %+v; want 1 and the missed gate", out.Code, out.Gates)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/options"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -26,7 +27,7 @@ func writeConfig(t *testing.T, body string) string {
 
 func TestBuildSkipOrigins(t *testing.T) {
 	cfg := writeConfig(t, "skip-tools: [b*]\ntools: [x]\nper-tool:\n  drop_me: {skip: true}\n")
-	o, err := Build(Settings{Command: []string{"srv"}, SkipTools: []string{"a*"}, Config: cfg}, FlagNames, noEnv)
+	o, err := Build(Settings{Command: []string{"srv"}, Given: options.Values{"skip-tools": []string{"a*"}, "config": cfg}}, FlagNames, noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ func TestBuildSkipOrigins(t *testing.T) {
 	if c.ToolsFrom != "tools x in fuzz.yml" {
 		t.Errorf("tools from the file: %q", c.ToolsFrom)
 	}
-	o, err = Build(Settings{Command: []string{"srv"}, Tools: []string{"x", "y"}, SkipTools: []string{"z"}, Config: cfg}, inputName, noEnv)
+	o, err = Build(Settings{Command: []string{"srv"}, Given: options.Values{"tools": []string{"x", "y"}, "skip-tools": []string{"z"}, "config": cfg}}, inputName, noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,22 +61,23 @@ func TestRunNoMatch(t *testing.T) {
 		names  Names
 		want   string
 	}{
-		{"flag", Settings{Tools: []string{"add_number"}}, "", FlagNames,
+		{"flag", Settings{Given: options.Values{"tools": []string{"add_number"}}}, "", FlagNames,
 			`--tools add_number matches no tool of the server; did you mean "add_numbers"?`},
-		{"input", Settings{Tools: []string{"nothing*"}}, "", inputName,
+		{"input", Settings{Given: options.Values{"tools": []string{"nothing*"}}}, "", inputName,
 			`input tools nothing* matches no tool of the server`},
 		{"config tools", Settings{}, "tools: [add-numbers]\n", FlagNames,
 			`config tools add-numbers matches no tool of the server; did you mean "add_numbers"?`},
-		{"config skip-tools", Settings{SkipTools: []string{"add_*"}}, "skip-tools: [ad_numbers]\n", FlagNames,
+		{"config skip-tools", Settings{Given: options.Values{"skip-tools": []string{"add_*"}}}, "skip-tools: [ad_numbers]\n", FlagNames,
 			`skip-tools ad_numbers in fuzz.yml matches no tool of the server; did you mean "add_numbers"?`},
 		{"per-tool", Settings{}, "per-tool:\n  Add_Numbers:\n    timeout: 3s\n", inputName,
 			`config per-tool Add_Numbers matches no tool of the server; did you mean "add_numbers"?`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := c.s
-			s.Command, s.Config = []string{server}, os.DevNull
+			s.Command, s.Given = []string{server}, s.Given.Clone()
+			s.Given.Set("config", os.DevNull)
 			if c.config != "" {
-				s.Config = writeConfig(t, c.config)
+				s.Given.Set("config", writeConfig(t, c.config))
 			}
 			o, err := Build(s, c.names, noEnv)
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/options"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 )
 
@@ -20,7 +21,7 @@ func noEnv(string) (string, bool) { return "", false }
 func inputName(key string) string { return "input " + key }
 
 func TestBuildDefaults(t *testing.T) {
-	o, err := Build(Settings{Command: []string{"srv"}, Config: os.DevNull}, FlagNames, noEnv)
+	o, err := Build(Settings{Command: []string{"srv"}, Given: options.Values{"config": os.DevNull}}, FlagNames, noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,21 +62,22 @@ func TestBuildDefaultGate(t *testing.T) {
 		def, newOne bool
 	}{
 		{"nothing set", Settings{}, defaultGate, true, false},
-		{"fail-on none", Settings{FailOn: []string{"none"}}, nil, false, false},
-		{"fail-on NONE from the file", Settings{Config: withFile("fail-on: [NONE]\n")}, nil, false, false},
-		{"fail-on accepted only", Settings{FailOn: []string{"accepted"}}, []string{"accepted"}, false, false},
-		{"fail-under only", Settings{FailUnder: &eighty}, nil, false, false},
-		{"a dimension floor only", Settings{FailUnderDim: map[string]int{"robustness": 90}}, nil, false, false},
-		{"a dimension floor in the file", Settings{Config: withFile("fail-under-dimensions: {validation: 50}\n")}, nil, false, false},
-		{"baseline alone: new findings only", Settings{Baseline: base}, nil, false, true},
-		{"baseline with kinds: new findings of those kinds", Settings{Baseline: base, FailOn: []string{"crash"}}, []string{"crash"}, false, true},
+		{"fail-on none", Settings{Given: options.Values{"fail-on": []string{"none"}}}, nil, false, false},
+		{"fail-on NONE from the file", Settings{Given: options.Values{"config": withFile("fail-on: [NONE]\n")}}, nil, false, false},
+		{"fail-on accepted only", Settings{Given: options.Values{"fail-on": []string{"accepted"}}}, []string{"accepted"}, false, false},
+		{"fail-under only", Settings{Given: options.Values{"fail-under": eighty}}, nil, false, false},
+		{"a dimension floor only", Settings{Given: options.Values{"fail-under-dimensions": map[string]int{"robustness": 90}}}, nil, false, false},
+		{"a dimension floor in the file", Settings{Given: options.Values{"config": withFile("fail-under-dimensions: {validation: 50}\n")}}, nil, false, false},
+		{"baseline alone: new findings only", Settings{Given: options.Values{"baseline": base}}, nil, false, true},
+		{"baseline with kinds: new findings of those kinds", Settings{Given: options.Values{"baseline": base, "fail-on": []string{"crash"}}}, []string{"crash"}, false, true},
 		{"the demo", Settings{NoDefaultGate: true}, nil, false, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.st.Command = []string{"srv"}
-			if tc.st.Config == "" {
-				tc.st.Config = os.DevNull
+			tc.st.Given = tc.st.Given.Clone()
+			if !tc.st.Given.Has("config") {
+				tc.st.Given.Set("config", os.DevNull)
 			}
 			o, err := Build(tc.st, FlagNames, noEnv)
 			if err != nil {
@@ -87,25 +89,27 @@ func TestBuildDefaultGate(t *testing.T) {
 			}
 		})
 	}
-	for _, st := range []Settings{{Baseline: base}, {Baseline: base, FailOnNew: true}} {
-		st.Command, st.Config, st.FailOn = []string{"srv"}, os.DevNull, []string{"none"}
+	for _, st := range []Settings{{Given: options.Values{"baseline": base}}, {Given: options.Values{"baseline": base, "fail-on-new": true}}} {
+		st.Command = []string{"srv"}
+		st.Given.Set("config", os.DevNull)
+		st.Given.Set("fail-on", []string{"none"})
 		if _, err := Build(st, FlagNames, noEnv); err == nil || !strings.Contains(err.Error(), "--fail-on none turns every finding gate off, so --baseline has nothing to filter") {
 			t.Errorf("none with a baseline: %v", err)
 		}
 	}
-	o, err := Build(Settings{Command: []string{"srv"}, Config: os.DevNull, FailUnder: &eighty}, FlagNames, noEnv)
+	o, err := Build(Settings{Command: []string{"srv"}, Given: options.Values{"config": os.DevNull, "fail-under": eighty}}, FlagNames, noEnv)
 	if err != nil || o.defaultReplacedBy != "--fail-under" {
 		t.Errorf("fail-under alone: replaced by %q (%v), want --fail-under", o.defaultReplacedBy, err)
 	}
-	o, err = Build(Settings{Command: []string{"srv"}, Config: withFile("fail-under: 70\n")}, FlagNames, noEnv)
+	o, err = Build(Settings{Command: []string{"srv"}, Given: options.Values{"config": withFile("fail-under: 70\n")}}, FlagNames, noEnv)
 	if err != nil || o.defaultReplacedBy != "config fail-under" {
 		t.Errorf("config fail-under alone: replaced by %q (%v), want config fail-under", o.defaultReplacedBy, err)
 	}
-	o, err = Build(Settings{Command: []string{"srv"}, Config: os.DevNull, FailUnder: &eighty, FailOn: []string{"none"}}, FlagNames, noEnv)
+	o, err = Build(Settings{Command: []string{"srv"}, Given: options.Values{"config": os.DevNull, "fail-under": eighty, "fail-on": []string{"none"}}}, FlagNames, noEnv)
 	if err != nil || o.defaultReplacedBy != "" {
 		t.Errorf("fail-under with fail-on none: replaced by %q (%v), want nothing to say", o.defaultReplacedBy, err)
 	}
-	_, err = Build(Settings{Command: []string{"srv"}, Config: os.DevNull, FailOn: []string{"none", "crash"}}, FlagNames, noEnv)
+	_, err = Build(Settings{Command: []string{"srv"}, Given: options.Values{"config": os.DevNull, "fail-on": []string{"none", "crash"}}}, FlagNames, noEnv)
 	if err == nil || !strings.Contains(err.Error(), `--fail-on: "none" turns every finding gate off and cannot be combined`) {
 		t.Errorf("none with crash: %v", err)
 	}
@@ -113,7 +117,7 @@ func TestBuildDefaultGate(t *testing.T) {
 
 func TestBuildZeroMeansUnlimited(t *testing.T) {
 	zero := 0
-	o, err := Build(Settings{Command: []string{"srv"}, Cases: &zero, MaxHangs: &zero, Config: os.DevNull}, FlagNames, noEnv)
+	o, err := Build(Settings{Command: []string{"srv"}, Given: options.Values{"cases": zero, "max-hangs": zero, "config": os.DevNull}}, FlagNames, noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,11 +128,11 @@ func TestBuildZeroMeansUnlimited(t *testing.T) {
 
 func TestBuildBearerFromTheEnvironment(t *testing.T) {
 	env := func(k string) (string, bool) { return "tok-from-env", k == "MCP_FUZZ_BEARER" }
-	o, err := Build(Settings{URL: "http://127.0.0.1:9/mcp", Config: os.DevNull}, FlagNames, env)
+	o, err := Build(Settings{Given: options.Values{"url": "http://127.0.0.1:9/mcp", "config": os.DevNull}}, FlagNames, env)
 	if err != nil || o.Engine.Bearer != "tok-from-env" {
 		t.Errorf("bearer %q, %v", o.Engine.Bearer, err)
 	}
-	o, err = Build(Settings{URL: "http://127.0.0.1:9/mcp", Bearer: "given", Config: os.DevNull}, FlagNames, env)
+	o, err = Build(Settings{Given: options.Values{"url": "http://127.0.0.1:9/mcp", "bearer": "given", "config": os.DevNull}}, FlagNames, env)
 	if err != nil || o.Engine.Bearer != "given" {
 		t.Errorf("a given bearer loses to the environment: %q, %v", o.Engine.Bearer, err)
 	}
@@ -141,18 +145,18 @@ func TestBuildBearerFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := func(k string) (string, bool) { return "tok-from-env", k == "MCP_FUZZ_BEARER" }
-	o, err := Build(Settings{URL: "http://127.0.0.1:9/mcp", BearerFile: file, Config: os.DevNull}, FlagNames, env)
+	o, err := Build(Settings{Given: options.Values{"url": "http://127.0.0.1:9/mcp", "bearer-file": file, "config": os.DevNull}}, FlagNames, env)
 	if err != nil || o.Engine.Bearer != "tok-from-file" {
 		t.Errorf("bearer %q, %v; want the file's, without its newline, over the environment's", o.Engine.Bearer, err)
 	}
-	if _, err := Build(Settings{URL: "http://127.0.0.1:9/mcp", Bearer: "given", BearerFile: file, Config: os.DevNull}, FlagNames, env); err == nil || strings.Contains(err.Error(), "tok-") {
+	if _, err := Build(Settings{Given: options.Values{"url": "http://127.0.0.1:9/mcp", "bearer": "given", "bearer-file": file, "config": os.DevNull}}, FlagNames, env); err == nil || strings.Contains(err.Error(), "tok-") {
 		t.Errorf("--bearer with --bearer-file: %v, want an error without the tokens", err)
 	}
 	// Spaces around the token and a "Bearer " of its own are not the token.
 	if err := os.WriteFile(file, []byte("  Bearer  tok-spaced \r\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if o, err := Build(Settings{URL: "http://127.0.0.1:9/mcp", BearerFile: file, Config: os.DevNull}, FlagNames, nil); err != nil || o.Engine.Bearer != "tok-spaced" {
+	if o, err := Build(Settings{Given: options.Values{"url": "http://127.0.0.1:9/mcp", "bearer-file": file, "config": os.DevNull}}, FlagNames, nil); err != nil || o.Engine.Bearer != "tok-spaced" {
 		t.Errorf("bearer %q, %v; want tok-spaced", o.Engine.Bearer, err)
 	}
 }
@@ -182,10 +186,7 @@ expected:
 		t.Fatal(err)
 	}
 	seed, timeout := int64(4), 5*time.Second
-	o, err := Build(Settings{
-		Command: []string{"srv"}, Config: file, Seed: &seed, Timeout: &timeout,
-		SkipTools: []string{"from_flag"}, Env: []string{"A_FILE=flag"}, FailOn: []string{"crash"},
-	}, FlagNames, noEnv)
+	o, err := Build(Settings{Command: []string{"srv"}, Given: options.Values{"config": file, "seed": seed, "timeout": timeout, "skip-tools": []string{"from_flag"}, "env": []string{"A_FILE=flag"}, "fail-on": []string{"crash"}}}, FlagNames, noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,15 +221,15 @@ func TestBuildEraBoth(t *testing.T) {
 	if err := os.WriteFile(file, []byte("era: both\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o, err := Build(Settings{Command: []string{"srv"}, Config: file}, FlagNames, noEnv)
+	o, err := Build(Settings{Command: []string{"srv"}, Given: options.Values{"config": file}}, FlagNames, noEnv)
 	if err != nil || o.Engine.Era != engine.EraBoth {
 		t.Fatalf("era from the file: %q, %v; want both", o.Engine.Era, err)
 	}
-	o, err = Build(Settings{Command: []string{"srv"}, Config: file, Era: engine.EraLegacy}, FlagNames, noEnv)
+	o, err = Build(Settings{Command: []string{"srv"}, Given: options.Values{"config": file, "era": engine.EraLegacy}}, FlagNames, noEnv)
 	if err != nil || o.Engine.Era != engine.EraLegacy {
 		t.Errorf("a given era: %q, %v; want legacy over the file's both", o.Engine.Era, err)
 	}
-	o, err = Build(Settings{Command: []string{"srv"}, Era: engine.EraBoth}, FlagNames, noEnv)
+	o, err = Build(Settings{Command: []string{"srv"}, Given: options.Values{"era": engine.EraBoth}}, FlagNames, noEnv)
 	if err != nil || o.Engine.Era != engine.EraBoth {
 		t.Errorf("a given era both: %q, %v", o.Engine.Era, err)
 	}
@@ -252,48 +253,49 @@ func TestBuildErrorsNameTheirSource(t *testing.T) {
 		want string
 	}{
 		{"no target", Settings{}, "no target: give input command or input url"},
-		{"both targets", Settings{Command: []string{"x"}, URL: "http://h/"}, "both input command and input url given"},
-		{"bad url", Settings{URL: "ftp://h/{Env}"}, `input url "ftp://h/{Env}" is not an http(s) URL`},
-		{"bad url with credentials", Settings{URL: "ftp://user:s3cret@h/"}, `is not an http(s) URL`},
-		{"unparsable url with credentials", Settings{URL: "http://user:s3cret%zz@h/"}, `input url "http://***@h/" is not an http(s) URL`},
-		{"header without url", Settings{Command: []string{"x"}, Headers: []string{"A: b"}}, "input header and input bearer apply to input url"},
-		{"bad env", Settings{Command: []string{"x"}, Env: []string{"NOEQUALS"}}, `input env "***": want KEY=VALUE`},
-		{"bad profile", Settings{Command: []string{"x"}, Profile: "wild"}, `input profile "wild": want default or aggressive`},
-		{"bad era", Settings{Command: []string{"x"}, Era: "all"}, `input era "all": want modern, legacy, both or auto`},
-		{"config era", Settings{Command: []string{"x"}, Config: config("era: new\n")}, `config era "new": want modern, legacy, both or auto`},
-		{"bad protocol-version", Settings{Command: []string{"x"}, ProtocolVersion: "latest"}, `input protocol-version "latest": want a protocol revision such as 2026-07-28`},
-		{"unknown protocol-version", Settings{Command: []string{"x"}, ProtocolVersion: "2025-11-25"}, `input protocol-version 2025-11-25: mcp-fuzz speaks the stateless era in 2026-07-28`},
-		{"negative cases", Settings{Command: []string{"x"}, Cases: &neg}, "input cases -3: must be 0 (no limit) or more"},
-		{"parallel 0", Settings{Command: []string{"x"}, Parallel: &zero}, "input parallel 0: want 1 to 64"},
-		{"repeat 0", Settings{Command: []string{"x"}, Repeat: &zero}, "input repeat 0: want 1 to 20"},
-		{"config repeat", Settings{Command: []string{"x"}, Config: config("repeat: 0\n")}, "config repeat: 0: want 1 to 20"},
-		{"small max-response", Settings{Command: []string{"x"}, MaxResponse: "1KiB"}, "input max-response 1KiB: want 64KiB to 1GiB"},
-		{"fail-under 101", Settings{Command: []string{"x"}, FailUnder: &hundredOne}, "input fail-under 101: want 0 to 100"},
-		{"unknown kind", Settings{Command: []string{"x"}, FailOn: []string{"boom"}}, `input fail-on: unknown finding kind "boom"`},
-		{"unknown dimension", Settings{Command: []string{"x"}, FailUnderDim: map[string]int{"speed": 5}}, "input fail-under-speed: unknown dimension"},
-		{"new without baseline", Settings{Command: []string{"x"}, FailOnNew: true}, "input fail-on-new needs input baseline FILE"},
-		{"missing baseline", Settings{Command: []string{"x"}, Baseline: filepath.Join(dir, "none.json")}, "input baseline: " + filepath.Join(dir, "none.json") + ": no such file"},
-		{"baseline from a pipe", Settings{Command: []string{"x"}, Baseline: "/dev/stdin"}, "input baseline: /dev/stdin: not a regular file"},
-		{"config from a device", Settings{Command: []string{"x"}, Config: "/dev/zero"}, "/dev/zero: not a regular file (a device)"},
-		{"config cases", Settings{Command: []string{"x"}, Config: config("cases: -1\n")}, "config cases: -1: must be 0"},
-		{"config max-response", Settings{Command: []string{"x"}, Config: config("max-response: huge\n")}, "config max-response: huge: want a size like"},
-		{"config fail-under", Settings{Command: []string{"x"}, Config: config("fail-under: 300\n")}, "config fail-under: 300: want 0 to 100"},
-		{"config fail-on", Settings{Command: []string{"x"}, Config: config("fail-on: [boom]\n")}, `config fail-on: unknown finding kind "boom"`},
-		{"missing config", Settings{Command: []string{"x"}, Config: filepath.Join(dir, "nope.yml")}, "not found"},
-		{"config profile", Settings{Command: []string{"x"}, Config: config("profile: wild\n")}, `config profile "wild": want default or aggressive`},
-		{"config secrets", Settings{Command: []string{"x"}, Config: config("secrets: [A=B]\n")}, `config secrets "A=B": want the name`},
-		{"config tools", Settings{Command: []string{"x"}, Config: config("tools: ['[']\n")}, `config tools pattern "["`},
-		{"skip-tools pattern", Settings{Command: []string{"x"}, SkipTools: []string{"["}}, `input skip-tools pattern "["`},
-		{"config slow-ms", Settings{Command: []string{"x"}, Config: config("slow-ms: -1\n")}, "config slow-ms: -1: must be positive"},
-		{"bloat-chars 0", Settings{Command: []string{"x"}, BloatChars: &zero}, "input bloat-chars 0: must be positive"},
-		{"config fail-under-dimensions", Settings{Command: []string{"x"}, Config: config("fail-under-dimensions: {robustness: 190}\n")}, "config fail-under-dimensions: robustness: 190: want 0 to 100"},
-		{"missing cwd", Settings{Command: []string{"x"}, Cwd: filepath.Join(dir, "gone")}, `input cwd "` + filepath.Join(dir, "gone") + `": not a directory`},
-		{"config cwd", Settings{Command: []string{"x"}, Config: config("cwd: /no/such/dir\n")}, `config cwd "/no/such/dir": not a directory`},
+		{"both targets", Settings{Command: []string{"x"}, Given: options.Values{"url": "http://h/"}}, "both input command and input url given"},
+		{"bad url", Settings{Given: options.Values{"url": "ftp://h/{Env}"}}, `input url "ftp://h/{Env}" is not an http(s) URL`},
+		{"bad url with credentials", Settings{Given: options.Values{"url": "ftp://user:s3cret@h/"}}, `is not an http(s) URL`},
+		{"unparsable url with credentials", Settings{Given: options.Values{"url": "http://user:s3cret%zz@h/"}}, `input url "http://***@h/" is not an http(s) URL`},
+		{"header without url", Settings{Command: []string{"x"}, Given: options.Values{"header": []string{"A: b"}}}, "input header and input bearer apply to input url"},
+		{"bad env", Settings{Command: []string{"x"}, Given: options.Values{"env": []string{"NOEQUALS"}}}, `input env "***": want KEY=VALUE`},
+		{"bad profile", Settings{Command: []string{"x"}, Given: options.Values{"profile": "wild"}}, `input profile "wild": want default or aggressive`},
+		{"bad era", Settings{Command: []string{"x"}, Given: options.Values{"era": "all"}}, `input era "all": want modern, legacy, both or auto`},
+		{"config era", Settings{Command: []string{"x"}, Given: options.Values{"config": config("era: new\n")}}, `config era "new": want modern, legacy, both or auto`},
+		{"bad protocol-version", Settings{Command: []string{"x"}, Given: options.Values{"protocol-version": "latest"}}, `input protocol-version "latest": want a protocol revision such as 2026-07-28`},
+		{"unknown protocol-version", Settings{Command: []string{"x"}, Given: options.Values{"protocol-version": "2025-11-25"}}, `input protocol-version 2025-11-25: mcp-fuzz speaks the stateless era in 2026-07-28`},
+		{"negative cases", Settings{Command: []string{"x"}, Given: options.Values{"cases": neg}}, "input cases -3: must be 0 (no limit) or more"},
+		{"parallel 0", Settings{Command: []string{"x"}, Given: options.Values{"parallel": zero}}, "input parallel 0: want 1 to 64"},
+		{"repeat 0", Settings{Command: []string{"x"}, Given: options.Values{"repeat": zero}}, "input repeat 0: want 1 to 20"},
+		{"config repeat", Settings{Command: []string{"x"}, Given: options.Values{"config": config("repeat: 0\n")}}, "config repeat: 0: want 1 to 20"},
+		{"small max-response", Settings{Command: []string{"x"}, Given: options.Values{"max-response": "1KiB"}}, "input max-response 1KiB: want 64KiB to 1GiB"},
+		{"fail-under 101", Settings{Command: []string{"x"}, Given: options.Values{"fail-under": hundredOne}}, "input fail-under 101: want 0 to 100"},
+		{"unknown kind", Settings{Command: []string{"x"}, Given: options.Values{"fail-on": []string{"boom"}}}, `input fail-on: unknown finding kind "boom"`},
+		{"unknown dimension", Settings{Command: []string{"x"}, Given: options.Values{"fail-under-dimensions": map[string]int{"speed": 5}}}, "input fail-under-speed: unknown dimension"},
+		{"new without baseline", Settings{Command: []string{"x"}, Given: options.Values{"fail-on-new": true}}, "input fail-on-new needs input baseline FILE"},
+		{"missing baseline", Settings{Command: []string{"x"}, Given: options.Values{"baseline": filepath.Join(dir, "none.json")}}, "input baseline: " + filepath.Join(dir, "none.json") + ": no such file"},
+		{"baseline from a pipe", Settings{Command: []string{"x"}, Given: options.Values{"baseline": "/dev/stdin"}}, "input baseline: /dev/stdin: not a regular file"},
+		{"config from a device", Settings{Command: []string{"x"}, Given: options.Values{"config": "/dev/zero"}}, "/dev/zero: not a regular file (a device)"},
+		{"config cases", Settings{Command: []string{"x"}, Given: options.Values{"config": config("cases: -1\n")}}, "config cases: -1: must be 0"},
+		{"config max-response", Settings{Command: []string{"x"}, Given: options.Values{"config": config("max-response: huge\n")}}, "config max-response: huge: want a size like"},
+		{"config fail-under", Settings{Command: []string{"x"}, Given: options.Values{"config": config("fail-under: 300\n")}}, "config fail-under: 300: want 0 to 100"},
+		{"config fail-on", Settings{Command: []string{"x"}, Given: options.Values{"config": config("fail-on: [boom]\n")}}, `config fail-on: unknown finding kind "boom"`},
+		{"missing config", Settings{Command: []string{"x"}, Given: options.Values{"config": filepath.Join(dir, "nope.yml")}}, "not found"},
+		{"config profile", Settings{Command: []string{"x"}, Given: options.Values{"config": config("profile: wild\n")}}, `config profile "wild": want default or aggressive`},
+		{"config secrets", Settings{Command: []string{"x"}, Given: options.Values{"config": config("secrets: [A=B]\n")}}, `config secrets "A=B": want the name`},
+		{"config tools", Settings{Command: []string{"x"}, Given: options.Values{"config": config("tools: ['[']\n")}}, `config tools pattern "["`},
+		{"skip-tools pattern", Settings{Command: []string{"x"}, Given: options.Values{"skip-tools": []string{"["}}}, `input skip-tools pattern "["`},
+		{"config slow-ms", Settings{Command: []string{"x"}, Given: options.Values{"config": config("slow-ms: -1\n")}}, "config slow-ms: -1: must be positive"},
+		{"bloat-chars 0", Settings{Command: []string{"x"}, Given: options.Values{"bloat-chars": zero}}, "input bloat-chars 0: must be positive"},
+		{"config fail-under-dimensions", Settings{Command: []string{"x"}, Given: options.Values{"config": config("fail-under-dimensions: {robustness: 190}\n")}}, "config fail-under-dimensions: robustness: 190: want 0 to 100"},
+		{"missing cwd", Settings{Command: []string{"x"}, Given: options.Values{"cwd": filepath.Join(dir, "gone")}}, `input cwd "` + filepath.Join(dir, "gone") + `": not a directory`},
+		{"config cwd", Settings{Command: []string{"x"}, Given: options.Values{"config": config("cwd: /no/such/dir\n")}}, `config cwd "/no/such/dir": not a directory`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.s.Config == "" {
-				tc.s.Config = os.DevNull
+			tc.s.Given = tc.s.Given.Clone()
+			if !tc.s.Given.Has("config") {
+				tc.s.Given.Set("config", os.DevNull)
 			}
 			_, err := Build(tc.s, inputName, noEnv)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -325,42 +327,19 @@ func TestDescribe(t *testing.T) {
 	}
 }
 
-func TestParseSecondsAndSize(t *testing.T) {
-	for in, want := range map[string]time.Duration{"30": 30 * time.Second, "2.5": 2500 * time.Millisecond, "1m": time.Minute} {
-		if got, err := ParseSeconds(in); err != nil || got != want {
-			t.Errorf("ParseSeconds(%q) = %v, %v; want %v", in, got, err, want)
-		}
-	}
-	for _, bad := range []string{"0", "-1", "soon", "-5s", "", "1e-12", "1ns", "99999999999999", "9999999h", "NaN", "+Inf"} {
-		if _, err := ParseSeconds(bad); err == nil {
-			t.Errorf("ParseSeconds(%q) accepted", bad)
-		}
-	}
-	for in, want := range map[string]int{"65536": 65536, "4MiB": 4 << 20, "512 KiB": 512 << 10, "1G": 1 << 30, "1.5k": 1536} {
-		if got, err := ParseSize(in); err != nil || got != want {
-			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
-		}
-	}
-	for _, bad := range []string{"", "lots", "-1MiB", "0", "2TiB", "9999GiB"} {
-		if _, err := ParseSize(bad); err == nil {
-			t.Errorf("ParseSize(%q) accepted", bad)
-		}
-	}
-}
-
 // A malformed header or env value may be a secret: its message shows the
 // name at most.
 func TestMalformedValuesStayOutOfMessages(t *testing.T) {
 	const secret = "s3cretvalue99"
 	for _, s := range []Settings{
-		{URL: "http://h/", Headers: []string{"Authorization Bearer " + secret}},
-		{URL: "http://h/", Headers: []string{"X-Key " + secret + ":value"}},
-		{URL: "http://h/", Headers: []string{secret}},
-		{Command: []string{"x"}, Env: []string{"API_TOKEN " + secret}},
-		{Command: []string{"x"}, Env: []string{secret}},
-		{URL: "ftp://h/?access_token=" + secret},
+		{Given: options.Values{"url": "http://h/", "header": []string{"Authorization Bearer " + secret}}},
+		{Given: options.Values{"url": "http://h/", "header": []string{"X-Key " + secret + ":value"}}},
+		{Given: options.Values{"url": "http://h/", "header": []string{secret}}},
+		{Command: []string{"x"}, Given: options.Values{"env": []string{"API_TOKEN " + secret}}},
+		{Command: []string{"x"}, Given: options.Values{"env": []string{secret}}},
+		{Given: options.Values{"url": "ftp://h/?access_token=" + secret}},
 	} {
-		s.Config = os.DevNull
+		s.Given.Set("config", os.DevNull)
 		_, err := Build(s, inputName, noEnv)
 		if err == nil {
 			t.Errorf("%+v accepted", s)
@@ -374,7 +353,7 @@ func TestMalformedValuesStayOutOfMessages(t *testing.T) {
 
 // A huge value is quoted by its start only.
 func TestHugeValuesAreQuotedShort(t *testing.T) {
-	_, err := Build(Settings{Command: []string{"x"}, Profile: strings.Repeat("w", 1<<20), Config: os.DevNull}, FlagNames, noEnv)
+	_, err := Build(Settings{Command: []string{"x"}, Given: options.Values{"profile": strings.Repeat("w", 1<<20), "config": os.DevNull}}, FlagNames, noEnv)
 	if err == nil || len(err.Error()) > 1000 || !strings.Contains(err.Error(), "want default or aggressive") {
 		t.Errorf("error of %d bytes: %.300v", len(fmt.Sprint(err)), err)
 	}
@@ -394,7 +373,7 @@ func TestBuildNoCalls(t *testing.T) {
 		return p
 	}
 	calling := file("include-destructive: true\ntools: [a]\nskip-tools: [b]\nrepeat: 5\nprotocol: true\nconcurrency: 3\nsequential: true\nper-tool:\n  a:\n    include: true\n")
-	o, err := Build(Settings{Command: []string{"srv"}, NoCalls: &yes, Config: calling}, FlagNames, noEnv)
+	o, err := Build(Settings{Command: []string{"srv"}, Given: options.Values{"no-calls": yes, "config": calling}}, FlagNames, noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -405,22 +384,23 @@ func TestBuildNoCalls(t *testing.T) {
 		s    Settings
 		want string
 	}{
-		{Settings{NoCalls: &yes, Repeat: &five}, "input no-calls with input repeat: "},
-		{Settings{NoCalls: &yes, IncludeDestructive: &yes}, "input no-calls with input include-destructive: "},
-		{Settings{NoCalls: &yes, Tools: []string{"a"}}, "input no-calls with input tools: "},
-		{Settings{NoCalls: &yes, SkipTools: []string{"a"}}, "input no-calls with input skip-tools: "},
-		{Settings{NoCalls: &yes, Era: "both"}, "input no-calls with input era both: "},
-		{Settings{NoCalls: &yes, Protocol: &yes}, "input no-calls with input protocol: "},
-		{Settings{NoCalls: &yes, Concurrency: &five}, "input no-calls with input concurrency: "},
-		{Settings{NoCalls: &yes, Sequential: &yes}, "input no-calls with input sequential: "},
-		{Settings{Config: file("no-calls: true\nprotocol: true\n")}, "config no-calls with config protocol: "},
-		{Settings{Config: file("no-calls: true\nrepeat: 2\n")}, "config no-calls with config repeat: "},
-		{Settings{Config: file("no-calls: true\n"), Tools: []string{"a"}}, "config no-calls with input tools: "},
-		{Settings{NoCalls: &yes, Config: file("era: both\n")}, "input no-calls with config era both: "},
+		{Settings{Given: options.Values{"no-calls": yes, "repeat": five}}, "input no-calls with input repeat: "},
+		{Settings{Given: options.Values{"no-calls": yes, "include-destructive": yes}}, "input no-calls with input include-destructive: "},
+		{Settings{Given: options.Values{"no-calls": yes, "tools": []string{"a"}}}, "input no-calls with input tools: "},
+		{Settings{Given: options.Values{"no-calls": yes, "skip-tools": []string{"a"}}}, "input no-calls with input skip-tools: "},
+		{Settings{Given: options.Values{"no-calls": yes, "era": "both"}}, "input no-calls with input era both: "},
+		{Settings{Given: options.Values{"no-calls": yes, "protocol": yes}}, "input no-calls with input protocol: "},
+		{Settings{Given: options.Values{"no-calls": yes, "concurrency": five}}, "input no-calls with input concurrency: "},
+		{Settings{Given: options.Values{"no-calls": yes, "sequential": yes}}, "input no-calls with input sequential: "},
+		{Settings{Given: options.Values{"config": file("no-calls: true\nprotocol: true\n")}}, "config no-calls with config protocol: "},
+		{Settings{Given: options.Values{"config": file("no-calls: true\nrepeat: 2\n")}}, "config no-calls with config repeat: "},
+		{Settings{Given: options.Values{"config": file("no-calls: true\n"), "tools": []string{"a"}}}, "config no-calls with input tools: "},
+		{Settings{Given: options.Values{"no-calls": yes, "config": file("era: both\n")}}, "input no-calls with config era both: "},
 	} {
 		tc.s.Command = []string{"srv"}
-		if tc.s.Config == "" {
-			tc.s.Config = os.DevNull
+		tc.s.Given = tc.s.Given.Clone()
+		if !tc.s.Given.Has("config") {
+			tc.s.Given.Set("config", os.DevNull)
 		}
 		if _, err := Build(tc.s, inputName, noEnv); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%+v: %v, want %q...", tc.s, err, tc.want)
@@ -441,7 +421,7 @@ func TestBuildNoCallsEngineConflicts(t *testing.T) {
 		if err := os.WriteFile(p, []byte(tc.body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Build(Settings{Command: []string{"srv"}, Config: p}, FlagNames, noEnv); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+		if _, err := Build(Settings{Command: []string{"srv"}, Given: options.Values{"config": p}}, FlagNames, noEnv); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%q: %v, want %q...", tc.body, err, tc.want)
 		}
 	}
@@ -455,14 +435,14 @@ func TestBuildSARIF(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("sarif-location: pkg/package.json\nsarif-category: from-file\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	o, err := Build(Settings{Command: []string{"srv"}, Config: cfg}, FlagNames, noEnv)
+	o, err := Build(Settings{Command: []string{"srv"}, Given: options.Values{"config": cfg}}, FlagNames, noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := (SARIF{Location: "pkg/package.json", Category: "from-file", Config: cfg}); o.SARIF != want {
 		t.Errorf("from the file: %+v, want %+v", o.SARIF, want)
 	}
-	o, err = Build(Settings{Command: []string{"srv"}, Config: cfg, SARIFLocation: "a.json", SARIFCategory: "flag"}, FlagNames, noEnv)
+	o, err = Build(Settings{Command: []string{"srv"}, Given: options.Values{"config": cfg, "sarif-location": "a.json", "sarif-category": "flag"}}, FlagNames, noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}

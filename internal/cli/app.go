@@ -155,7 +155,7 @@ func (a *App) runDemo(ctx context.Context, args []string) int {
 	if done {
 		return code
 	}
-	if st.URL != "" || len(st.Command) > 0 {
+	if st.Given.Has("url") || len(st.Command) > 0 {
 		return a.usageError(errors.New("demo takes no target: it audits the built-in demo server"))
 	}
 	self, err := a.Executable()
@@ -165,22 +165,21 @@ func (a *App) runDemo(ctx context.Context, args []string) int {
 	}
 	st.Command = []string{self, "demo-server"}
 	temporary := goRunBuild(self)
-	if st.Timeout == nil {
+	if !st.Given.Has("timeout") {
 		// The demo has a tool that hangs on purpose; do not make people wait 15 s.
-		st.Timeout = new(time.Duration)
-		*st.Timeout = 2 * time.Second
+		st.Given.Set("timeout", 2*time.Second)
 	}
-	if st.SARIFCategory == "" {
+	if !st.Given.Has("sarif-category") {
 		// The demo server's command is this binary's path, which differs
 		// between installs: its code scanning category is fixed instead.
-		st.SARIFCategory = "demo"
+		st.Given.Set("sarif-category", "demo")
 	}
 	// Its findings are on purpose: the demo is not gated unless asked to be.
 	st.NoDefaultGate = true
-	if st.Config == "" {
+	if !st.Given.Has("config") {
 		// The project's .mcp-fuzz.yml is about the project's server, not
 		// the demo's; --config still reads a file.
-		st.Config = os.DevNull
+		st.Given.Set("config", os.DevNull)
 	}
 	o, sarif, outs, code, ok := a.prepare(st)
 	if !ok {

@@ -10,8 +10,8 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 )
 
-// options parses args as the command line does and builds the options.
-func options(args ...string) (audit.Options, error) {
+// buildArgs parses args as the command line does and builds the options.
+func buildArgs(args ...string) (audit.Options, error) {
 	st, _, err := parseArgs(args)
 	if err != nil {
 		return audit.Options{}, err
@@ -20,7 +20,7 @@ func options(args ...string) (audit.Options, error) {
 }
 
 func TestCostFlags(t *testing.T) {
-	o, err := options("--", "srv")
+	o, err := buildArgs("--", "srv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,10 +28,10 @@ func TestCostFlags(t *testing.T) {
 	if c.MaxResponse != engine.DefaultMaxResponse || c.Parallel != 1 || c.MaxHangs != engine.DefaultMaxHangs || c.Repeat != engine.DefaultRepeat {
 		t.Errorf("defaults: max-response %d, parallel %d, max-hangs %d, repeat %d", c.MaxResponse, c.Parallel, c.MaxHangs, c.Repeat)
 	}
-	if o, err := options("--repeat", "1", "--", "srv"); err != nil || o.Engine.Repeat != 1 {
+	if o, err := buildArgs("--repeat", "1", "--", "srv"); err != nil || o.Engine.Repeat != 1 {
 		t.Errorf("--repeat 1: repeat %d, %v", o.Engine.Repeat, err)
 	}
-	o, err = options("--max-response", "512KiB", "--parallel", "4", "--max-hangs", "0", "--", "srv")
+	o, err = buildArgs("--max-response", "512KiB", "--parallel", "4", "--max-hangs", "0", "--", "srv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestCostFlags(t *testing.T) {
 		"--profile wild":      `--profile "wild": want default or aggressive`,
 		"--env NOEQUALS":      `--env "***": want KEY=VALUE`,
 	} {
-		if _, err := options(append(strings.Fields(bad), "--", "srv")...); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := buildArgs(append(strings.Fields(bad), "--", "srv")...); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error containing %q", bad, err, want)
 		}
 	}
@@ -64,7 +64,7 @@ func TestCostSettingsFromConfigFile(t *testing.T) {
 	if err := os.WriteFile(file, []byte("max-response: 8MiB\nparallel: 3\nmax-hangs: 5\nrepeat: 7\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o, err := options("--config", file, "--parallel", "2", "--", "srv")
+	o, err := buildArgs("--config", file, "--parallel", "2", "--", "srv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestCostSettingsFromConfigFile(t *testing.T) {
 		if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := options("--config", file, "--", "srv"); err == nil || !strings.Contains(err.Error(), key) {
+		if _, err := buildArgs("--config", file, "--", "srv"); err == nil || !strings.Contains(err.Error(), key) {
 			t.Errorf("%q in the file: %v, want an error naming %q", body, err, key)
 		}
 	}

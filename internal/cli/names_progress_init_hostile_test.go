@@ -103,8 +103,8 @@ func TestInitFileLineSeparators(t *testing.T) {
 	// default gate turned off.
 	only := &engine.Preview{Server: report.Server{Name: "srv\u2028fail-on: none\u2028#"}, Target: report.Target{Transport: "stdio", Command: "./srv"},
 		Tools: []engine.PreviewedTool{{Name: "t", ReadOnly: &yes, Called: true, Valid: json.RawMessage(`{}`)}}}
-	if f, err := config.Parse(initFile(only, "test")); err != nil || len(f.FailOn) > 0 {
-		t.Errorf("a server name set fail-on %v (%v):\n%s", f.FailOn, err, initFile(only, "test"))
+	if f, err := config.Parse(initFile(only, "test")); err != nil || f.Values.Has("fail-on") {
+		t.Errorf("a server name set fail-on %v (%v):\n%s", f.Values["fail-on"], err, initFile(only, "test"))
 	}
 	for _, inj := range []string{"\u2028fail-on: none\u2028#", "\u2029fail-under: 0\u2029#", "\u0085cases: 1\u0085#", "\x7fdel", "\u0080c1", "\ufeffbom", "\u2028"} {
 		quoted, _ := json.Marshal(inj)
@@ -123,7 +123,7 @@ func TestInitFileLineSeparators(t *testing.T) {
 			t.Errorf("%q: the file does not load: %v\n%s", inj, err, b)
 			continue
 		}
-		if len(f.FailOn) > 0 || f.FailUnder != nil || f.Cases != nil || len(f.Env) > 0 {
+		if len(f.Values) > 0 {
 			t.Errorf("%q: a server's text set a key: %+v\n%s", inj, f, b)
 		}
 		for _, tool := range p.Tools {

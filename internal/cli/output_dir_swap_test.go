@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/options"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -35,11 +36,10 @@ func swapSetup(t *testing.T, command func(base string) []string) (base string, a
 	if command != nil {
 		cmd = command(base)
 	}
-	st := audit.Settings{
-		Command: cmd,
-		Config:  os.DevNull,
-		Outputs: []string{filepath.Join(base, "reports", "r.json"), filepath.Join(base, "reports", "r.md")},
-	}
+	st := audit.Settings{Command: cmd, Given: options.Values{
+		"config": os.DevNull,
+		"output": []string{filepath.Join(base, "reports", "r.json"), filepath.Join(base, "reports", "r.md")},
+	}}
 	o, _, outs, code, ok := a.prepare(st)
 	if !ok {
 		t.Fatalf("prepare: exit %d: %s", code, stderr)

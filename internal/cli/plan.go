@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/options"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
@@ -19,20 +20,27 @@ import (
 // call nothing, gate nothing and write no report.
 var planFlags = []struct {
 	flag string
-	set  func(audit.Settings) bool
+	set  func(options.Values) bool
 }{
-	{"-o", func(s audit.Settings) bool { return len(s.Outputs) > 0 }},
-	{"--no-calls", func(s audit.Settings) bool { return s.NoCalls != nil }},
-	{"--sequential", func(s audit.Settings) bool { return s.Sequential != nil }},
-	{"--protocol", func(s audit.Settings) bool { return s.Protocol != nil }},
-	{"--concurrency", func(s audit.Settings) bool { return s.Concurrency != nil }},
-	{"--repeat", func(s audit.Settings) bool { return s.Repeat != nil }},
-	{"--parallel", func(s audit.Settings) bool { return s.Parallel != nil }},
-	{"--verbose", func(s audit.Settings) bool { return s.Verbose }},
-	{"--fail-under", func(s audit.Settings) bool { return s.FailUnder != nil || len(s.FailUnderDim) > 0 }},
-	{"--fail-on", func(s audit.Settings) bool { return len(s.FailOn) > 0 }},
-	{"--baseline", func(s audit.Settings) bool { return s.Baseline != "" || s.FailOnNew }},
-	{"--sarif-location", func(s audit.Settings) bool { return s.SARIFLocation != "" || s.SARIFCategory != "" }},
+	{"-o", given("output")},
+	{"--no-calls", given("no-calls")},
+	{"--sequential", given("sequential")},
+	{"--protocol", given("protocol")},
+	{"--concurrency", given("concurrency")},
+	{"--repeat", given("repeat")},
+	{"--parallel", given("parallel")},
+	{"--verbose", func(v options.Values) bool { return v.True("verbose") }},
+	{"--fail-under", given("fail-under", "fail-under-dimensions")},
+	{"--fail-on", given("fail-on")},
+	{"--baseline", func(v options.Values) bool { return v.Has("baseline") || v.True("fail-on-new") }},
+	{"--sarif-location", given("sarif-location", "sarif-category")},
+}
+
+// given says whether any of keys was given.
+func given(keys ...string) func(options.Values) bool {
+	return func(v options.Values) bool {
+		return slices.ContainsFunc(keys, v.Has)
+	}
 }
 
 // planOptions parses the flags of the subcommand name (list, cases,
@@ -42,14 +50,14 @@ func (a *App) planOptions(name string, args []string) (o audit.Options, code int
 	st, _, err := parseArgs(args)
 	if err == nil {
 		for _, f := range planFlags {
-			if f.set(st) {
+			if f.set(st.Given) {
 				err = fmt.Errorf("%s takes no %s: it calls nothing and writes no report", name, f.flag)
 				break
 			}
 		}
 	}
-	if err == nil && st.Format != "text" && st.Format != "json" {
-		err = fmt.Errorf("%s --format %s: want text or json", name, st.Format)
+	if format := st.Given.String("format"); err == nil && format != "text" && format != "json" {
+		err = fmt.Errorf("%s --format %s: want text or json", name, format)
 	}
 	if err != nil {
 		return o, a.usageError(err), false

@@ -26,8 +26,8 @@ func TestRecordedTarget(t *testing.T) {
 	if want := []string{"/usr/local/bin/mcp-fuzz", "demo-server"}; !slices.Equal(st.Command, want) {
 		t.Errorf("command %q, want %q", st.Command, want)
 	}
-	if !slices.Equal(st.PassEnv, []string{"API_TOKEN"}) || !slices.Equal(st.Headers, []string{"X-Tenant: acme"}) {
-		t.Errorf("pass-env %q, headers %q", st.PassEnv, st.Headers)
+	if !slices.Equal(st.Given.List("pass-env"), []string{"API_TOKEN"}) || !slices.Equal(st.Given.List("header"), []string{"X-Tenant: acme"}) {
+		t.Errorf("pass-env %q, headers %q", st.Given.List("pass-env"), st.Given.List("header"))
 	}
 	if len(warnings) != 2 || !strings.Contains(warnings[0], "$MISSING") || !strings.Contains(warnings[1], "$X_OTHER") {
 		t.Errorf("warnings %q", warnings)

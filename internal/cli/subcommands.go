@@ -228,14 +228,14 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 		return code
 	}
 	caseID, era := audit.ReplayTarget(args[1])
-	if st.Era == "" {
-		st.Era = era
+	if !st.Given.Has("era") {
+		st.Given.Set("era", era)
 	}
-	tool, old, ok := audit.ReplayCase(rep, caseID, st.Era)
+	tool, old, ok := audit.ReplayCase(rep, caseID, st.Given.String("era"))
 	if !ok {
 		return a.usageError(fmt.Errorf("%s has no case %q", args[0], caseID))
 	}
-	recorded := len(st.Command) == 0 && st.URL == ""
+	recorded := len(st.Command) == 0 && !st.Given.Has("url")
 	var warnings []string
 	if recorded {
 		warnings = a.recordedTarget(&st, rep)
@@ -259,7 +259,7 @@ func (a *App) runReplay(ctx context.Context, args []string) int {
 	}
 	// The case is replayed in the era the recorded run spoke, over stdio
 	// or HTTP, unless --era says otherwise.
-	if st.Era == "" && (rep.Server.Era == engine.EraModern || rep.Server.Era == engine.EraLegacy) {
+	if !st.Given.Has("era") && (rep.Server.Era == engine.EraModern || rep.Server.Era == engine.EraLegacy) {
 		cfg.Era = rep.Server.Era
 	}
 	cfg.Learned = audit.LearnedArgs(rep, tool)
@@ -332,9 +332,10 @@ func caseFindings(c report.Case) []string {
 // environment: the report has their names, never their values. It
 // returns what it could not find.
 func (a *App) recordedTarget(st *audit.Settings, rep *report.Report) (warnings []string) {
-	st.Command, st.URL = slices.Clone(rep.Target.Args), rep.Target.URL
-	if st.Cwd == "" {
-		st.Cwd = rep.Target.Cwd
+	st.Command = slices.Clone(rep.Target.Args)
+	st.Given.Set("url", rep.Target.URL)
+	if !st.Given.Has("cwd") {
+		st.Given.Set("cwd", rep.Target.Cwd)
 	}
 	if demoServer(st.Command) {
 		if _, err := exec.LookPath(st.Command[0]); err != nil && a.Executable != nil {
@@ -350,19 +351,20 @@ func (a *App) recordedTarget(st *audit.Settings, rep *report.Report) (warnings [
 		}
 		return a.LookupEnv(name)
 	}
+	passEnv, env, headers := st.Given.List("pass-env"), st.Given.List("env"), st.Given.List("header")
 	for _, name := range rep.Target.Env {
-		given := slices.Contains(st.PassEnv, name) || slices.ContainsFunc(st.Env, func(kv string) bool { return strings.HasPrefix(kv, name+"=") })
+		given := slices.Contains(passEnv, name) || slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, name+"=") })
 		if given {
 			continue
 		}
 		if _, ok := lookup(name); ok {
-			st.PassEnv = append(st.PassEnv, name)
+			passEnv = append(passEnv, name)
 		} else {
 			warnings = append(warnings, fmt.Sprintf("the recorded run gave the server $%s: it is not set here (give --env %s=...)", name, name))
 		}
 	}
 	for _, name := range rep.Target.Headers {
-		given := slices.ContainsFunc(st.Headers, func(h string) bool {
+		given := slices.ContainsFunc(headers, func(h string) bool {
 			n, _, _ := strings.Cut(h, ":")
 			return strings.EqualFold(strings.TrimSpace(n), name)
 		})
@@ -371,11 +373,13 @@ func (a *App) recordedTarget(st *audit.Settings, rep *report.Report) (warnings [
 		}
 		env := engine.HeaderEnv(name)
 		if v, ok := lookup(env); ok {
-			st.Headers = append(st.Headers, name+": "+v)
+			headers = append(headers, name+": "+v)
 		} else {
 			warnings = append(warnings, fmt.Sprintf("the recorded run sent header %s: set $%s (or give --header) to send it again", name, env))
 		}
 	}
+	st.Given.Set("pass-env", passEnv)
+	st.Given.Set("header", headers)
 	return warnings
 }
 
@@ -388,21 +392,20 @@ func demoServer(command []string) bool {
 // runs, where the flags are silent, with those the recorded run used: a
 // hang is judged against the run's own --timeout.
 func recordedSettings(st *audit.Settings, rep *report.Report) {
-	if st.Timeout == nil && rep.Config.TimeoutMs > 0 {
-		st.Timeout = new(time.Duration)
-		*st.Timeout = time.Duration(rep.Config.TimeoutMs) * time.Millisecond
-	}
-	if st.StartupTimeout == nil && rep.Config.StartupTimeoutMs > 0 {
-		st.StartupTimeout = new(time.Duration)
-		*st.StartupTimeout = time.Duration(rep.Config.StartupTimeoutMs) * time.Millisecond
-	}
-	if st.MaxResponse == "" && rep.Config.MaxResponseBytes > 0 {
-		st.MaxResponse = strconv.Itoa(rep.Config.MaxResponseBytes)
-	}
-	if st.SlowMs == nil && rep.Config.SlowMs > 0 {
-		st.SlowMs = &rep.Config.SlowMs
-	}
-	if st.BloatChars == nil && rep.Config.BloatChars > 0 {
-		st.BloatChars = &rep.Config.BloatChars
+	c := rep.Config
+	for _, r := range []struct {
+		key      string
+		value    any
+		recorded bool
+	}{
+		{"timeout", time.Duration(c.TimeoutMs) * time.Millisecond, c.TimeoutMs > 0},
+		{"startup-timeout", time.Duration(c.StartupTimeoutMs) * time.Millisecond, c.StartupTimeoutMs > 0},
+		{"max-response", strconv.Itoa(c.MaxResponseBytes), c.MaxResponseBytes > 0},
+		{"slow-ms", c.SlowMs, c.SlowMs > 0},
+		{"bloat-chars", c.BloatChars, c.BloatChars > 0},
+	} {
+		if r.recorded && !st.Given.Has(r.key) {
+			st.Given.Set(r.key, r.value)
+		}
 	}
 }

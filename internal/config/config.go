@@ -2,12 +2,15 @@ package config
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/boundedfile"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/options"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/suggest"
 )
 
@@ -23,42 +27,12 @@ const DefaultPath = ".mcp-fuzz.yml"
 
 // File is the configuration file.
 type File struct {
-	// Defaults of flags; a flag given on the command line wins.
-	Timeout            Duration `yaml:"timeout"`
-	StartupTimeout     Duration `yaml:"startup-timeout"`
-	Seed               *int64   `yaml:"seed"`
-	Cases              *int     `yaml:"cases"`
-	Profile            string   `yaml:"profile"`
-	Era                string   `yaml:"era"`
-	ProtocolVersion    string   `yaml:"protocol-version"`
-	NoCalls            *bool    `yaml:"no-calls"`
-	IncludeDestructive *bool    `yaml:"include-destructive"`
-	Sequential         *bool    `yaml:"sequential"`
-	Protocol           *bool    `yaml:"protocol"`
-	// Box: false starts a stdio server without the box (see SECURITY.md).
-	Box          *bool             `yaml:"box"`
-	Tools        List              `yaml:"tools"`
-	SkipTools    List              `yaml:"skip-tools"`
-	SlowMs       *int              `yaml:"slow-ms"`
-	BloatChars   *int              `yaml:"bloat-chars"`
-	Parallel     *int              `yaml:"parallel"`
-	MaxHangs     *int              `yaml:"max-hangs"`
-	Repeat       *int              `yaml:"repeat"`
-	Concurrency  *int              `yaml:"concurrency"`
-	MaxResponse  string            `yaml:"max-response"` // a size: 4MiB, 512KiB, 65536
-	FailUnder    *int              `yaml:"fail-under"`
-	FailUnderDim map[string]int    `yaml:"fail-under-dimensions"`
-	FailOn       List              `yaml:"fail-on"`
-	Env          map[string]string `yaml:"env"`
-	PassEnv      List              `yaml:"pass-env"`
-	// Secrets names further environment variables whose values are secrets.
-	Secrets List   `yaml:"secrets"`
-	Cwd     string `yaml:"cwd"`
-	// SARIFLocation is the repository file SARIF results point at when
-	// this file is not to be (relative to the working directory).
-	SARIFLocation string `yaml:"sarif-location"`
-	// SARIFCategory is the code scanning category of SARIF output.
-	SARIFCategory string `yaml:"sarif-category"`
+	// Values are the settings of the file that flags also set, by
+	// [options.Option.Key] (the file's keys are the table's
+	// [options.Option.Config]): defaults of the flags, a flag given on the
+	// command line wins. A key the file leaves out, sets to null or to an
+	// empty string or list is absent.
+	Values options.Values `yaml:"-"`
 
 	// PerTool settings, by tool name.
 	PerTool map[string]Tool `yaml:"per-tool"`
@@ -67,6 +41,13 @@ type File struct {
 	// Lifecycle pairs the create, read and delete tools of resources for
 	// the lifecycle checks (--sequential) when their names do not.
 	Lifecycle []Lifecycle `yaml:"lifecycle"`
+}
+
+// document is a file as decoded: its sections, and the other keys as
+// written, for [Parse] to read by their settings' kinds.
+type document struct {
+	File     `yaml:",inline"`
+	Settings map[string]yaml.Node `yaml:",inline"`
 }
 
 // Lifecycle is one resource's tools: see engine.LifecycleGroup.
@@ -176,19 +157,29 @@ func Parse(b []byte) (*File, error) {
 	if err := checkSize(b); err != nil {
 		return nil, err
 	}
-	var f File
+	var doc document
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
-	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
+	var typeErrs []string
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
 		var te *yaml.TypeError
-		if errors.As(err, &te) {
-			msgs := nameKeys(b, te.Errors)
-			for i, m := range msgs {
-				msgs[i] = shortValues(plainTypes(m))
-			}
-			return nil, fmt.Errorf("invalid configuration: %s", strings.Join(msgs, "; "))
+		if !errors.As(err, &te) {
+			return nil, fmt.Errorf("invalid configuration: %s", shortValues(explainSyntax(syntaxLine(b, err.Error()))))
 		}
-		return nil, fmt.Errorf("invalid configuration: %s", shortValues(explainSyntax(syntaxLine(b, err.Error()))))
+		typeErrs = te.Errors
+	}
+	f := &doc.File
+	more, err := readSettings(b, f)
+	if err != nil {
+		return nil, fmt.Errorf("invalid configuration: %s", shortValues(err.Error()))
+	}
+	if typeErrs = append(typeErrs, more...); len(typeErrs) > 0 {
+		slices.SortStableFunc(typeErrs, func(a, b string) int { return cmp.Compare(errLine(a), errLine(b)) })
+		msgs := nameKeys(b, typeErrs)
+		for i, m := range msgs {
+			msgs[i] = shortValues(plainTypes(m))
+		}
+		return nil, fmt.Errorf("invalid configuration: %s", strings.Join(msgs, "; "))
 	}
 	for i, e := range f.Expected {
 		if e.ID == "" || e.Reason == "" {
@@ -200,7 +191,140 @@ func Parse(b []byte) (*File, error) {
 			return nil, fmt.Errorf("invalid configuration: per-tool %q: skip and include both set", name)
 		}
 	}
-	return &f, nil
+	return f, nil
+}
+
+// readSettings reads the keys of src, a configuration, that are
+// settings of the table into f.Values, each by its kind. It returns the
+// decoder's errors of wrong types and unknown keys, worded as the
+// decoder words them ("line 2: field timeuot not found in type
+// config.File"), for [Parse] to put in the file's terms; err is any other
+// error, which stops the reading.
+func readSettings(src []byte, f *File) (typeErrs []string, err error) {
+	var root yaml.Node
+	if yaml.Unmarshal(src, &root) != nil || len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
+		return nil, nil // the decoder has said what is wrong
+	}
+	for _, kv := range pairs(root.Content[0]) {
+		k, v := kv[0], kv[1]
+		o, ok := options.ByConfig(k.Value)
+		switch {
+		case !ok:
+			typeErrs = append(typeErrs, fmt.Sprintf("line %d: field %s not found in type config.File", k.Line, k.Value))
+			continue
+		case o.Kind == options.FileSection:
+			continue // a field of File
+		}
+		val, err := decodeSetting(o.Kind, v)
+		var te *yaml.TypeError
+		switch {
+		case errors.As(err, &te):
+			typeErrs = append(typeErrs, te.Errors...)
+		case err != nil:
+			return nil, err
+		case val != nil:
+			f.Values.Set(o.Key, val)
+		}
+	}
+	return typeErrs, nil
+}
+
+// pairs are the keys and values of the mapping m, those it merges in
+// (<<: *anchor) first, so that its own override them as the decoder has
+// it.
+func pairs(m *yaml.Node) [][2]*yaml.Node {
+	var merged, own [][2]*yaml.Node
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if k.Tag != "!!merge" {
+			own = append(own, [2]*yaml.Node{k, v})
+			continue
+		}
+		from := []*yaml.Node{v}
+		if v.Kind == yaml.SequenceNode {
+			from = v.Content
+		}
+		for _, a := range from {
+			if a.Kind == yaml.AliasNode {
+				a = a.Alias
+			}
+			if a != nil && a.Kind == yaml.MappingNode {
+				merged = append(merged, pairs(a)...)
+			}
+		}
+	}
+	return append(merged, own...)
+}
+
+// decodeSetting decodes n as a value of kind (see [options.Kind]); nil
+// for null, an empty string or an empty list, which set nothing.
+func decodeSetting(kind options.Kind, n *yaml.Node) (any, error) {
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if n.Tag == "!!null" {
+		return nil, nil
+	}
+	switch kind {
+	case options.Bool:
+		return decodeAs[bool](n)
+	case options.Int:
+		return decodeAs[int](n)
+	case options.Int64:
+		return decodeAs[int64](n)
+	case options.Duration:
+		d, err := decodeAs[Duration](n)
+		if err != nil {
+			return nil, err
+		}
+		return d.Duration, nil
+	case options.Lines:
+		// KEY: VALUE, read as KEY=VALUE in key order.
+		m, err := decodeAs[map[string]string](n)
+		if err != nil || len(m) == 0 {
+			return nil, err
+		}
+		lines := make([]string, 0, len(m))
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			lines = append(lines, k+"="+m[k])
+		}
+		return lines, nil
+	case options.Names, options.List:
+		l, err := decodeAs[List](n)
+		if err != nil || len(l) == 0 {
+			return nil, err
+		}
+		return []string(l), nil
+	case options.Dimensions:
+		m, err := decodeAs[map[string]int](n)
+		if err != nil || len(m) == 0 {
+			return nil, err
+		}
+		return m, nil
+	}
+	// Size, String, Path.
+	s, err := decodeAs[string](n)
+	if err != nil || s == "" {
+		return nil, err
+	}
+	return s, nil
+}
+
+// decodeAs decodes n as a T.
+func decodeAs[T any](n *yaml.Node) (T, error) {
+	var v T
+	err := n.Decode(&v)
+	return v, err
+}
+
+// errLine is the line a decoder's error starts with; 0 for none.
+func errLine(msg string) int {
+	m := lineRE.FindStringSubmatch(msg)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
 }
 
 var lineRE = regexp.MustCompile(`^line (\d+): `)
@@ -319,7 +443,7 @@ var fieldNotFound = regexp.MustCompile(`^line (\d+): field (.*) not found in typ
 // keysOf are the keys a section of the file takes, by the name of its Go
 // type (as the decoder's error names it).
 var keysOf = map[string][]string{
-	"File":      yamlKeys(File{}),
+	"File":      options.ConfigKeys(),
 	"Tool":      yamlKeys(Tool{}),
 	"Expected":  yamlKeys(Expected{}),
 	"Lifecycle": yamlKeys(Lifecycle{}),

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/options"
 )
 
 func TestParse(t *testing.T) {
@@ -26,11 +28,13 @@ expected:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Timeout.Duration != 30*time.Second || f.StartupTimeout.Duration != 2*time.Minute {
-		t.Errorf("durations = %v, %v", f.Timeout, f.StartupTimeout)
+	timeout, _ := options.Get[time.Duration](f.Values, "timeout")
+	startup, _ := options.Get[time.Duration](f.Values, "startup-timeout")
+	if timeout != 30*time.Second || startup != 2*time.Minute {
+		t.Errorf("durations = %v, %v", timeout, startup)
 	}
-	if f.Cases == nil || *f.Cases != 0 {
-		t.Errorf("cases = %v, want an explicit 0", f.Cases)
+	if cases, ok := options.Get[int](f.Values, "cases"); !ok || cases != 0 {
+		t.Errorf("cases = %v, want an explicit 0", f.Values["cases"])
 	}
 	if f.PerTool["search"].Example["query"] != "invoices" || f.PerTool["search"].Timeout.Duration != 45*time.Second || !f.PerTool["delete_item"].Include {
 		t.Errorf("per-tool = %+v", f.PerTool)
@@ -79,7 +83,7 @@ func TestParseErrorsNameKeyAndLine(t *testing.T) {
 
 func TestEmptyFileIsZeroConfig(t *testing.T) {
 	f, err := Parse(nil)
-	if err != nil || f == nil || f.Cases != nil {
+	if err != nil || f == nil || f.Values.Has("cases") {
 		t.Fatalf("Parse(empty) = %+v, %v", f, err)
 	}
 }
@@ -116,11 +120,11 @@ func TestListsTakeAStringToo(t *testing.T) {
 		name      string
 		got, want []string
 	}{
-		{"fail-on", f.FailOn, []string{"none"}},
-		{"tools", f.Tools, []string{"get_*", "list_*"}},
-		{"skip-tools", f.SkipTools, []string{"a", "b"}},
-		{"pass-env", f.PassEnv, []string{"HOME"}},
-		{"secrets", f.Secrets, nil},
+		{"fail-on", f.Values.List("fail-on"), []string{"none"}},
+		{"tools", f.Values.List("tools"), []string{"get_*", "list_*"}},
+		{"skip-tools", f.Values.List("skip-tools"), []string{"a", "b"}},
+		{"pass-env", f.Values.List("pass-env"), []string{"HOME"}},
+		{"secrets", f.Values.List("secret"), nil},
 	} {
 		if !slices.Equal(c.got, c.want) {
 			t.Errorf("%s = %q, want %q", c.name, c.got, c.want)

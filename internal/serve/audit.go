@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -94,18 +95,24 @@ type Finding struct {
 	Message  string `json:"message"`
 }
 
-// Bounds of audit.
+// Bounds of audit: the table's (package options), and those of its result.
+var (
+	defaultCases       = paramDefault[int]("cases")
+	maxCases           = paramMax[int]("cases")
+	defaultCallTimeout = paramDefault[time.Duration]("timeout")
+	maxCallTimeout     = paramMax[time.Duration]("timeout")
+	defaultSeed        = paramDefault[int64]("seed")
+	defaultDuration    = paramDefault[time.Duration]("max-duration")
+	maxDuration        = paramMax[time.Duration]("max-duration")
+	defaultReportChars = paramDefault[int]("max-report-chars")
+	maxReportChars     = paramMax[int]("max-report-chars")
+	defaultReport      = paramDefault[string]("report-format")
+	reportFormats      = paramValues("report-format")
+)
+
 const (
-	defaultCases       = 40
-	maxCases           = 200
-	defaultCallTimeout = 10 * time.Second
-	maxCallTimeout     = 60 * time.Second
-	defaultDuration    = 300 * time.Second
-	maxDuration        = 900 * time.Second
-	defaultReportChars = 8000
-	maxReportChars     = 200000
-	maxFindings        = 25
-	maxTools           = 100
+	maxFindings = 25
+	maxTools    = 100
 )
 
 const auditDescription = `Audit an MCP server: start it (command, an argv array, over stdio; or url over HTTP), call its tools with one valid and many deliberately broken inputs derived from their schemas, and score how it behaves. Returns the score (0-100), grade (A-F), dimension scores, grade caps, verdict counts, the first findings (each with a case_id for replay) and the report (markdown or json, cut at max_report_chars; set output_path to a .json file for the full report, which replay and render_report read).
@@ -167,12 +174,14 @@ func (h *handlers) options(in AuditInput, destructive bool) (audit.Options, erro
 	timeout := clampDuration(in.TimeoutSeconds, defaultCallTimeout, maxCallTimeout)
 	seed := in.Seed
 	if seed == 0 {
-		seed = 1
+		seed = defaultSeed
 	}
-	st.Cases, st.Timeout, st.Seed = &cases, &timeout, &seed
-	st.Tools, st.SkipTools = in.Tools, in.SkipTools
-	st.Protocol = &in.Protocol
-	st.IncludeDestructive = &destructive
+	for key, v := range map[string]any{
+		"cases": cases, "timeout": timeout, "seed": seed, "tools": in.Tools, "skip-tools": in.SkipTools,
+		"protocol": in.Protocol, "include-destructive": destructive,
+	} {
+		st.Given.Set(key, v)
+	}
 	o, err := audit.Build(st, argNames, h.o.LookupEnv)
 	if err != nil {
 		return o, errors.New(audit.Describe(err, argNames))
@@ -195,12 +204,11 @@ const notReadOnlyHint = "only audit_destructive calls it"
 func (h *handlers) audit(ctx context.Context, in AuditInput, destructive bool) (AuditOutput, error) {
 	redact := in.redactor(h.o.LookupEnv, h.own())
 	format := in.ReportFormat
-	switch format {
-	case "":
-		format = "markdown"
-	case "markdown", "json", "none":
-	default:
-		return AuditOutput{}, fmt.Errorf("report_format %q: use markdown, json or none", format)
+	switch {
+	case format == "":
+		format = defaultReport
+	case !slices.Contains(reportFormats, format):
+		return AuditOutput{}, fmt.Errorf("report_format %q: use %s", format, oneOf(reportFormats))
 	}
 	var outFormat render.Format
 	if in.OutputPath != "" {
@@ -339,12 +347,4 @@ func writeNew(d *boundedfile.Dest, data []byte) error {
 }
 
 // auditSchema is the input schema of audit and audit_destructive.
-func auditSchema() any {
-	return inputSchema[AuditInput](with(targetBounds, map[string]bound{
-		"cases":                {min: 1, max: maxCases},
-		"timeout_seconds":      {min: 1, max: maxCallTimeout.Seconds()},
-		"max_duration_seconds": {min: 1, max: maxDuration.Seconds()},
-		"max_report_chars":     {min: 1, max: maxReportChars},
-		"report_format":        {enum: []any{"markdown", "json", "none"}},
-	}))
-}
+func auditSchema() any { return inputSchema[AuditInput](nil) }

@@ -59,7 +59,7 @@ func addListTools(s *mcp.Server, h *handlers) {
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "list_tools",
 		Description: listToolsDescription,
-		InputSchema: inputSchema[ListToolsInput](targetBounds),
+		InputSchema: inputSchema[ListToolsInput](nil),
 		Annotations: &mcp.ToolAnnotations{
 			Title: "List and lint an MCP server's tools (no calls)",
 			// Starting the target runs its code, which may do anything
@@ -87,8 +87,7 @@ func (h *handlers) listTools(ctx context.Context, in ListToolsInput) (ListToolsO
 	if err != nil {
 		return ListToolsOutput{}, err
 	}
-	yes := true
-	st.NoCalls = &yes
+	st.Given.Set("no-calls", true)
 	o, err := audit.Build(st, argNames, h.o.LookupEnv)
 	if err != nil {
 		return ListToolsOutput{}, errors.New(redact(audit.Describe(err, argNames)))

@@ -40,7 +40,7 @@ func addRender(s *mcp.Server) {
 			"cut at max_chars. Reads the file only: starts nothing and calls nothing.",
 		InputSchema: inputSchema[RenderInput](map[string]bound{
 			"format":    {enum: []any{"markdown", "terminal", "sarif", "junit"}},
-			"max_chars": {min: 1, max: maxReportChars},
+			"max_chars": {min: 1, max: float64(maxReportChars)},
 		}),
 		Annotations: &mcp.ToolAnnotations{Title: "Render a saved mcp-fuzz report", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)},
 	}, func(ctx context.Context, req *mcp.CallToolRequest, in RenderInput) (*mcp.CallToolResult, RenderOutput, error) {

@@ -41,7 +41,7 @@ func addReplay(s *mcp.Server, h *handlers) {
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "replay",
 		Description: replayDescription,
-		InputSchema: inputSchema[ReplayInput](map[string]bound{"timeout_seconds": {min: 1, max: maxCallTimeout.Seconds()}}),
+		InputSchema: inputSchema[ReplayInput](nil),
 		Annotations: &mcp.ToolAnnotations{
 			Title:           "Replay one case of a saved report",
 			ReadOnlyHint:    false,
@@ -72,8 +72,7 @@ func (h *handlers) replay(ctx context.Context, in ReplayInput) (ReplayOutput, er
 	if err != nil {
 		return ReplayOutput{}, fmt.Errorf("the report records no target: %w", err)
 	}
-	timeout := clampDuration(in.TimeoutSeconds, defaultCallTimeout, maxCallTimeout)
-	st.Timeout = &timeout
+	st.Given.Set("timeout", clampDuration(in.TimeoutSeconds, defaultCallTimeout, maxCallTimeout))
 	o, err := audit.Build(st, argNames, h.o.LookupEnv)
 	if err != nil {
 		return ReplayOutput{}, errors.New(redact(audit.Describe(err, argNames)))

@@ -2,8 +2,12 @@ package serve
 
 import (
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/options"
 )
 
 // bound is what a property's schema says beyond what inference gives:
@@ -14,12 +18,23 @@ type bound struct {
 }
 
 // inputSchema is T's inferred input schema with the enums and ranges of
-// bounds, so that a caller learns the limits from the schema, and the SDK
-// refuses what is out of them before a target is started.
-func inputSchema[T any](bounds map[string]bound) *jsonschema.Schema {
+// its parameters, so that a caller learns the limits from the schema, and
+// the SDK refuses what is out of them before a target is started: the
+// table's (package options) for the parameters of settings, more's for
+// the others.
+func inputSchema[T any](more map[string]bound) *jsonschema.Schema {
 	s, err := jsonschema.For[T](nil)
 	if err != nil {
 		panic(fmt.Sprintf("serve: inferring an input schema: %v", err))
+	}
+	bounds := map[string]bound{}
+	for name := range s.Properties {
+		if b, ok := paramBound(name); ok {
+			bounds[name] = b
+		}
+	}
+	for name, b := range more {
+		bounds[name] = b
 	}
 	for name, b := range bounds {
 		p, ok := s.Properties[name]
@@ -36,20 +51,34 @@ func inputSchema[T any](bounds map[string]bound) *jsonschema.Schema {
 	return s
 }
 
-// targetBounds bound the properties of [Target].
-var targetBounds = map[string]bound{
-	"era":                     {enum: []any{"auto", "modern", "legacy", "both"}},
-	"startup_timeout_seconds": {min: 1, max: maxStartup.Seconds()},
+// paramBound is what the table says of the parameter name: the values of
+// its setting, or its range from 1 to the serve tools' largest value (in
+// seconds for a duration).
+func paramBound(name string) (bound, bool) {
+	o, ok := options.ByParam(name)
+	switch {
+	case !ok:
+		return bound{}, false
+	case o.Values != nil:
+		b := bound{}
+		for _, v := range o.Values {
+			b.enum = append(b.enum, v)
+		}
+		return b, true
+	}
+	switch m := o.Param.Max.(type) {
+	case time.Duration:
+		return bound{min: 1, max: m.Seconds()}, true
+	case int:
+		return bound{min: 1, max: float64(m)}, true
+	}
+	return bound{}, false
 }
 
-// with returns the bounds of m and of more.
-func with(m map[string]bound, more map[string]bound) map[string]bound {
-	out := map[string]bound{}
-	for k, v := range m {
-		out[k] = v
+// oneOf lists values as a message says them: "markdown, json or none".
+func oneOf(values []string) string {
+	if len(values) < 2 {
+		return strings.Join(values, "")
 	}
-	for k, v := range more {
-		out[k] = v
-	}
-	return out
+	return strings.Join(values[:len(values)-1], ", ") + " or " + values[len(values)-1]
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/options"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
 )
 
@@ -26,10 +27,10 @@ type Target struct {
 	StartupTimeoutSeconds int `json:"startup_timeout_seconds,omitempty" jsonschema:"spawn + initialize + discovery deadline in seconds (default 60, at most 120)"`
 }
 
-// Bounds of what a caller may ask for.
-const (
-	defaultStartup = 60 * time.Second
-	maxStartup     = 120 * time.Second
+// Bounds of what a caller may ask for: the table's (package options).
+var (
+	defaultStartup = paramDefault[time.Duration]("startup-timeout")
+	maxStartup     = paramMax[time.Duration]("startup-timeout")
 )
 
 // errNoTarget is returned when neither command nor url is given.
@@ -43,18 +44,14 @@ func (t Target) settings() (audit.Settings, error) {
 		return audit.Settings{}, errNoTarget
 	}
 	startup := clampDuration(t.StartupTimeoutSeconds, defaultStartup, maxStartup)
-	return audit.Settings{
-		Command:        t.Command,
-		URL:            t.URL,
-		Cwd:            t.Cwd,
-		Env:            t.Env,
-		Headers:        t.Headers,
-		Bearer:         t.Bearer,
-		Era:            t.Era,
-		StartupTimeout: &startup,
-		Config:         os.DevNull,
-		NoDefaultGate:  true,
-	}, nil
+	st := audit.Settings{Command: t.Command, NoDefaultGate: true}
+	for key, v := range map[string]any{
+		"url": t.URL, "cwd": t.Cwd, "env": t.Env, "header": t.Headers, "bearer": t.Bearer, "era": t.Era,
+		"startup-timeout": startup, "config": os.DevNull,
+	} {
+		st.Given.Set(key, v)
+	}
+	return st, nil
 }
 
 // redactor returns a function that masks the secrets of t, and own (those
@@ -90,17 +87,30 @@ func clampDuration(seconds int, def, max time.Duration) time.Duration {
 }
 
 // argNames spells the option keys of audit errors as this server's tool
-// arguments ("skip-tools" is skip_tools).
+// arguments: the table's parameter names ("skip-tools" is skip_tools).
 func argNames(key string) string {
-	switch key {
-	case "header":
-		return "headers"
-	case "timeout":
-		return "timeout_seconds"
-	case "startup-timeout":
-		return "startup_timeout_seconds"
-	case "command":
-		return "command"
+	if o, ok := options.Lookup(key); ok && o.Param.Name != "" {
+		return o.Param.Name
 	}
 	return strings.ReplaceAll(key, "-", "_")
+}
+
+// paramDefault is the serve tools' default of the table's setting key.
+func paramDefault[T any](key string) T {
+	o, _ := options.Lookup(key)
+	v, _ := o.ParamDefault().(T)
+	return v
+}
+
+// paramValues are the values the table's setting key takes.
+func paramValues(key string) []string {
+	o, _ := options.Lookup(key)
+	return o.Values
+}
+
+// paramMax is the serve tools' largest value of the table's setting key.
+func paramMax[T any](key string) T {
+	o, _ := options.Lookup(key)
+	v, _ := o.Param.Max.(T)
+	return v
 }

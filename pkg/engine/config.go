@@ -193,12 +193,98 @@ const (
 	// MinMaxResponse is the smallest --max-response: below it ordinary
 	// answers would not fit.
 	MinMaxResponse = 64 << 10
+	// MaxMaxResponse is the largest --max-response.
+	MaxMaxResponse = 1 << 30
 	// MaxConcurrency bounds --concurrency: each session may be a server
 	// process, all started at once.
 	MaxConcurrency = 16
+	// DefaultParallel is one tool at a time: tools of one server may share
+	// state on disk.
+	DefaultParallel = 1
 	// MaxParallel bounds --parallel: each session may be a server process.
 	MaxParallel = 64
 )
+
+// A Range is the values an integer field of [Config] takes: Min to Max, or
+// Min and more when Max is 0.
+type Range struct {
+	Min, Max int
+	// Zero, when set, says what 0 means for a field that takes it although
+	// it is under Min ("none"), or whose 0 has a meaning of its own.
+	Zero string
+	// Bytes spells Min and Max as sizes (64KiB).
+	Bytes bool
+}
+
+// Check says why v is out of r ("want 1 to 20", "must be positive"), or ""
+// when v is in it.
+func (r Range) Check(v int) string {
+	// or0 says what 0 means when it is taken although it is under Min.
+	or0 := ""
+	if r.Zero != "" && r.Min > 0 {
+		or0 = ", or 0 for " + r.Zero
+	}
+	switch {
+	case v == 0 && r.Zero != "":
+		return ""
+	case v >= r.Min && (r.Max == 0 || v <= r.Max):
+		return ""
+	case r.Max == 0 && r.Min == 0 && r.Zero != "":
+		return fmt.Sprintf("must be 0 (%s) or more", r.Zero)
+	case r.Max == 0 && r.Min == 1 && or0 == "":
+		return "must be positive"
+	case r.Max == 0:
+		return "must be " + r.spell(r.Min) + " or more" + or0
+	}
+	return fmt.Sprintf("want %s to %s%s", r.spell(r.Min), r.spell(r.Max), or0)
+}
+
+// spell writes n as a number, or as a size (64KiB) for a range of bytes.
+func (r Range) spell(n int) string {
+	if r.Bytes {
+		for _, u := range []struct {
+			unit  string
+			shift int
+		}{{"GiB", 30}, {"MiB", 20}, {"KiB", 10}} {
+			if n > 0 && n%(1<<u.shift) == 0 {
+				return fmt.Sprintf("%d%s", n>>u.shift, u.unit)
+			}
+		}
+	}
+	return fmt.Sprint(n)
+}
+
+// ranges are the ranges [Config.Validate] holds integer fields to, by
+// field name. A field's zero value is its default and is not checked.
+var ranges = map[string]Range{
+	"MaxResponse": {Min: MinMaxResponse, Max: MaxMaxResponse, Bytes: true},
+	"Parallel":    {Min: 1, Max: MaxParallel},
+	"Concurrency": {Min: 2, Max: MaxConcurrency, Zero: "none"},
+	"Repeat":      {Min: 1, Max: MaxRepeat},
+	"SlowMs":      {Min: 1},
+	"BloatChars":  {Min: 1},
+}
+
+// RangeOf returns the range [Config.Validate] holds field, the name of an
+// integer field of Config, to; ok is false for a field it does not bound.
+// The field's zero value, its default, is taken whatever the range. Front
+// ends check the values their users give against the same ranges.
+func RangeOf(field string) (r Range, ok bool) {
+	r, ok = ranges[field]
+	return r, ok
+}
+
+// checkRange is the [ConfigError] of field, an integer field of Config, at
+// v when v is out of its range.
+func checkRange(field string, v int) error {
+	if v == 0 {
+		return nil
+	}
+	if why := ranges[field].Check(v); why != "" {
+		return &ConfigError{Format: "{" + field + "} %d: " + why, Args: []any{v}}
+	}
+	return nil
+}
 
 // ErrConfig marks an invalid configuration (exit code 2).
 var ErrConfig = errors.New("invalid configuration")
@@ -229,7 +315,7 @@ func (c Config) withDefaults() Config {
 		c.Era = EraAuto
 	}
 	if c.Parallel <= 0 {
-		c.Parallel = 1
+		c.Parallel = DefaultParallel
 	}
 	if c.MaxResponse <= 0 {
 		c.MaxResponse = DefaultMaxResponse
@@ -370,17 +456,13 @@ func (c Config) Validate() error {
 	if c.StartupTimeout < 0 {
 		return bad("{StartupTimeout} %v: must be positive", c.StartupTimeout)
 	}
-	if c.MaxResponse != 0 && (c.MaxResponse < MinMaxResponse || c.MaxResponse > 1<<30) {
-		return bad("{MaxResponse} %d: want 64KiB to 1GiB", c.MaxResponse)
-	}
-	if c.Parallel < 0 || c.Parallel > MaxParallel {
-		return bad("{Parallel} %d: want 1 to %d", c.Parallel, MaxParallel)
-	}
-	if c.Concurrency < 0 || c.Concurrency == 1 || c.Concurrency > MaxConcurrency {
-		return bad("{Concurrency} %d: want 2 to %d, or 0 for none", c.Concurrency, MaxConcurrency)
-	}
-	if c.Repeat < 0 || c.Repeat > MaxRepeat {
-		return bad("{Repeat} %d: want 1 to %d", c.Repeat, MaxRepeat)
+	for _, f := range []struct {
+		field string
+		v     int
+	}{{"MaxResponse", c.MaxResponse}, {"Parallel", c.Parallel}, {"Concurrency", c.Concurrency}, {"Repeat", c.Repeat}} {
+		if err := checkRange(f.field, f.v); err != nil {
+			return err
+		}
 	}
 	if c.NoCalls {
 		// Each of these chooses or compares calls; a static audit makes
@@ -402,13 +484,10 @@ func (c Config) Validate() error {
 			return bad("{NoCalls} with {Sequential}: the lifecycle checks call tools, and a static audit calls none")
 		}
 	}
-	if c.SlowMs < 0 {
-		return bad("{SlowMs} %d: must be positive", c.SlowMs)
+	if err := checkRange("SlowMs", c.SlowMs); err != nil {
+		return err
 	}
-	if c.BloatChars < 0 {
-		return bad("{BloatChars} %d: must be positive", c.BloatChars)
-	}
-	return nil
+	return checkRange("BloatChars", c.BloatChars)
 }
 
 func parseHeader(h string) (name, value string, err error) {
