@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -81,6 +82,12 @@ type complianceTarget struct {
 	version string
 }
 
+// compliancePhase plans the compliance checks of a that send a request
+// (see [phases]).
+func compliancePhase(a *audit) []protoCheck {
+	return complianceChecks(complianceTarget{version: a.version()})
+}
+
 // complianceChecks are the compliance checks that send a request.
 func complianceChecks(t complianceTarget) []protoCheck {
 	with := probeTarget{era: EraModern, version: t.version}.params
@@ -96,6 +103,19 @@ func complianceChecks(t complianceTarget) []protoCheck {
 			req:    protoRequest{method: "roots/list", params: with(map[string]any{})},
 			expect: expectation{served: report.CodeDeprecatedFeature}},
 	}
+}
+
+// observedPhase judges what the answers of a showed (see [phases]).
+func observedPhase(_ context.Context, a *audit) []report.Check {
+	return observedChecks(a.cn.observed, a.s.init.Capabilities)
+}
+
+// handshakePhase is the failed compliance/no-handshake check of a server
+// that answered server/discover, then wanted initialize (see [phases]).
+// It was found during discovery, which a static audit makes too: no
+// request of its own.
+func handshakePhase(_ context.Context, a *audit) []report.Check {
+	return []report.Check{noHandshakeCheck(a.cn.handshakeRequired)}
 }
 
 // observedChecks judge what the audit's answers and the server's messages

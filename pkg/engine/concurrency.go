@@ -55,6 +55,14 @@ type concurrencyRun struct {
 	tail *runner
 }
 
+// concurrencyPhase runs the concurrency checks of a on sessions of their
+// own (see [phases]).
+func concurrencyPhase(ctx context.Context, a *audit) []report.Check {
+	checks, late := concurrencyChecks(ctx, a.cfg, a.cn, a.rep.Tools, a.tools)
+	a.lateAnswers += late
+	return checks
+}
+
 // concurrencyChecks runs the concurrency checks on the target of cn after
 // the audit's tools (tested, as reported; tools, as listed). It returns
 // the checks, in order, and the late answers their sessions saw. Every

@@ -74,6 +74,17 @@ type sampleCall struct {
 	inputs   map[string]any // the inputResponses sent back with it
 }
 
+// envelopePhase plans the envelope checks of a (see [phases]).
+func envelopePhase(a *audit) []protoCheck {
+	return envelopeChecks(envelopeTarget{
+		version:       a.version(),
+		http:          a.cn.transport != "stdio",
+		call:          repeatableCall(a.rep.Tools, a.tools, a.s, false),
+		paramCall:     repeatableCall(a.rep.Tools, a.tools, a.s, true),
+		inputRequired: safeSample(a.cn.observed.sample(), a.tools),
+	})
+}
+
 // envelopeChecks are the envelope checks for t, in the order they run.
 func envelopeChecks(t envelopeTarget) []protoCheck {
 	v := t.version

@@ -62,13 +62,15 @@ const authBudget = 15 * time.Second
 // [authBudget] is spent (and of every context made from it).
 var errAuthBudget = fmt.Errorf("the metadata checks' time budget of %s was spent", authBudget)
 
-// httpChecks are the HTTP compliance checks of the audit of cn, in order,
-// appended after the envelope checks; none over stdio or the legacy
-// HTTP+SSE transport. version is the negotiated protocol version.
+// httpPhase runs the HTTP compliance checks of a (see [phases]).
+func httpPhase(ctx context.Context, a *audit) []report.Check {
+	return httpChecks(ctx, a.cn, a.version())
+}
+
+// httpChecks are the HTTP compliance checks of the audit of cn, a
+// Streamable HTTP target, in order. version is the negotiated protocol
+// version.
 func httpChecks(ctx context.Context, cn *connector, version string) []report.Check {
-	if cn.transport != "streamable-http" || cn.header == nil {
-		return nil
-	}
 	hc := &httpChecker{client: cn.http, target: cn.header.target, leak: cn.leak, timeout: min(checkTimeout, cn.cfg.Timeout)}
 	out := []report.Check{noSessionCheck(cn.header, version)}
 	if ctx.Err() != nil {

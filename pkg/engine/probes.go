@@ -43,11 +43,25 @@ func (l *listedItems) keep(method string, items []json.RawMessage) {
 type probeTarget struct {
 	era     string // the session's era: the modern one puts the envelope in
 	version string // the negotiated protocol version
-	// protocol: --protocol, the probes are sent.
-	protocol           bool
-	resources, prompts bool // the server declares them
-	listed             listedItems
+	listed  listedItems
 }
+
+// probeTarget is what the probes and the resources and prompts checks of a
+// need.
+func (a *audit) probeTarget() probeTarget {
+	return probeTarget{era: a.era(), version: a.version(), listed: a.s.listed}
+}
+
+// probesPhase plans the --protocol probes of a (see [phases]).
+func probesPhase(a *audit) []protoCheck { return probeChecks(a.probeTarget()) }
+
+// resourcesPhase plans the resources checks of a, a server that declares
+// resources (see [phases]).
+func resourcesPhase(a *audit) []protoCheck { return resourceChecks(a.probeTarget()) }
+
+// promptsPhase plans the prompts checks of a, a server that declares
+// prompts (see [phases]).
+func promptsPhase(a *audit) []protoCheck { return promptChecks(a.probeTarget()) }
 
 // params are a request's params in t's era: with the _meta envelope in
 // the modern one.
@@ -68,9 +82,6 @@ func deviant(codes ...int64) expectation {
 
 // probeChecks are the --protocol probes for t.
 func probeChecks(t probeTarget) []protoCheck {
-	if !t.protocol {
-		return nil
-	}
 	list := t.params(map[string]any{})
 	checks := []protoCheck{
 		{id: "probe/unknown-method", title: "a method the server does not know is refused with -32601", expected: "JSON-RPC error -32601",
@@ -113,26 +124,19 @@ func mustJSON(v any) json.RawMessage {
 // missingURI is a resource URI no server has.
 const missingURI = "mcp-fuzz://not-found/b1946ac9"
 
-// resourceChecks are the resources and prompts checks for t (docs/BEHAVIOUR.md#checks-beyond-single-calls).
+// resourceChecks are the resources checks for t (docs/BEHAVIOUR.md#checks-beyond-single-calls).
 func resourceChecks(t probeTarget) []protoCheck {
-	var checks []protoCheck
-	if t.resources {
-		read := deviant(-32602)
-		if t.era == EraModern {
-			read.legacy = []int64{-32002} // replaced by -32602 in 2026-07-28
-		} else {
-			read.codes = []int64{-32602, -32002}
-		}
-		read.servedOK = func(raw json.RawMessage) bool { return hasContents(raw) }
-		checks = append(checks, protoCheck{id: "resources/read-missing", title: "reading a resource that does not exist is refused",
-			expected: map[bool]string{true: "JSON-RPC error -32602", false: "JSON-RPC error -32602 (or -32002)"}[t.era == EraModern],
-			req:      protoRequest{method: "resources/read", params: t.params(map[string]any{"uri": missingURI})}, expect: read})
-		checks = append(checks, templateChecks(t)...)
+	read := deviant(-32602)
+	if t.era == EraModern {
+		read.legacy = []int64{-32002} // replaced by -32602 in 2026-07-28
+	} else {
+		read.codes = []int64{-32602, -32002}
 	}
-	if t.prompts {
-		checks = append(checks, promptChecks(t)...)
-	}
-	return checks
+	read.servedOK = func(raw json.RawMessage) bool { return hasContents(raw) }
+	checks := []protoCheck{{id: "resources/read-missing", title: "reading a resource that does not exist is refused",
+		expected: map[bool]string{true: "JSON-RPC error -32602", false: "JSON-RPC error -32602 (or -32002)"}[t.era == EraModern],
+		req:      protoRequest{method: "resources/read", params: t.params(map[string]any{"uri": missingURI})}, expect: read}}
+	return append(checks, templateChecks(t)...)
 }
 
 // hasContents reports whether a resources/read result has non-empty

@@ -107,7 +107,7 @@ func TestProbeRequestsBounded(t *testing.T) {
 		return args
 	}
 	long := strings.Repeat("a", 100000)
-	tp := probeTarget{resources: true, prompts: true, listed: listedItems{
+	tp := probeTarget{listed: listedItems{
 		templates: []json.RawMessage{
 			mustJSON(map[string]any{"uriTemplate": "file:///" + strings.Repeat("{x}", 50000)}),
 			mustJSON(map[string]any{"uriTemplate": "file:///{x}"}),
@@ -118,7 +118,7 @@ func TestProbeRequestsBounded(t *testing.T) {
 		},
 	}}
 	ids := map[string]protoCheck{}
-	for _, pc := range resourceChecks(tp) {
+	for _, pc := range append(resourceChecks(tp), promptChecks(tp)...) {
 		ids[pc.id] = pc
 		if len(pc.req.params) > 2*maxProbeName {
 			t.Errorf("%s sends %d bytes of params", pc.id, len(pc.req.params))

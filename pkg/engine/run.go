@@ -125,11 +125,10 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 		Dimensions: map[string]report.Dimension{},
 	}
 
-	var lateAnswers int
-	var lifecycleChecks []report.Check
+	a := &audit{cfg: cfg, cn: cn, s: s, tools: tools, rep: rep}
 	if cfg.NoCalls {
 		rep.Static = true
-		rep.Tools, lateAnswers = staticAudit(cfg, s, tools)
+		rep.Tools, a.lateAnswers = staticAudit(cfg, s, tools)
 		for _, t := range tools {
 			schema, _ := t.compiled()
 			rep.Lint = append(rep.Lint, lint.SchemaProblems(t.Name, schema)...)
@@ -140,47 +139,10 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 		for _, l := range p.lint {
 			rep.Lint = append(rep.Lint, l...)
 		}
-		// The lifecycle checks go on with the first worker's session,
-		// after every tool ran, before the protocol checks: a server's
-		// state is its session's (or its process's) over stdio.
-		if cfg.Sequential && ctx.Err() == nil {
-			rep.Lifecycle, lifecycleChecks = runLifecycle(ctx, p.live, rep, tools)
-		}
-		checks := newCheckRun(p.live)
-		pt := probeTarget{era: s.era, version: s.init.ProtocolVersion, protocol: cfg.Protocol, listed: s.listed,
-			resources: declares(s.init.Capabilities, "resources"), prompts: declares(s.init.Capabilities, "prompts")}
-		if s.era == EraModern && ctx.Err() == nil {
-			probes := envelopeChecks(envelopeTarget{
-				version:       s.init.ProtocolVersion,
-				http:          cn.transport != "stdio",
-				call:          repeatableCall(rep.Tools, tools, s, false),
-				paramCall:     repeatableCall(rep.Tools, tools, s, true),
-				inputRequired: safeSample(cn.observed.sample(), tools),
-			})
-			probes = append(probes, complianceChecks(complianceTarget{version: s.init.ProtocolVersion})...)
-			probes = append(probes, resourceChecks(pt)...)
-			probes = append(probes, probeChecks(pt)...)
-			rep.Checks = append(checks.run(ctx, probes), observedChecks(cn.observed, s.init.Capabilities)...)
-			rep.Checks = append(rep.Checks, httpChecks(ctx, cn, s.init.ProtocolVersion)...)
-		} else if ctx.Err() == nil {
-			// The 2025 era: the resources and prompts checks, and the
-			// probes with --protocol.
-			rep.Checks = checks.run(ctx, append(resourceChecks(pt), probeChecks(pt)...))
-		}
-		lateAnswers = p.lateAnswers + checks.close()
+		a.live, a.lateAnswers = p.live, p.lateAnswers
 	}
-	if why := cn.handshakeRequired; why != "" {
-		// Found during discovery, which a static audit makes too: no
-		// request of its own.
-		rep.Checks = append(rep.Checks, noHandshakeCheck(why))
-	}
-	rep.Checks = append(rep.Checks, lifecycleChecks...)
-	if cfg.Concurrency >= 2 && !cfg.NoCalls && ctx.Err() == nil {
-		// On sessions of their own, once the audit's are closed.
-		cc, late := concurrencyChecks(ctx, cfg, cn, rep.Tools, tools)
-		rep.Checks = append(rep.Checks, cc...)
-		lateAnswers += late
-	}
+	rep.Checks = runPhases(ctx, a, phases)
+	lateAnswers := a.lateAnswers
 	for i := range rep.Checks {
 		// What the checks observed names server text (method names of
 		// its messages, its metadata): redacted like the rest.
