@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/box"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/httpcap"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
@@ -253,16 +254,16 @@ func (cn *connector) connectHTTPEra(ctx context.Context, transport, era string) 
 	// is done, ctx still bounds it.
 	connCtx, cancelConn := context.WithCancel(context.WithoutCancel(ctx))
 	detach := context.AfterFunc(ctx, cancelConn)
-	// Every answer is bounded by the response cap (see capStore): the
-	// session's store rides on the contexts of its requests, the legacy SSE
-	// stream's included.
-	store := newCapStore(cn.cfg.MaxResponse)
-	conn, err := t.Connect(context.WithValue(connCtx, capKey{}, &capCall{store: store}))
+	// Every answer is bounded by the response cap (see [httpcap.Store]):
+	// the session's store rides on the contexts of its requests, the
+	// legacy SSE stream's included.
+	store := httpcap.NewStore(cn.cfg.MaxResponse)
+	conn, err := t.Connect(httpcap.WithStore(connCtx, store))
 	if err != nil {
 		cancelConn()
 		return nil, err
 	}
-	conn = &capConn{Connection: conn, store: store}
+	conn = httpcap.NewConn(conn, store)
 	s := cn.newSession()
 	s.cancel = cancelConn
 	cfg := cn.cfg

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/httpcap"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -141,7 +142,7 @@ func (hc *httpChecker) get(ctx context.Context, path, accept string) (fetched, e
 		return fetched{}, err
 	}
 	defer resp.Body.Close()
-	f := fetched{status: resp.StatusCode, mediaType: mediaType(resp.Header.Get("Content-Type"))}
+	f := fetched{status: resp.StatusCode, mediaType: httpcap.MediaType(resp.Header.Get("Content-Type"))}
 	f.body, err = io.ReadAll(io.LimitReader(resp.Body, maxCheckBody+1))
 	switch {
 	case len(f.body) > maxCheckBody:
@@ -395,7 +396,7 @@ func (hc *httpChecker) legacySSE(ctx context.Context) report.Check {
 		return c
 	}
 	defer resp.Body.Close()
-	mt := mediaType(resp.Header.Get("Content-Type"))
+	mt := httpcap.MediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode/100 != 2 || mt != acceptSSE {
 		c.Status = report.CheckPass
 		c.Detail = fmt.Sprintf("HTTP %d (%s) to GET: no event stream", resp.StatusCode, hc.name(orText(mt, "no content type")))

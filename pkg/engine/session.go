@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/httpcap"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
@@ -276,17 +277,17 @@ func (s *session) callOnce(ctx context.Context, method string, params any) (json
 // answer's result as the server sent it, unredacted: for what mcp-fuzz
 // sends back to the server itself (a requestState), never for a report.
 func (s *session) callOnceRaw(ctx context.Context, method string, params any) (redacted json.RawMessage, found []string, raw json.RawMessage, err error) {
-	watch := &capWatch{}
 	if method == "tools/call" && s.era == EraModern && s.proc == nil {
 		// Over Streamable HTTP (the legacy SSE transport is never modern).
 		ctx = s.params.withParamHeaders(ctx, params)
 	}
-	raw, err = s.client.Call(context.WithValue(ctx, capWatchKey{}, watch), method, params)
+	wctx, watch := httpcap.WithWatch(ctx)
+	raw, err = s.client.Call(wctx, method, params)
 	var rpcErr *rpc.Error
 	var over *rpc.Oversize
-	if cc, ok := s.client.Conn().(*capConn); ok && ctx.Err() != nil && errors.Is(err, ctx.Err()) && watch.id.IsValid() {
+	if cc, ok := s.client.Conn().(*httpcap.Conn); ok && ctx.Err() != nil && errors.Is(err, ctx.Err()) && watch.ID().IsValid() {
 		// Timed out while an oversize answer was still coming over HTTP.
-		if o := cc.store.unfinished(watch.id); o != nil {
+		if o := cc.Store().Unfinished(watch.ID()); o != nil {
 			err = o
 		}
 	}
