@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/learn"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -91,9 +92,9 @@ func (r *runner) callCase(ctx context.Context, t tool, c casegen.Case, rc *repor
 	switch {
 	case c.Kind != casegen.Valid:
 	case j.result != nil:
-		r.lastText = cutUTF8(j.result.Text, maxLearnText)
+		r.lastText = cutUTF8(j.result.Text, learn.MaxText)
 	case o.rpcErr != nil:
-		r.lastText = cutUTF8(o.rpcErr.Message+"\n"+string(o.rpcErr.Data), maxLearnText)
+		r.lastText = cutUTF8(o.rpcErr.Message+"\n"+string(o.rpcErr.Data), learn.MaxText)
 	}
 	if j.verdict.Failure() {
 		rc.Crash = &report.CrashInfo{How: j.crash}

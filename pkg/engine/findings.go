@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/textcut"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -305,15 +305,7 @@ func headerFromEnv(name string) string {
 }
 
 // cutUTF8 returns at most n bytes of s, not splitting a character.
-func cutUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
+func cutUTF8(s string, n int) string { return textcut.UTF8(s, n) }
 
 // HeaderEnv is the environment variable that reproducers (and replay)
 // read the value of header from: X-Tenant's is X_TENANT.

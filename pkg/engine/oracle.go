@@ -10,6 +10,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/textcut"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -413,11 +414,4 @@ func isPanicLine(line string) bool {
 }
 
 // excerpt shortens s to at most n runes on one line.
-func excerpt(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
-}
+func excerpt(s string, n int) string { return textcut.Excerpt(s, n) }
