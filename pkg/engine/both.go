@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -132,7 +133,7 @@ func finishBoth(primary, other eraAudit, started time.Time) *report.Report {
 	if interrupted && !rep.Interrupted {
 		// The run as a whole was stopped: its report is a partial one.
 		rep.Interrupted = true
-		rep.EndedEarly = joinDetail(rep.EndedEarly, fmt.Sprintf("the %s era's audit was interrupted", other.era))
+		rep.EndedEarly = oracle.JoinDetail(rep.EndedEarly, fmt.Sprintf("the %s era's audit was interrupted", other.era))
 	}
 	rep.EraComparison = cmp
 	rep.Findings = append(rep.Findings, eraFindings(primary, other, cmp.Differences)...)

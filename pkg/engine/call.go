@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/learn"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -55,49 +56,49 @@ func (r *runner) callCase(ctx context.Context, t tool, c casegen.Case, rc *repor
 	rc.Task = t.TaskSupport == "required"
 
 	o := s.outcomeOf(ctx, raw, err)
-	if o.closed {
-		o.exitStatus = s.waitExit(2 * time.Second)
+	if o.Closed {
+		o.ExitStatus = s.waitExit(2 * time.Second)
 		unsent := s.unsent(endedBefore, written)
 		if unsent && detect {
 			s.endCall(violationsBefore)
 			return r.leaveGone()
 		}
-		o.unsent = unsent
+		o.Unsent = unsent
 	}
 	violations, inViolations := s.endCall(violationsBefore)
-	o.violations = violations
-	o.secrets = append(secretsSeen, inViolations...)
+	o.Violations = violations
+	o.Secrets = append(secretsSeen, inViolations...)
 	_, panics := s.marks()
-	o.stderrPanic = panics > panicsBefore
+	o.StderrPanic = panics > panicsBefore
 
-	j := judge(caseInfo{
-		kind:        c.Kind,
-		forbidden:   c.Forbidden,
-		fromExample: fromExample,
-		validate:    validateOutput,
-		args:        c.Arguments,
-		leak:        r.leak,
-		maxResponse: r.cfg.MaxResponse,
+	j := oracle.Judge(oracle.Case{
+		Kind:        c.Kind,
+		Forbidden:   c.Forbidden,
+		FromExample: fromExample,
+		Validate:    validateOutput,
+		Args:        c.Arguments,
+		Leak:        r.leak,
+		MaxResponse: r.cfg.MaxResponse,
 	}, o)
-	rc.Verdict, rc.Detail, rc.ErrorCode = j.verdict, j.detail, j.errorCode
-	if j.verdict == report.Hang && taskState != "" {
-		rc.Detail = joinDetail(rc.Detail, taskState)
+	rc.Verdict, rc.Detail, rc.ErrorCode = j.Verdict, j.Detail, j.ErrorCode
+	if j.Verdict == report.Hang && taskState != "" {
+		rc.Detail = oracle.JoinDetail(rc.Detail, taskState)
 	}
-	rc.Flags = append(rc.Flags, j.flags...)
-	rc.Response, rc.Size = j.response, j.size
+	rc.Flags = append(rc.Flags, j.Flags...)
+	rc.Response, rc.Size = j.Response, j.Size
 	// What learning reads (see [runner.remember]): only valid calls',
 	// its own listing calls included.
 	r.lastText = ""
-	r.lastAnswer = j.result
+	r.lastAnswer = j.Result
 	switch {
 	case c.Kind != casegen.Valid:
-	case j.result != nil:
-		r.lastText = cutUTF8(j.result.Text, learn.MaxText)
-	case o.rpcErr != nil:
-		r.lastText = cutUTF8(o.rpcErr.Message+"\n"+string(o.rpcErr.Data), learn.MaxText)
+	case j.Result != nil:
+		r.lastText = cutUTF8(j.Result.Text, learn.MaxText)
+	case o.RPCErr != nil:
+		r.lastText = cutUTF8(o.RPCErr.Message+"\n"+string(o.RPCErr.Data), learn.MaxText)
 	}
-	if j.verdict.Failure() {
-		rc.Crash = &report.CrashInfo{How: j.crash}
+	if j.Verdict.Failure() {
+		rc.Crash = &report.CrashInfo{How: j.Crash}
 	}
 	if r.owner != nil {
 		last := *r.owner
@@ -106,7 +107,7 @@ func (r *runner) callCase(ctx context.Context, t tool, c casegen.Case, rc *repor
 		r.last = nil
 	}
 
-	r.timedOut = o.hung || o.unended()
+	r.timedOut = o.Hung || o.Unended()
 	r.settle(ctx, s, o)
 	if rc.Crash != nil && s.proc != nil {
 		// After closeSession the exit status and the stderr tail are
@@ -134,28 +135,28 @@ func (s *session) timedCall(ctx context.Context, limit time.Duration, send func(
 // outcomeOf sorts the answer of a call made with ctx (raw, err from
 // [session.call]) into an outcome. A closed connection is only marked: the
 // caller decides whether the request ever reached the server.
-func (s *session) outcomeOf(ctx context.Context, raw json.RawMessage, err error) outcome {
-	var o outcome
+func (s *session) outcomeOf(ctx context.Context, raw json.RawMessage, err error) oracle.Outcome {
+	var o oracle.Outcome
 	var rpcErr *rpc.Error
 	var over *rpc.Oversize
 	switch {
 	case err == nil:
-		o.result = raw
+		o.Result = raw
 	case errors.As(err, &rpcErr):
-		o.rpcErr = rpcErr
+		o.RPCErr = rpcErr
 	case errors.As(err, &over):
-		o.oversize = over
+		o.Oversize = over
 	case ctx.Err() != nil:
-		o.cancelled = true
+		o.Cancelled = true
 	case errors.Is(err, context.DeadlineExceeded):
-		o.hung = true
+		o.Hung = true
 		// Not silence if an answer began and never ended.
-		o.pendingLine = s.pendingLine()
+		o.PendingLine = s.pendingLine()
 	case errors.Is(err, context.Canceled):
 		// Cut short by a protocol violation: the answer, if any, was garbage.
-		o.cutShort = true
+		o.CutShort = true
 	default:
-		o.closed = true
+		o.Closed = true
 	}
 	return o
 }
@@ -164,13 +165,13 @@ func (s *session) outcomeOf(ctx context.Context, raw json.RawMessage, err error)
 // does not decide restarts (docs/BEHAVIOUR.md#the-oracle): an answer, any JSON-RPC error
 // included, means the session is alive. Only a closed connection, or no
 // answer followed by a failed liveness request, ends it.
-func (r *runner) settle(ctx context.Context, s *session, o outcome) {
+func (r *runner) settle(ctx context.Context, s *session, o oracle.Outcome) {
 	switch {
-	case o.closed, o.unended():
+	case o.Closed, o.Unended():
 		// An unfinished line leaves the stream mid-message: no later
 		// answer could be read, a ping included.
 		r.closeSession()
-	case o.hung || o.cutShort:
+	case o.Hung || o.CutShort:
 		if !r.alive(ctx, s) {
 			r.closeSession()
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -182,19 +183,19 @@ func (cr *checkRun) check(ctx context.Context, pc protoCheck, c *report.Check) {
 	})
 	c.DurationMs = ms
 	o := s.outcomeOf(ctx, raw, err)
-	if o.closed {
-		o.exitStatus = s.waitExit(2 * time.Second)
+	if o.Closed {
+		o.ExitStatus = s.waitExit(2 * time.Second)
 	}
-	o.violations, _ = s.endCall(violationsBefore)
-	if o.hung || o.unended() {
+	o.Violations, _ = s.endCall(violationsBefore)
+	if o.Hung || o.Unended() {
 		cr.hangs++
 	}
 	ctype, _ := probe.contentType.Load().(string)
 	judged := o
-	if e := probe.rpcErr.Load(); o.closed && e != nil {
+	if e := probe.rpcErr.Load(); o.Closed && e != nil {
 		// An HTTP error whose body holds a JSON-RPC error the client could
 		// not match to the request (id null): the refusal it is.
-		judged.closed, judged.rpcErr = false, e
+		judged.Closed, judged.RPCErr = false, e
 	}
 	judgeCheck(pc.expect, judged, httpAnswer{status: int(probe.status.Load()), contentType: ctype}, c)
 	r.settle(ctx, s, o)
@@ -230,33 +231,33 @@ func (cr *checkRun) notify(ctx context.Context, pc protoCheck, c *report.Check, 
 		t.Stop()
 	}
 	c.DurationMs = float64(time.Since(start).Microseconds()) / 1000
-	o := outcome{hung: true}
+	o := oracle.Outcome{Hung: true}
 	if err != nil || isDone(s.client.Done()) {
-		o = outcome{closed: true, exitStatus: s.waitExit(2 * time.Second)}
+		o = oracle.Outcome{Closed: true, ExitStatus: s.waitExit(2 * time.Second)}
 	}
-	o.violations, _ = s.endCall(violationsBefore)
+	o.Violations, _ = s.endCall(violationsBefore)
 	judgeCheck(pc.expect, o, httpAnswer{}, c)
-	cr.r.settle(ctx, s, outcome{closed: o.closed})
+	cr.r.settle(ctx, s, oracle.Outcome{Closed: o.Closed})
 }
 
 // judgeCheck decides a check's status from the outcome of its request: a
 // request that broke the server fails with the verdict's code, whatever
 // the check expected; a refusal passes when its code is one the spec
 // names; an answer passes only when the expectation allows it.
-func judgeCheck(e expectation, o outcome, h httpAnswer, c *report.Check) {
+func judgeCheck(e expectation, o oracle.Outcome, h httpAnswer, c *report.Check) {
 	fail := func(code, detail string) {
 		c.Status, c.Code, c.Detail = report.CheckFail, code, detail
 	}
-	if over := o.oversize; over != nil && (over.Ended || over.Malformed != "") {
+	if over := o.Oversize; over != nil && (over.Ended || over.Malformed != "") {
 		// Judged from the scan of the whole answer, as the oracle judges
 		// it: an error answer over --max-response is a refusal with its
 		// code, not a request served; a result, one served; one that
 		// breaks JSON-RPC, a violation.
-		o = o.settled()
-		o.oversize = nil
+		o = o.Settled()
+		o.Oversize = nil
 	}
 	switch {
-	case o.closed && h.status >= 400:
+	case o.Closed && h.status >= 400:
 		// Over HTTP the server answered, with a status and no JSON-RPC
 		// error in the body (the SDK's transport gives up on that
 		// connection; each request of the stateless era is independent).
@@ -271,38 +272,38 @@ func judgeCheck(e expectation, o outcome, h httpAnswer, c *report.Check) {
 		default:
 			c.Status, c.Detail = report.CheckPass, got
 		}
-	case o.closed && h.status != 0:
+	case o.Closed && h.status != 0:
 		// Answered, but with no JSON-RPC response at all (a page, a 204,
 		// a redirect): no refusal a client can read, yet no crash.
 		fail(report.CodeWrongErrorCode, fmt.Sprintf("answered HTTP %d (%s) with no JSON-RPC response", h.status, orText(h.contentType, "no content type")))
-	case o.closed:
+	case o.Closed:
 		how := report.CrashExit
 		what := "the server exited"
-		if o.exitStatus == "" {
+		if o.ExitStatus == "" {
 			how, what = report.CrashClosed, "the connection closed"
 		} else {
-			what += " (" + o.exitStatus + ")"
+			what += " (" + o.ExitStatus + ")"
 		}
 		c.Crash = &report.CrashInfo{How: how}
 		fail(string(report.Crash), what+" before answering")
-	case (len(o.violations) > 0 || o.cutShort) && e.deviation:
-		fail(report.CodeProtocolDeviation, orText(strings.Join(o.violations, "; "), "the answer broke the protocol"))
-	case len(o.violations) > 0 || o.cutShort:
-		fail(string(report.ProtocolViolation), orText(strings.Join(o.violations, "; "), "the answer broke the protocol"))
-	case o.hung && e.silent:
+	case (len(o.Violations) > 0 || o.CutShort) && e.deviation:
+		fail(report.CodeProtocolDeviation, orText(strings.Join(o.Violations, "; "), "the answer broke the protocol"))
+	case len(o.Violations) > 0 || o.CutShort:
+		fail(string(report.ProtocolViolation), orText(strings.Join(o.Violations, "; "), "the answer broke the protocol"))
+	case o.Hung && e.silent:
 		c.Status, c.Detail = report.CheckPass, "no answer, as for any notification"
-	case (o.hung || o.unended()) && e.deviation:
+	case (o.Hung || o.Unended()) && e.deviation:
 		fail(report.CodeProtocolDeviation, "no answer within the check's timeout (the server is otherwise alive)")
-	case o.hung || o.unended():
+	case o.Hung || o.Unended():
 		fail(string(report.Hang), "no answer within the check's timeout")
-	case o.cancelled:
+	case o.Cancelled:
 		c.Status, c.Detail = report.CheckSkip, "the run was interrupted"
-	case o.oversize != nil:
-		fail(orCode(e.served), fmt.Sprintf("answered with %d bytes (over --max-response), not an error", o.oversize.Bytes))
-	case o.rpcErr != nil:
-		code := o.rpcErr.Code
+	case o.Oversize != nil:
+		fail(orCode(e.served), fmt.Sprintf("answered with %d bytes (over --max-response), not an error", o.Oversize.Bytes))
+	case o.RPCErr != nil:
+		code := o.RPCErr.Code
 		c.ErrorCode = &code
-		got := fmt.Sprintf("refused with %d: %s", code, excerpt(o.rpcErr.Message, 160))
+		got := fmt.Sprintf("refused with %d: %s", code, excerpt(o.RPCErr.Message, 160))
 		if h.status != 0 {
 			got += fmt.Sprintf(" (HTTP %d)", h.status)
 		}
@@ -317,15 +318,15 @@ func judgeCheck(e expectation, o outcome, h httpAnswer, c *report.Check) {
 			fail(report.CodeProtocolDeviation, got)
 		case e.codes != nil && !slices.Contains(e.codes, code):
 			fail(report.CodeWrongErrorCode, got)
-		case e.supported && len(supportedFromData(o.rpcErr.Data)) == 0:
+		case e.supported && len(supportedFromData(o.RPCErr.Data)) == 0:
 			fail(report.CodeWrongErrorCode, got+", without data.supported listing the versions the server speaks")
 		default:
 			c.Status, c.Detail = report.CheckPass, got
 		}
-	case e.servedOK != nil && e.servedOK(o.result):
-		c.Status, c.Detail = report.CheckPass, "answered: "+excerpt(string(o.result), 160)
+	case e.servedOK != nil && e.servedOK(o.Result):
+		c.Status, c.Detail = report.CheckPass, "answered: "+excerpt(string(o.Result), 160)
 	default:
-		fail(orCode(e.served), "served as if valid: "+excerpt(string(o.result), 160))
+		fail(orCode(e.served), "served as if valid: "+excerpt(string(o.Result), 160))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -70,7 +71,7 @@ func supersededCode(code int64) string {
 		return "-32003 is the pre-final number of MissingRequiredClientCapability, now -32021"
 	case code == -32004:
 		return "-32004 is the pre-final number of UnsupportedProtocolVersion, now -32022"
-	case code <= -32020 && code >= -32099 && code != codeHeaderMismatch && code != codeMissingClientCapabilities && code != codeUnsupportedProtocolVersion:
+	case code <= -32020 && code >= -32099 && code != oracle.CodeHeaderMismatch && code != oracle.CodeMissingClientCapabilities && code != oracle.CodeUnsupportedProtocolVersion:
 		return fmt.Sprintf("%d is in the range -32020…-32099 the specification reserves, and not one it defines", code)
 	}
 	return ""

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -59,8 +60,8 @@ func TestComplianceLegacyHabits(t *testing.T) {
 // TestCompliance2026RefusalsAreNotCrashes: -32020…-32022 answering a tool
 // call are refusals of the request, not escaped exceptions.
 func TestCompliance2026RefusalsAreNotCrashes(t *testing.T) {
-	for _, code := range []int64{codeHeaderMismatch, codeMissingClientCapabilities, codeUnsupportedProtocolVersion} {
-		if classifyCode(code) == codeInternal {
+	for _, code := range []int64{oracle.CodeHeaderMismatch, oracle.CodeMissingClientCapabilities, oracle.CodeUnsupportedProtocolVersion} {
+		if oracle.Classify(code) == oracle.ClassInternal {
 			t.Errorf("%d classified as an internal error", code)
 		}
 	}

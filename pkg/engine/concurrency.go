@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -273,24 +274,24 @@ func (cr *concurrencyRun) call(ctx context.Context, s *session, cc *concurrencyC
 		return s.call(cctx, "tools/call", params)
 	})
 	o := s.outcomeOf(ctx, raw, err)
-	if o.closed {
-		o.exitStatus = s.waitExit(2 * time.Second)
+	if o.Closed {
+		o.ExitStatus = s.waitExit(2 * time.Second)
 	}
 	violations, inViolations := s.endCall(before)
-	o.violations, o.secrets = violations, append(secrets, inViolations...)
-	j := judge(caseInfo{
-		kind: casegen.Valid,
+	o.Violations, o.Secrets = violations, append(secrets, inViolations...)
+	j := oracle.Judge(oracle.Case{
+		Kind: casegen.Valid,
 		// The arguments succeeded alone: an error now is no
 		// synthetic-input false positive.
-		fromExample: true,
-		validate:    cc.t.outputValidator(),
-		args:        cc.args,
-		leak:        cr.cn.leak,
-		maxResponse: cr.cfg.MaxResponse,
+		FromExample: true,
+		Validate:    cc.t.outputValidator(),
+		Args:        cc.args,
+		Leak:        cr.cn.leak,
+		MaxResponse: cr.cfg.MaxResponse,
 	}, o)
-	out := concurrentCall{verdict: j.verdict, detail: j.detail, ms: ms}
-	if j.verdict.Failure() {
-		out.crash = &report.CrashInfo{How: j.crash}
+	out := concurrentCall{verdict: j.Verdict, detail: j.Detail, ms: ms}
+	if j.Verdict.Failure() {
+		out.crash = &report.CrashInfo{How: j.Crash}
 		if s.proc != nil {
 			out.crash.ExitStatus = s.proc.ExitStatus()
 			out.crash.Stderr = cr.tail.stderrTail(s.proc.Stderr())
@@ -627,10 +628,10 @@ func (cr *concurrencyRun) cancelCheck(ctx context.Context, s *session, method st
 	})
 	c.DurationMs = ms
 	o := s.outcomeOf(ctx, raw, err)
-	if o.closed {
-		o.exitStatus = s.waitExit(2 * time.Second)
+	if o.Closed {
+		o.ExitStatus = s.waitExit(2 * time.Second)
 	}
-	o.violations, _ = s.endCall(before)
+	o.Violations, _ = s.endCall(before)
 	// Any answer will do, a JSON-RPC error included: the session lives.
 	judgeCheck(expectation{servedOK: func(json.RawMessage) bool { return true }}, o, httpAnswer{}, c)
 	if c.Status == report.CheckPass {

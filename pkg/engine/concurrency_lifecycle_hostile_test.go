@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -235,7 +236,7 @@ func TestJudgeCheckOversize(t *testing.T) {
 	} {
 		over := tc.over
 		var c report.Check
-		judgeCheck(tc.e, outcome{oversize: &over}, httpAnswer{}, &c)
+		judgeCheck(tc.e, oracle.Outcome{Oversize: &over}, httpAnswer{}, &c)
 		if c.Status != tc.status || c.Code != tc.code {
 			t.Errorf("%s: %s %s (%s), want %s %s", tc.name, c.Status, c.Code, c.Detail, tc.status, tc.code)
 		}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -96,7 +97,7 @@ func envelopeChecks(t envelopeTarget) []protoCheck {
 			req: protoRequest{method: "tools/list", params: listWith(envelopeWith(v, map[string]any{metaProtocolVersion: nil}))}},
 		{id: "envelope/unsupported-version", title: "a request for a protocol version the server does not speak is refused with UnsupportedProtocolVersionError", expected: "JSON-RPC error -32022 with data.supported",
 			req:    protoRequest{method: "tools/list", params: listWith(envelopeWith(unsupportedVersion, nil))},
-			expect: expectation{codes: []int64{codeUnsupportedProtocolVersion}, supported: true, legacy: []int64{-32004}}},
+			expect: expectation{codes: []int64{oracle.CodeUnsupportedProtocolVersion}, supported: true, legacy: []int64{-32004}}},
 		{id: "envelope/malformed-version", title: "a request whose protocol version is not a string is refused", expected: anyRefusal,
 			req: protoRequest{method: "tools/list", params: listWith(envelopeWith(v, map[string]any{metaProtocolVersion: 20260728}))}},
 		{id: "envelope/no-capabilities", title: "a request whose _meta has no client capabilities is refused", expected: anyRefusal,
@@ -119,7 +120,7 @@ func headerChecks(t envelopeTarget) []protoCheck {
 	}
 	mismatch := "JSON-RPC error -32020 (HTTP 400)"
 	list := listWith(envelopeWith(t.version, nil))
-	hm := expectation{codes: []int64{codeHeaderMismatch}, legacy: []int64{-32001}}
+	hm := expectation{codes: []int64{oracle.CodeHeaderMismatch}, legacy: []int64{-32001}}
 	checks := []protoCheck{
 		{id: "envelope/header-version-mismatch", title: "an MCP-Protocol-Version header that contradicts _meta is refused", expected: mismatch, expect: hm,
 			req: protoRequest{method: "tools/list", params: list, headers: http.Header{"Mcp-Protocol-Version": {protocolVersion}}}},
@@ -145,7 +146,7 @@ func headerChecks(t envelopeTarget) []protoCheck {
 // tool already called, with arguments it already served.
 func paramCheck(t envelopeTarget) protoCheck {
 	c := protoCheck{id: "envelope/header-param-mismatch", title: "an Mcp-Param header that contradicts its argument in the body is refused",
-		expected: "JSON-RPC error -32020 (HTTP 400)", expect: expectation{codes: []int64{codeHeaderMismatch}}}
+		expected: "JSON-RPC error -32020 (HTTP 400)", expect: expectation{codes: []int64{oracle.CodeHeaderMismatch}}}
 	sc := t.paramCall
 	if sc == nil {
 		c.skip = "no tool with an x-mcp-header parameter had a valid call that succeeded, sent a value for the parameter, and is safe to call again (read-only or not destructive)"

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 )
 
@@ -41,13 +42,6 @@ const (
 	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
 	metaClientInfo         = "io.modelcontextprotocol/clientInfo"
 	metaServerInfo         = "io.modelcontextprotocol/serverInfo"
-)
-
-// JSON-RPC error codes of the 2026-07-28 revision.
-const (
-	codeHeaderMismatch             = -32020
-	codeMissingClientCapabilities  = -32021
-	codeUnsupportedProtocolVersion = -32022
 )
 
 // Bounds on what a hostile server's discover and multi-round-trip answers
@@ -200,7 +194,7 @@ func (s *session) discover(ctx context.Context, version string) (discoverResult,
 		case err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) && pending > 0:
 			return discoverResult{}, s.unread(pending, false, limit)
 		case errors.As(err, &rpcErr):
-			if rpcErr.Code == codeUnsupportedProtocolVersion && attempt == 0 {
+			if rpcErr.Code == oracle.CodeUnsupportedProtocolVersion && attempt == 0 {
 				if v := pickModern(supportedFromData(rpcErr.Data)); v != "" && v != version {
 					version = v
 					continue

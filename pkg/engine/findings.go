@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
-	"github.com/mcp-fuzz/mcp-fuzz/internal/textcut"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -303,9 +302,6 @@ func headerFromEnv(name string) string {
 	esc := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`").Replace(name)
 	return `"` + esc + ": $" + envName(name) + `"`
 }
-
-// cutUTF8 returns at most n bytes of s, not splitting a character.
-func cutUTF8(s string, n int) string { return textcut.UTF8(s, n) }
 
 // HeaderEnv is the environment variable that reproducers (and replay)
 // read the value of header from: X-Tenant's is X_TENANT.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/learn"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -254,7 +255,7 @@ func (r *runner) learnValid(ctx context.Context, t tool, c casegen.Case, first *
 			out.from, out.rc = a.from, &rc
 			return out
 		}
-		detail, _, _ := strings.Cut(rc.Detail, syntheticHint)
+		detail, _, _ := strings.Cut(rc.Detail, oracle.SyntheticHint)
 		out.tried = append(out.tried, fmt.Sprintf("%s from %s: %s", a.args, a.from, excerpt(detail, 80)))
 	}
 	return out
@@ -454,7 +455,7 @@ func (r *runner) listingCall(ctx context.Context, t, lt tool, args json.RawMessa
 	}
 	failed := rc.Verdict.Failure() || hung || rc.Verdict == report.NotRun
 	if failed || len(rc.Flags) > 0 {
-		rc.Detail = joinDetail(fmt.Sprintf("a discovery call: mcp-fuzz called this read-only listing with %s to learn a valid call of tool %s", excerpt(string(args), 200), t.Name), rc.Detail)
+		rc.Detail = oracle.JoinDetail(fmt.Sprintf("a discovery call: mcp-fuzz called this read-only listing with %s to learn a valid call of tool %s", excerpt(string(args), 200), t.Name), rc.Detail)
 		id := rc.ID
 		if calls != nil {
 			id = calls.add(lt.Name, rc, failed)
@@ -501,13 +502,13 @@ func (r *runner) learnInto(ctx context.Context, t tool, c casegen.Case, rc *repo
 	got := r.learnValid(ctx, t, c, rc, validateOutput)
 	if got.rc == nil {
 		if len(got.tried) > 0 {
-			rc.Detail = joinDetail(rc.Detail, "learning a valid call: "+excerpt(strings.Join(got.tried, "; "), 400))
+			rc.Detail = oracle.JoinDetail(rc.Detail, "learning a valid call: "+excerpt(strings.Join(got.tried, "; "), 400))
 		}
 		return casegen.Plan{}, false
 	}
 	*rc = *got.rc
 	rc.LearnedFrom = got.from
-	rc.Detail = joinDetail(fmt.Sprintf("synthetic arguments errored: %s; learned from %s", excerpt(strings.Replace(firstDetail, syntheticHint, "", 1), 160), got.from), rc.Detail)
+	rc.Detail = oracle.JoinDetail(fmt.Sprintf("synthetic arguments errored: %s; learned from %s", excerpt(strings.Replace(firstDetail, oracle.SyntheticHint, "", 1), 160), got.from), rc.Detail)
 	if got.args == nil {
 		return casegen.Plan{}, false // the learned call failed: judged as it is
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/lint"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -39,7 +40,7 @@ type runner struct {
 	// lastAnswer is the result of the last call that succeeded or
 	// answered isError (nil otherwise): the lifecycle checks read the id
 	// of what a create tool made from its text and structured content.
-	lastAnswer *callResult
+	lastAnswer *oracle.CallResult
 	// learn is what the runner learns valid calls from; nil: no learning.
 	learn *learning
 	// owner is the case the calls of runCase are made for, set by runTool
@@ -282,7 +283,7 @@ func (r *runner) runCase(ctx context.Context, t tool, c casegen.Case, rc *report
 		return
 	}
 	r.callCase(ctx, t, c, rc, fromExample, validateOutput, false)
-	rc.Detail = joinDetail(rc.Detail, "sent again to a restarted server: "+why)
+	rc.Detail = oracle.JoinDetail(rc.Detail, "sent again to a restarted server: "+why)
 }
 
 // blame attributes the end of a server that exited, or closed the
@@ -314,7 +315,7 @@ func (r *runner) blame(g *serverGone) string {
 		what = fmt.Sprintf("run %d of %d of the same call: the server %s right after answering it", ref.run, r.cfg.Repeat, g.how())
 	}
 	if c.Verdict.Failure() {
-		c.Detail = joinDetail(c.Detail, "then "+strings.TrimPrefix(what, "the server "))
+		c.Detail = oracle.JoinDetail(c.Detail, "then "+strings.TrimPrefix(what, "the server "))
 		if c.Crash == nil {
 			c.Crash = &report.CrashInfo{How: how}
 		}
@@ -330,7 +331,7 @@ func (r *runner) blame(g *serverGone) string {
 		c.Crash = &report.CrashInfo{How: how, ExitStatus: g.exitStatus, Stderr: g.stderr}
 		if c.Timing != nil && ref.run > 0 {
 			c.Timing.FailedRun = ref.run
-			c.Timing.Note = joinDetail(c.Timing.Note, fmt.Sprintf("the server %s right after answering run %d", g.how(), ref.run))
+			c.Timing.Note = oracle.JoinDetail(c.Timing.Note, fmt.Sprintf("the server %s right after answering run %d", g.how(), ref.run))
 		}
 	}
 	if ref.c == nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/httpcap"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
 )
@@ -221,7 +222,7 @@ func (s *session) violationsSinceLocked(n int) []string {
 }
 
 func (s *session) noteStderr(line string) {
-	if !isPanicLine(line) {
+	if !oracle.IsPanicLine(line) {
 		return
 	}
 	s.mu.Lock()
