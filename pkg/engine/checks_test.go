@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
-	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -182,50 +181,6 @@ func TestRequestStateNotRecorded(t *testing.T) {
 	for _, s := range []string{token, enc[:24], enc[len(enc)-24:]} {
 		if strings.Contains(string(b), s) {
 			t.Errorf("the report holds %q", s)
-		}
-	}
-}
-
-// TestJudgeCheck: every kind of answer to a check's request.
-func TestJudgeCheck(t *testing.T) {
-	any := expectation{}
-	vers := expectation{codes: []int64{oracle.CodeUnsupportedProtocolVersion}, supported: true, legacy: []int64{-32004}}
-	result := func(raw string) oracle.Outcome { return oracle.Outcome{Result: json.RawMessage(raw)} }
-	rpcErr := func(code int64, data string) oracle.Outcome {
-		return oracle.Outcome{RPCErr: &rpc.Error{Code: code, Message: "m", Data: json.RawMessage(data)}}
-	}
-	for _, tc := range []struct {
-		name         string
-		e            expectation
-		o            oracle.Outcome
-		h            httpAnswer
-		status, code string
-	}{
-		{"any error passes", any, rpcErr(-32602, ""), httpAnswer{}, report.CheckPass, ""},
-		{"named code", vers, rpcErr(-32022, `{"supported":["2026-07-28"]}`), httpAnswer{}, report.CheckPass, ""},
-		{"named code without data.supported", vers, rpcErr(-32022, ""), httpAnswer{}, report.CheckFail, report.CodeWrongErrorCode},
-		{"another code", vers, rpcErr(-32602, ""), httpAnswer{}, report.CheckFail, report.CodeWrongErrorCode},
-		{"pre-final code", vers, rpcErr(-32004, ""), httpAnswer{}, report.CheckFail, report.CodeLegacyErrorCode},
-		{"served", any, result(`{"tools":[]}`), httpAnswer{}, report.CheckFail, report.CodeEnvelopeIgnored},
-		{"served, own code", expectation{served: report.CodeRemovedMethodServed}, result(`{}`), httpAnswer{}, report.CheckFail, report.CodeRemovedMethodServed},
-		{"served and allowed", expectation{servedOK: func(json.RawMessage) bool { return true }}, result(`{}`), httpAnswer{}, report.CheckPass, ""},
-		{"oversize answer", any, oracle.Outcome{Oversize: &rpc.Oversize{Bytes: 9 << 20, Ended: true}}, httpAnswer{}, report.CheckFail, report.CodeEnvelopeIgnored},
-		{"oversize answer that never ends", any, oracle.Outcome{Oversize: &rpc.Oversize{Bytes: 9 << 20}}, httpAnswer{}, report.CheckFail, string(report.Hang)},
-		{"exit", any, oracle.Outcome{Closed: true, ExitStatus: "exit code 3"}, httpAnswer{}, report.CheckFail, string(report.Crash)},
-		{"dropped connection", any, oracle.Outcome{Closed: true}, httpAnswer{}, report.CheckFail, string(report.Crash)},
-		{"no answer", any, oracle.Outcome{Hung: true}, httpAnswer{}, report.CheckFail, string(report.Hang)},
-		{"garbage", any, oracle.Outcome{Violations: []string{"non jsonrpc line"}}, httpAnswer{}, report.CheckFail, string(report.ProtocolViolation)},
-		{"HTTP 400 without JSON-RPC, any refusal", any, oracle.Outcome{Closed: true}, httpAnswer{400, "text/plain"}, report.CheckPass, ""},
-		{"HTTP 400 without JSON-RPC, a named code", vers, oracle.Outcome{Closed: true}, httpAnswer{400, "text/plain"}, report.CheckFail, report.CodeWrongErrorCode},
-		{"HTTP 200 page", any, oracle.Outcome{Closed: true}, httpAnswer{200, "text/html"}, report.CheckFail, report.CodeWrongErrorCode},
-		{"HTTP 204", any, oracle.Outcome{Closed: true}, httpAnswer{204, ""}, report.CheckFail, report.CodeWrongErrorCode},
-		{"HTTP 307 elsewhere", any, oracle.Outcome{Closed: true}, httpAnswer{307, ""}, report.CheckFail, report.CodeWrongErrorCode},
-		{"interrupted", any, oracle.Outcome{Cancelled: true}, httpAnswer{}, report.CheckSkip, ""},
-	} {
-		var c report.Check
-		judgeCheck(tc.e, tc.o, tc.h, &c)
-		if c.Status != tc.status || c.Code != tc.code {
-			t.Errorf("%s: %s %s (%s), want %s %s", tc.name, c.Status, c.Code, c.Detail, tc.status, tc.code)
 		}
 	}
 }

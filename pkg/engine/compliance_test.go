@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -95,8 +96,8 @@ func TestSupersededCode(t *testing.T) {
 		-32002: true, -32001: true, -32003: true, -32004: true, -32050: true, -32099: true, -32023: true,
 		-32020: false, -32021: false, -32022: false, -32602: false, -32603: false, -32000: false, -32019: false, -32100: false, 1: false,
 	} {
-		if got := supersededCode(code) != ""; got != bad {
-			t.Errorf("supersededCode(%d) = %q", code, supersededCode(code))
+		if got := protocheck.Superseded(code) != ""; got != bad {
+			t.Errorf("supersededCode(%d) = %q", code, protocheck.Superseded(code))
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -107,7 +108,7 @@ func concurrencyChecks(ctx context.Context, cfg Config, cn *connector, tested []
 			if sample == nil {
 				sample = cc
 			}
-			c.Request = requestLine("tools/call", callParams(t.Name, cc.args))
+			c.Request = protocheck.RequestLine("tools/call", callParams(t.Name, cc.args))
 			cr.toolCheck(bctx, cc, &c)
 		}
 		out = append(out, c)
@@ -386,7 +387,7 @@ func (cr *concurrencyRun) sessionChecks(ctx context.Context, sample *concurrency
 		return []report.Check{same, cancel}
 	}
 	s := sessions[0]
-	same.Request = requestLine(other, otherParams)
+	same.Request = protocheck.RequestLine(other, otherParams)
 	alive := cr.sameSession(ctx, s, other, otherParams, &same)
 	if !alive {
 		cancel.Status, cancel.Detail = report.CheckSkip, "not run: the session did not survive "+same.ID
@@ -396,7 +397,7 @@ func (cr *concurrencyRun) sessionChecks(ctx context.Context, sample *concurrency
 	if sample == nil {
 		method, params = "tools/list", json.RawMessage(`{}`)
 	}
-	cancel.Request = requestLine(method, params)
+	cancel.Request = protocheck.RequestLine(method, params)
 	cr.cancelCheck(ctx, s, method, params, &cancel)
 	return []report.Check{same, cancel}
 }
@@ -633,7 +634,7 @@ func (cr *concurrencyRun) cancelCheck(ctx context.Context, s *session, method st
 	}
 	o.Violations, _ = s.endCall(before)
 	// Any answer will do, a JSON-RPC error included: the session lives.
-	judgeCheck(expectation{servedOK: func(json.RawMessage) bool { return true }}, o, httpAnswer{}, c)
+	protocheck.Judge(protocheck.Expectation{ServedOK: func(json.RawMessage) bool { return true }}, o, protocheck.HTTPAnswer{}, c)
 	if c.Status == report.CheckPass {
 		c.Detail = fmt.Sprintf("the %s request was %s; the next request was answered", method, how)
 	} else {

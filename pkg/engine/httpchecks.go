@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/httpcap"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -101,7 +102,7 @@ func noSessionCheck(h *headerTransport, version string) report.Check {
 		if slices.Contains([]string{"tools/list", "prompts/list", "resources/list", "resources/templates/list"}, first) {
 			method = first
 		}
-		c.Request = requestLine(method, json.RawMessage(`{"_meta":`+string(reproEnvelope(version))+`}`))
+		c.Request = protocheck.RequestLine(method, json.RawMessage(`{"_meta":`+string(reproEnvelope(version))+`}`))
 	}
 	return c
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -96,7 +97,7 @@ type phase struct {
 	name string
 	// when are the preconditions: the phase applies when all hold.
 	when []precondition
-	plan func(a *audit) []protoCheck
+	plan func(a *audit) []protocheck.Check
 	run  func(ctx context.Context, a *audit) []report.Check
 	// first: the phase runs before every other one, right after the tools,
 	// on the session as they left it (a server's state is its session's,
@@ -185,7 +186,7 @@ func (a *audit) runBatch(ctx context.Context, batch []phase) []report.Check {
 	if a.live == nil || a.cfg.NoCalls || ctx.Err() != nil {
 		return nil
 	}
-	var planned []protoCheck
+	var planned []protocheck.Check
 	for _, p := range batch {
 		if p.applies(ctx, a) {
 			planned = append(planned, p.plan(a)...)

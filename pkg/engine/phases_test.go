@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -101,7 +102,7 @@ func TestRunPhases(t *testing.T) {
 		}
 	}
 	list := []phase{
-		{name: "planned", plan: func(*audit) []protoCheck {
+		{name: "planned", plan: func(*audit) []protocheck.Check {
 			ran = append(ran, "planned")
 			return nil
 		}},
