@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/stateless"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -83,7 +84,7 @@ func TestEraBothFindsValidationThatDiffersByEra(t *testing.T) {
 		!strings.HasSuffix(f.Message, "modern: rejected (-32602); legacy: accepted") {
 		t.Errorf("finding %+v", f)
 	}
-	if !strings.Contains(f.Reproducer.JSONRPC, metaProtocolVersion) {
+	if !strings.Contains(f.Reproducer.JSONRPC, stateless.MetaProtocolVersion) {
 		t.Errorf("the JSON-RPC line is not the modern era's: %s", f.Reproducer.JSONRPC)
 	}
 	out := runShell(t, f.Reproducer.Shell)

@@ -15,6 +15,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/stateless"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -321,7 +322,7 @@ func checkHeaders(req protocheck.Request, negotiated string, params map[string][
 	_ = json.Unmarshal(req.Params, &p)
 	version := negotiated
 	var v string
-	if json.Unmarshal(p.Meta[metaProtocolVersion], &v) == nil && v != "" {
+	if json.Unmarshal(p.Meta[stateless.MetaProtocolVersion], &v) == nil && v != "" {
 		version = v
 	}
 	h := http.Header{"Mcp-Method": {req.Method}}

@@ -8,6 +8,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/stateless"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -24,7 +25,7 @@ const unsupportedVersion = "1900-01-01"
 // replaced: a nil value removes the member.
 func envelopeWith(version string, replace map[string]any) map[string]any {
 	var env map[string]any
-	_ = json.Unmarshal(envelopeJSON(version, "mcp-fuzz", "0"), &env)
+	_ = json.Unmarshal(stateless.Envelope(version, "mcp-fuzz", "0"), &env)
 	for k, v := range replace {
 		if v == nil {
 			delete(env, k)
@@ -95,18 +96,18 @@ func envelopeChecks(t envelopeTarget) []protocheck.Check {
 		{ID: "envelope/no-meta", Title: "a request without _meta is refused", Expected: anyRefusal,
 			Req: protocheck.Request{Method: "tools/list", Params: listWith(nil)}},
 		{ID: "envelope/no-protocol-version", Title: "a request whose _meta has no protocol version is refused", Expected: anyRefusal,
-			Req: protocheck.Request{Method: "tools/list", Params: listWith(envelopeWith(v, map[string]any{metaProtocolVersion: nil}))}},
+			Req: protocheck.Request{Method: "tools/list", Params: listWith(envelopeWith(v, map[string]any{stateless.MetaProtocolVersion: nil}))}},
 		{ID: "envelope/unsupported-version", Title: "a request for a protocol version the server does not speak is refused with UnsupportedProtocolVersionError", Expected: "JSON-RPC error -32022 with data.supported",
 			Req:    protocheck.Request{Method: "tools/list", Params: listWith(envelopeWith(unsupportedVersion, nil))},
 			Expect: protocheck.Expectation{Codes: []int64{oracle.CodeUnsupportedProtocolVersion}, Supported: true, Legacy: []int64{-32004}}},
 		{ID: "envelope/malformed-version", Title: "a request whose protocol version is not a string is refused", Expected: anyRefusal,
-			Req: protocheck.Request{Method: "tools/list", Params: listWith(envelopeWith(v, map[string]any{metaProtocolVersion: 20260728}))}},
+			Req: protocheck.Request{Method: "tools/list", Params: listWith(envelopeWith(v, map[string]any{stateless.MetaProtocolVersion: 20260728}))}},
 		{ID: "envelope/no-capabilities", Title: "a request whose _meta has no client capabilities is refused", Expected: anyRefusal,
-			Req: protocheck.Request{Method: "tools/list", Params: listWith(envelopeWith(v, map[string]any{metaClientCapabilities: nil}))}},
+			Req: protocheck.Request{Method: "tools/list", Params: listWith(envelopeWith(v, map[string]any{stateless.MetaClientCapabilities: nil}))}},
 		{ID: "envelope/malformed-capabilities", Title: "a request whose client capabilities are not an object is refused", Expected: anyRefusal,
-			Req: protocheck.Request{Method: "tools/list", Params: listWith(envelopeWith(v, map[string]any{metaClientCapabilities: "all"}))}},
+			Req: protocheck.Request{Method: "tools/list", Params: listWith(envelopeWith(v, map[string]any{stateless.MetaClientCapabilities: "all"}))}},
 		{ID: "envelope/malformed-client-info", Title: "a request whose client info is not an object is refused", Expected: anyRefusal,
-			Req:    protocheck.Request{Method: "tools/list", Params: listWith(envelopeWith(v, map[string]any{metaClientInfo: "mcp-fuzz"}))},
+			Req:    protocheck.Request{Method: "tools/list", Params: listWith(envelopeWith(v, map[string]any{stateless.MetaClientInfo: "mcp-fuzz"}))},
 			Expect: protocheck.Expectation{Served: report.CodeEnvelopeLenient}},
 	}
 	checks = append(checks, headerChecks(t)...)
@@ -179,7 +180,7 @@ func requestStateCheck(t envelopeTarget) protocheck.Check {
 	c := protocheck.Check{ID: "envelope/tampered-request-state", Title: "a tampered requestState is refused or asked for again",
 		Expected: "a JSON-RPC error, or input_required again",
 		Expect: protocheck.Expectation{Served: report.CodeEnvelopeLenient, ServedOK: func(raw json.RawMessage) bool {
-			done, _, _, err := inputRequired(raw)
+			done, _, _, err := stateless.InputRequired(raw)
 			return err == nil && !done
 		}}}
 	in := t.inputRequired
@@ -191,7 +192,7 @@ func requestStateCheck(t envelopeTarget) protocheck.Check {
 	if len(in.inputs) > 0 {
 		members = append(members, "inputResponses", in.inputs)
 	}
-	params, err := withMembers(in.params, members...)
+	params, err := stateless.WithMembers(in.params, members...)
 	if err != nil {
 		c.Skip = "the call's params are not an object"
 		return c
@@ -199,7 +200,7 @@ func requestStateCheck(t envelopeTarget) protocheck.Check {
 	// The report shows a placeholder: the state is the server's opaque
 	// text, and may carry what no report should (a token, base64'd).
 	members[1] = fmt.Sprintf("REQUEST_STATE: the requestState of the call's input_required answer (%d bytes), one byte changed; not recorded, it may carry the server's secrets", len(in.state))
-	shown, _ := withMembers(in.params, members...)
+	shown, _ := stateless.WithMembers(in.params, members...)
 	c.Req = protocheck.Request{Method: "tools/call", Params: params, Shown: shown}
 	return c
 }
@@ -239,7 +240,7 @@ func repeatableCall(tested []report.Tool, tools []tool, s *session, withParam bo
 			if c.Kind != report.KindValid || c.Verdict != report.OK || c.ArgumentsDigest != nil {
 				continue
 			}
-			params, err := withMembers(callParams(rt.Name, c.Arguments), "_meta", s.envelope())
+			params, err := stateless.WithMembers(callParams(rt.Name, c.Arguments), "_meta", s.envelope())
 			if err != nil {
 				continue
 			}

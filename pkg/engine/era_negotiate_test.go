@@ -13,6 +13,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/stateless"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -65,7 +66,7 @@ func metaVersion(params json.RawMessage) string {
 		Meta map[string]any `json:"_meta"`
 	}
 	_ = json.Unmarshal(params, &p)
-	v, _ := p.Meta[metaProtocolVersion].(string)
+	v, _ := p.Meta[stateless.MetaProtocolVersion].(string)
 	return v
 }
 

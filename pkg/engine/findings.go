@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/stateless"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -356,7 +357,7 @@ func reproParams(rep *report.Report, toolName string, args json.RawMessage) json
 		return p
 	}
 	env := reproEnvelope(rep.Server.ProtocolVersion)
-	if withEnv, err := withMembers(p, "_meta", env); err == nil {
+	if withEnv, err := stateless.WithMembers(p, "_meta", env); err == nil {
 		return withEnv
 	}
 	return p
@@ -364,7 +365,7 @@ func reproParams(rep *report.Report, toolName string, args json.RawMessage) json
 
 // reproEnvelope is the _meta envelope a reproducer sends.
 func reproEnvelope(version string) json.RawMessage {
-	return envelopeJSON(version, "mcp-fuzz-repro", "0")
+	return stateless.Envelope(version, "mcp-fuzz-repro", "0")
 }
 
 // mcpNameHeader is the Mcp-Name header value for name: as it is when it is
