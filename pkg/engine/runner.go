@@ -23,7 +23,6 @@ type runner struct {
 	cn   *connector
 	s    *session // nil after a failure, until the next case reconnects
 	leak *leak.Detector
-	lint []report.Lint
 
 	endedEarly string
 	// lateAnswers counts answers to requests already answered or abandoned,
@@ -143,8 +142,9 @@ func (r *runner) era() string {
 // runTool runs the cases of t into rt, which stays where it is until the
 // run ends: a server that exits right after answering the last call of t
 // is blamed on that call's case in rt when the next tool's first call
-// finds it gone (see [runner.blame]).
-func (r *runner) runTool(ctx context.Context, t tool, rt *report.Tool) {
+// finds it gone (see [runner.blame]). It returns the problems of t's
+// input schema that case generation met (none for a tool not called).
+func (r *runner) runTool(ctx context.Context, t tool, rt *report.Tool) (schemaLint []report.Lint) {
 	*rt = report.Tool{Name: t.Name, Description: t.Description, Cases: []report.Case{}}
 	reason := r.cfg.skipReason(t)
 	if reason == "" {
@@ -160,7 +160,7 @@ func (r *runner) runTool(ctx context.Context, t tool, rt *report.Tool) {
 	}
 	rt.Tested = true
 	schema, _ := t.compiled()
-	r.lint = append(r.lint, lint.SchemaProblems(t.Name, schema)...)
+	schemaLint = lint.SchemaProblems(t.Name, schema)
 	example, fromExample := r.cfg.Examples[t.Name]
 	plan := casegen.Generate(t.Name, schema, casegen.Options{
 		Seed:       r.cfg.Seed,
@@ -257,6 +257,7 @@ func (r *runner) runTool(ctx context.Context, t tool, rt *report.Tool) {
 		c.Detail += fmt.Sprintf("; after %s without a complete answer the tool's remaining %s not run (--max-hangs %d)",
 			plural(hangs, "case", "cases"), plural(cutOff, "case was", "cases were"), r.cfg.MaxHangs)
 	}
+	return schemaLint
 }
 
 // runCase sends one case, gathers what came back, has the oracle judge it
