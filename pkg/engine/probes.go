@@ -12,7 +12,7 @@ import (
 
 // The protocol probes (--protocol, docs/BEHAVIOUR.md#checks-beyond-single-calls) and the resources and prompts
 // checks (docs/BEHAVIOUR.md#checks-beyond-single-calls) are protocol checks like the envelope ones (see
-// checks.go), in either era. Real servers differ from the letter of the
+// [protocheck.Check] and [checkRun]), in either era. Real servers differ from the letter of the
 // spec here — the TypeScript SDK sends no answer over stdio to a request
 // whose params are not an object, and answers -32603 for a malformed
 // resource-template parameter — so silence, a garbled answer and an
