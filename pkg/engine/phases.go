@@ -91,8 +91,9 @@ func declared(capability string) precondition {
 
 // phase is one family of checks. It either plans requests (plan), which
 // run with those of the planning phases next to it in [phases] as one
-// batch of protocol checks (see [audit.runBatch]), or runs on its own
-// (run) and returns its checks.
+// batch of protocol checks (see [audit.runBatch]: a batch needs the tools
+// called and the audit not interrupted), or runs on its own (run) and
+// returns its checks.
 type phase struct {
 	name string
 	// when are the preconditions: the phase applies when all hold.
@@ -111,11 +112,11 @@ type phase struct {
 
 // phases are the families of checks, in the order of the report.
 var phases = []phase{
-	{name: "envelope", when: []precondition{modern}, plan: envelopePhase},
-	{name: "compliance", when: []precondition{modern}, plan: compliancePhase},
-	{name: "resources", when: []precondition{declared("resources")}, plan: resourcesPhase},
-	{name: "prompts", when: []precondition{declared("prompts")}, plan: promptsPhase},
-	{name: "probes", when: []precondition{protocol}, plan: probesPhase},
+	{name: "envelope", when: []precondition{calling, live, modern}, plan: envelopePhase},
+	{name: "compliance", when: []precondition{calling, live, modern}, plan: compliancePhase},
+	{name: "resources", when: []precondition{calling, live, declared("resources")}, plan: resourcesPhase},
+	{name: "prompts", when: []precondition{calling, live, declared("prompts")}, plan: promptsPhase},
+	{name: "probes", when: []precondition{calling, live, protocol}, plan: probesPhase},
 	{name: "observed", when: []precondition{calling, modern, afterRequests}, run: observedPhase},
 	{name: "http", when: []precondition{calling, modern, afterRequests, streamableHTTP}, run: httpPhase},
 	{name: "handshake", when: []precondition{handshakeRefused}, run: handshakePhase},

@@ -47,7 +47,7 @@ func TestPhasesApply(t *testing.T) {
 		{"modern stdio", testAudit(Config{}, EraModern, "stdio", `{}`), false, []string{"envelope", "compliance"}},
 		{"legacy with everything declared", testAudit(Config{Protocol: true, Sequential: true, Concurrency: 2}, EraLegacy, "stdio", `{"resources":{},"prompts":{}}`), false,
 			[]string{"resources", "prompts", "probes", "lifecycle", "concurrency"}},
-		{"static", testAudit(Config{NoCalls: true, Sequential: true, Concurrency: 2, Protocol: true}, EraLegacy, "stdio", `{}`), false, []string{"probes"}},
+		{"static", testAudit(Config{NoCalls: true, Sequential: true, Concurrency: 2, Protocol: true}, EraModern, "stdio", `{"resources":{}}`), false, nil},
 		{"interrupted", testAudit(Config{Sequential: true, Concurrency: 2}, EraLegacy, "stdio", `{}`), true, nil},
 	}
 	for _, tc := range cases {
