@@ -91,7 +91,7 @@ type Outcome struct {
 	// carried (redacted from them by the session).
 	Secrets []string
 	// stderrPanic is set when a line that reads like a panic (see
-	// isPanicLine) reached stderr during the call.
+	// [IsPanicLine]) reached stderr during the call.
 	StderrPanic bool
 }
 

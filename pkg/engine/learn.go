@@ -153,7 +153,7 @@ type learnedValid struct {
 // first) into a valid call that works, with values the server itself
 // named: in its error message, its schema's other examples, resources/list,
 // read-only listing tools and the answers of read-only tools already called.
-// It calls t again at most [maxLearnRetries] times, and only answered calls
+// It calls t again at most [learn.MaxRetries] times, and only answered calls
 // count: a retry that fails as a crash, a hang or a protocol violation, or
 // whose answer has a flag the first attempt did not (a leak, a panic on
 // stderr), ends learning and is returned to be reported as the valid call.

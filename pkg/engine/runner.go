@@ -32,7 +32,7 @@ type runner struct {
 	// within its deadline (a hang, or an answer that never ended).
 	timedOut bool
 	// lastText is the text of the last valid call's answer, cut to
-	// maxLearnText: a result's text or an error's message and data, for
+	// [learn.MaxText]: a result's text or an error's message and data, for
 	// learning. It is the server's raw text: learning drops any value that
 	// carries a secret before using it (see usableValue).
 	lastText string
@@ -261,7 +261,7 @@ func (r *runner) runTool(ctx context.Context, t tool, rt *report.Tool) (schemaLi
 }
 
 // runCase sends one case, gathers what came back, has the oracle judge it
-// (see [judge]) and records the judgement in rc. It keeps the session only
+// (see [oracle.Judge]) and records the judgement in rc. It keeps the session only
 // while it is alive.
 //
 // A call that never reached a live server (see [runner.callCase]) is not
