@@ -1,15 +1,15 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/eracompare"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -132,7 +132,7 @@ func finishBoth(primary, other eraAudit, started time.Time) *report.Report {
 	if interrupted && !rep.Interrupted {
 		// The run as a whole was stopped: its report is a partial one.
 		rep.Interrupted = true
-		rep.EndedEarly = joinDetail(rep.EndedEarly, fmt.Sprintf("the %s era's audit was interrupted", other.era))
+		rep.EndedEarly = oracle.JoinDetail(rep.EndedEarly, fmt.Sprintf("the %s era's audit was interrupted", other.era))
 	}
 	rep.EraComparison = cmp
 	rep.Findings = append(rep.Findings, eraFindings(primary, other, cmp.Differences)...)
@@ -156,124 +156,12 @@ func fillComparison(cmp *report.EraComparison, primary, other eraAudit) {
 	if primary.era == EraLegacy {
 		modern, legacy = o, primary.rep
 	}
-	cmp.Compared, cmp.Differences = compareEras(modern, legacy)
-	cmp.ToolsOnlyInOtherEra, cmp.ToolsMissingInOtherEra = toolsOnlyIn(o, primary.rep), toolsOnlyIn(primary.rep, o)
-	cmp.Failures = otherEraFailures(primary.rep, o)
+	cmp.Compared, cmp.Differences = eracompare.Compare(modern, legacy)
+	cmp.ToolsOnlyInOtherEra, cmp.ToolsMissingInOtherEra = eracompare.ToolsOnlyIn(o, primary.rep), eracompare.ToolsOnlyIn(primary.rep, o)
+	cmp.Failures = eracompare.Failures(primary.rep, o)
 	if o.Interrupted {
 		cmp.Note = fmt.Sprintf("the %s era's audit was interrupted: only the cases it ran were compared", other.era)
 	}
-}
-
-// compareEras compares the cases the two reports have in common: same
-// tool, same case id and same arguments (generation is deterministic for a
-// seed, but a valid call learned from the server in one era may have
-// other arguments in the other, and so the bad inputs derived from it).
-// Cases not run in either era are left out. It returns how many cases were
-// compared and those whose verdict or leak flag differs, in the modern
-// report's order.
-func compareEras(modern, legacy *report.Report) (compared int, diffs []report.EraDifference) {
-	other := map[string]map[string]report.Case{}
-	for _, t := range legacy.Tools {
-		byID := map[string]report.Case{}
-		for _, c := range t.Cases {
-			byID[c.ID] = c
-		}
-		other[t.Name] = byID
-	}
-	for _, t := range modern.Tools {
-		for _, m := range t.Cases {
-			l, ok := other[t.Name][m.ID]
-			if !ok || m.Verdict == report.NotRun || l.Verdict == report.NotRun || !sameArguments(m, l) {
-				continue
-			}
-			compared++
-			mo, lo := eraOutcome(m), eraOutcome(l)
-			if mo.Verdict != lo.Verdict || mo.Leak != lo.Leak {
-				diffs = append(diffs, report.EraDifference{Tool: t.Name, CaseID: m.ID, Kind: m.Kind, Modern: mo, Legacy: lo})
-			}
-		}
-	}
-	return compared, diffs
-}
-
-// toolsOnlyIn names the tools a lists and b does not, in a's order.
-func toolsOnlyIn(a, b *report.Report) []string {
-	listed := map[string]bool{}
-	for _, t := range b.Tools {
-		listed[t.Name] = true
-	}
-	var out []string
-	for _, t := range a.Tools {
-		if !listed[t.Name] {
-			out = append(out, t.Name)
-		}
-	}
-	return out
-}
-
-// failureCodes are the finding codes of the failures of case c: its
-// verdict's when a crash, hang or protocol violation, and leak.
-func failureCodes(c report.Case) []string {
-	var codes []string
-	if c.Verdict.Failure() {
-		codes = append(codes, string(c.Verdict))
-	}
-	if c.HasFlag(report.FlagLeak) {
-		codes = append(codes, report.FlagLeak)
-	}
-	return codes
-}
-
-// otherEraFailures lists the failing cases of other, the other era's
-// report, with the failures primary does not have on the same tool's
-// case of the same id: every case of a tool only other lists, and the
-// cases of shared tools that failed otherwise or not at all in primary's
-// era (whatever their arguments: a failure of the same kind on the same
-// case is one finding, primary's). In other's order.
-func otherEraFailures(primary, other *report.Report) []report.EraFailure {
-	seen := map[string]map[string][]string{}
-	for _, t := range primary.Tools {
-		byID := map[string][]string{}
-		for _, c := range t.Cases {
-			byID[c.ID] = failureCodes(c)
-		}
-		seen[t.Name] = byID
-	}
-	var out []report.EraFailure
-	for _, t := range other.Tools {
-		for _, c := range t.Cases {
-			var codes []string
-			for _, code := range failureCodes(c) {
-				if !slices.Contains(seen[t.Name][c.ID], code) {
-					codes = append(codes, code)
-				}
-			}
-			if len(codes) > 0 {
-				out = append(out, report.EraFailure{Tool: t.Name, Codes: codes, Case: c})
-			}
-		}
-	}
-	return out
-}
-
-// sameArguments reports whether a and b sent the same arguments: the same
-// bytes, or, compacted, the same digest.
-func sameArguments(a, b report.Case) bool {
-	if (a.ArgumentsDigest == nil) != (b.ArgumentsDigest == nil) {
-		return false
-	}
-	if a.ArgumentsDigest != nil {
-		return a.ArgumentsDigest.SHA256 == b.ArgumentsDigest.SHA256 && a.ArgumentsDigest.Bytes == b.ArgumentsDigest.Bytes
-	}
-	return bytes.Equal(a.Arguments, b.Arguments)
-}
-
-func eraOutcome(c report.Case) report.EraOutcome {
-	o := report.EraOutcome{Verdict: c.Verdict, ErrorCode: c.ErrorCode, Leak: c.HasFlag(report.FlagLeak), Detail: c.Detail}
-	if c.Crash != nil && c.Verdict == report.Crash {
-		o.Crash = c.Crash.How
-	}
-	return o
 }
 
 // eraFindings makes one era_difference finding per difference, with the
@@ -282,7 +170,7 @@ func eraFindings(primary, other eraAudit, diffs []report.EraDifference) []report
 	code, _ := report.LookupCode(report.CodeEraDifference)
 	out := make([]report.Finding, 0, len(diffs))
 	for _, d := range diffs {
-		msg := fmt.Sprintf("%s: modern: %s; legacy: %s", code.Message, outcomeText(d.Modern), outcomeText(d.Legacy))
+		msg := fmt.Sprintf("%s: modern: %s; legacy: %s", code.Message, eracompare.OutcomeText(d.Modern), eracompare.OutcomeText(d.Legacy))
 		out = append(out, report.Finding{
 			ID:         d.CaseID + "#" + code.Name,
 			Severity:   code.Severity,
@@ -318,21 +206,6 @@ func otherEraFindings(other eraAudit, failures []report.EraFailure) []report.Fin
 		}
 	}
 	return out
-}
-
-// outcomeText says "rejected (-32602)", "crash (exit)" or "handled, leak".
-func outcomeText(o report.EraOutcome) string {
-	s := string(o.Verdict)
-	switch {
-	case o.ErrorCode != nil:
-		s += fmt.Sprintf(" (%d)", *o.ErrorCode)
-	case o.Crash != "":
-		s += " (" + strings.ReplaceAll(o.Crash, "_", " ") + ")"
-	}
-	if o.Leak {
-		s += ", leak"
-	}
-	return s
 }
 
 // eraReproducer reproduces difference d in both eras: the JSON-RPC line

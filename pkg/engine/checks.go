@@ -12,7 +12,10 @@ import (
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/stateless"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -35,57 +38,6 @@ var checkBudget = 30 * time.Second
 // server that hangs on malformed requests costs a few timeouts, not one
 // per check.
 const maxCheckHangs = 2
-
-// protoRequest is the request of a protocol check.
-type protoRequest struct {
-	method string
-	params json.RawMessage // as sent; nil for none
-	// shown are the params as the report records them, when they may not
-	// be the ones sent (nil: params).
-	shown json.RawMessage
-	// headers replace mcp-fuzz's own HTTP headers for this request (an
-	// empty value removes one); over stdio there are none.
-	headers http.Header
-	// notify sends the request as a notification (no id).
-	notify bool
-}
-
-// expectation is how a check judges the answer to its request.
-type expectation struct {
-	// codes are the refusals the spec names; nil accepts any JSON-RPC
-	// error.
-	codes []int64
-	// supported: the refusal must carry data.supported (-32022).
-	supported bool
-	// legacy are refusal codes the revision superseded (a
-	// legacy_error_code finding).
-	legacy []int64
-	// served is the finding code of a request served as if it were valid
-	// (report.CodeEnvelopeIgnored by default).
-	served string
-	// servedOK says whether a result is a pass after all (a fresh
-	// input_required for a tampered requestState); nil: never.
-	servedOK func(raw json.RawMessage) bool
-	// deviation: silence, a garbled answer or one of deviationCodes is a
-	// protocol_deviation (warning), not a hang, protocol violation or
-	// crash (see probes.go).
-	deviation      bool
-	deviationCodes []int64
-	// silent: no answer at all is the pass (a notification).
-	silent bool
-	// refusal is the finding code of any JSON-RPC error when a result was
-	// expected ("": an error passes).
-	refusal string
-}
-
-// protoCheck is one check of a group.
-type protoCheck struct {
-	id, title, expected string
-	// skip says why the check cannot run on this target ("" when it can).
-	skip   string
-	req    protoRequest
-	expect expectation
-}
 
 // checkRun runs protocol checks on a session of its own.
 type checkRun struct {
@@ -111,7 +63,7 @@ func (cr *checkRun) close() int {
 }
 
 // run sends each check's request and judges its answer, in order.
-func (cr *checkRun) run(ctx context.Context, checks []protoCheck) []report.Check {
+func (cr *checkRun) run(ctx context.Context, checks []protocheck.Check) []report.Check {
 	out := make([]report.Check, 0, len(checks))
 	cr.r.progress(Event{Kind: EventChecks, Total: len(checks)})
 	defer func() {
@@ -125,12 +77,12 @@ func (cr *checkRun) run(ctx context.Context, checks []protoCheck) []report.Check
 	rctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	for _, pc := range checks {
-		c := report.Check{ID: pc.id, Group: groupOf(pc.id), Title: pc.title, Expected: pc.expected}
+		c := report.Check{ID: pc.ID, Group: protocheck.GroupOf(pc.ID), Title: pc.Title, Expected: pc.Expected}
 		switch {
 		case ctx.Err() != nil:
 			return out
-		case pc.skip != "":
-			c.Status, c.Detail = report.CheckSkip, pc.skip
+		case pc.Skip != "":
+			c.Status, c.Detail = report.CheckSkip, pc.Skip
 		case cr.hangs >= maxCheckHangs:
 			c.Status, c.Detail = report.CheckSkip, fmt.Sprintf("not run: the server did not answer %d checks before this one", cr.hangs)
 		case time.Now().After(deadline):
@@ -145,23 +97,17 @@ func (cr *checkRun) run(ctx context.Context, checks []protoCheck) []report.Check
 	return out
 }
 
-// groupOf is the group of a check id ("envelope" of "envelope/no-meta").
-func groupOf(id string) string {
-	g, _, _ := strings.Cut(id, "/")
-	return g
-}
-
 // check sends pc's request on the runner's session and judges the answer
 // into c.
-func (cr *checkRun) check(ctx context.Context, pc protoCheck, c *report.Check) {
+func (cr *checkRun) check(ctx context.Context, pc protocheck.Check, c *report.Check) {
 	r := cr.r
 	s := r.s
-	shown := pc.req.params
-	if pc.req.shown != nil {
-		shown = pc.req.shown
+	shown := pc.Req.Params
+	if pc.Req.Shown != nil {
+		shown = pc.Req.Shown
 	}
-	c.Request = requestLine(pc.req.method, shown)
-	for k, vs := range pc.req.headers {
+	c.Request = protocheck.RequestLine(pc.Req.Method, shown)
+	for k, vs := range pc.Req.Headers {
 		v := ""
 		if len(vs) > 0 {
 			v = vs[0]
@@ -170,33 +116,33 @@ func (cr *checkRun) check(ctx context.Context, pc protoCheck, c *report.Check) {
 	}
 	slices.Sort(c.Headers)
 	violationsBefore, _ := s.beginCall()
-	if pc.req.notify {
+	if pc.Req.Notify {
 		cr.notify(ctx, pc, c, violationsBefore)
 		return
 	}
 	// The Mcp-Param headers come with the call's context (see
 	// [session.callOnce]); the check's own replace them.
-	probe := &httpProbe{headers: checkHeaders(pc.req, s.init.ProtocolVersion, nil)}
+	probe := &httpProbe{headers: checkHeaders(pc.Req, s.init.ProtocolVersion, nil)}
 	raw, _, ms, err := s.timedCall(ctx, min(checkTimeout, r.cfg.Timeout), func(cctx context.Context) (json.RawMessage, []string, error) {
-		return s.callOnce(context.WithValue(cctx, httpProbeKey{}, probe), pc.req.method, pc.req.params)
+		return s.callOnce(context.WithValue(cctx, httpProbeKey{}, probe), pc.Req.Method, pc.Req.Params)
 	})
 	c.DurationMs = ms
 	o := s.outcomeOf(ctx, raw, err)
-	if o.closed {
-		o.exitStatus = s.waitExit(2 * time.Second)
+	if o.Closed {
+		o.ExitStatus = s.waitExit(2 * time.Second)
 	}
-	o.violations, _ = s.endCall(violationsBefore)
-	if o.hung || o.unended() {
+	o.Violations, _ = s.endCall(violationsBefore)
+	if o.Hung || o.Unended() {
 		cr.hangs++
 	}
 	ctype, _ := probe.contentType.Load().(string)
 	judged := o
-	if e := probe.rpcErr.Load(); o.closed && e != nil {
+	if e := probe.rpcErr.Load(); o.Closed && e != nil {
 		// An HTTP error whose body holds a JSON-RPC error the client could
 		// not match to the request (id null): the refusal it is.
-		judged.closed, judged.rpcErr = false, e
+		judged.Closed, judged.RPCErr = false, e
 	}
-	judgeCheck(pc.expect, judged, httpAnswer{status: int(probe.status.Load()), contentType: ctype}, c)
+	protocheck.Judge(pc.Expect, judged, protocheck.HTTPAnswer{Status: int(probe.status.Load()), ContentType: ctype}, c)
 	r.settle(ctx, s, o)
 	if c.Crash != nil && s.proc != nil {
 		c.Crash.ExitStatus = s.proc.ExitStatus()
@@ -210,16 +156,16 @@ const noticeWait = 500 * time.Millisecond
 
 // notify sends pc's request as a notification and judges what came back
 // within [noticeWait]: nothing is the pass.
-func (cr *checkRun) notify(ctx context.Context, pc protoCheck, c *report.Check, violationsBefore int) {
+func (cr *checkRun) notify(ctx context.Context, pc protocheck.Check, c *report.Check, violationsBefore int) {
 	s := cr.r.s
 	line := []byte(`{"jsonrpc":"2.0","method":`)
-	line = append(line, mustJSON(pc.req.method)...)
-	if pc.req.params != nil {
-		line = append(append(line, `,"params":`...), pc.req.params...)
+	line = append(line, mustJSON(pc.Req.Method)...)
+	if pc.Req.Params != nil {
+		line = append(append(line, `,"params":`...), pc.Req.Params...)
 	}
 	c.Request = append(line, '}')
 	start := time.Now()
-	err := s.client.Notify(ctx, pc.req.method, pc.req.params)
+	err := s.client.Notify(ctx, pc.Req.Method, pc.Req.Params)
 	if err == nil {
 		t := time.NewTimer(noticeWait)
 		select {
@@ -230,128 +176,13 @@ func (cr *checkRun) notify(ctx context.Context, pc protoCheck, c *report.Check, 
 		t.Stop()
 	}
 	c.DurationMs = float64(time.Since(start).Microseconds()) / 1000
-	o := outcome{hung: true}
+	o := oracle.Outcome{Hung: true}
 	if err != nil || isDone(s.client.Done()) {
-		o = outcome{closed: true, exitStatus: s.waitExit(2 * time.Second)}
+		o = oracle.Outcome{Closed: true, ExitStatus: s.waitExit(2 * time.Second)}
 	}
-	o.violations, _ = s.endCall(violationsBefore)
-	judgeCheck(pc.expect, o, httpAnswer{}, c)
-	cr.r.settle(ctx, s, outcome{closed: o.closed})
-}
-
-// judgeCheck decides a check's status from the outcome of its request: a
-// request that broke the server fails with the verdict's code, whatever
-// the check expected; a refusal passes when its code is one the spec
-// names; an answer passes only when the expectation allows it.
-func judgeCheck(e expectation, o outcome, h httpAnswer, c *report.Check) {
-	fail := func(code, detail string) {
-		c.Status, c.Code, c.Detail = report.CheckFail, code, detail
-	}
-	if over := o.oversize; over != nil && (over.Ended || over.Malformed != "") {
-		// Judged from the scan of the whole answer, as the oracle judges
-		// it: an error answer over --max-response is a refusal with its
-		// code, not a request served; a result, one served; one that
-		// breaks JSON-RPC, a violation.
-		o = o.settled()
-		o.oversize = nil
-	}
-	switch {
-	case o.closed && h.status >= 400:
-		// Over HTTP the server answered, with a status and no JSON-RPC
-		// error in the body (the SDK's transport gives up on that
-		// connection; each request of the stateless era is independent).
-		got := fmt.Sprintf("refused with HTTP %d and no JSON-RPC error in the body (%s)", h.status, orText(h.contentType, "no content type"))
-		switch {
-		case e.codes != nil && e.deviation:
-			// A probe's rule: an answer other than the spec's is a
-			// deviation, over HTTP as over stdio.
-			fail(report.CodeProtocolDeviation, got)
-		case e.codes != nil:
-			fail(report.CodeWrongErrorCode, got)
-		default:
-			c.Status, c.Detail = report.CheckPass, got
-		}
-	case o.closed && h.status != 0:
-		// Answered, but with no JSON-RPC response at all (a page, a 204,
-		// a redirect): no refusal a client can read, yet no crash.
-		fail(report.CodeWrongErrorCode, fmt.Sprintf("answered HTTP %d (%s) with no JSON-RPC response", h.status, orText(h.contentType, "no content type")))
-	case o.closed:
-		how := report.CrashExit
-		what := "the server exited"
-		if o.exitStatus == "" {
-			how, what = report.CrashClosed, "the connection closed"
-		} else {
-			what += " (" + o.exitStatus + ")"
-		}
-		c.Crash = &report.CrashInfo{How: how}
-		fail(string(report.Crash), what+" before answering")
-	case (len(o.violations) > 0 || o.cutShort) && e.deviation:
-		fail(report.CodeProtocolDeviation, orText(strings.Join(o.violations, "; "), "the answer broke the protocol"))
-	case len(o.violations) > 0 || o.cutShort:
-		fail(string(report.ProtocolViolation), orText(strings.Join(o.violations, "; "), "the answer broke the protocol"))
-	case o.hung && e.silent:
-		c.Status, c.Detail = report.CheckPass, "no answer, as for any notification"
-	case (o.hung || o.unended()) && e.deviation:
-		fail(report.CodeProtocolDeviation, "no answer within the check's timeout (the server is otherwise alive)")
-	case o.hung || o.unended():
-		fail(string(report.Hang), "no answer within the check's timeout")
-	case o.cancelled:
-		c.Status, c.Detail = report.CheckSkip, "the run was interrupted"
-	case o.oversize != nil:
-		fail(orCode(e.served), fmt.Sprintf("answered with %d bytes (over --max-response), not an error", o.oversize.Bytes))
-	case o.rpcErr != nil:
-		code := o.rpcErr.Code
-		c.ErrorCode = &code
-		got := fmt.Sprintf("refused with %d: %s", code, excerpt(o.rpcErr.Message, 160))
-		if h.status != 0 {
-			got += fmt.Sprintf(" (HTTP %d)", h.status)
-		}
-		switch {
-		case e.refusal != "":
-			fail(e.refusal, got)
-		case slices.Contains(e.deviationCodes, code):
-			fail(report.CodeProtocolDeviation, got)
-		case slices.Contains(e.legacy, code):
-			fail(report.CodeLegacyErrorCode, got+"; "+orText(supersededCode(code), "a superseded code"))
-		case e.codes != nil && !slices.Contains(e.codes, code) && e.deviation:
-			fail(report.CodeProtocolDeviation, got)
-		case e.codes != nil && !slices.Contains(e.codes, code):
-			fail(report.CodeWrongErrorCode, got)
-		case e.supported && len(supportedFromData(o.rpcErr.Data)) == 0:
-			fail(report.CodeWrongErrorCode, got+", without data.supported listing the versions the server speaks")
-		default:
-			c.Status, c.Detail = report.CheckPass, got
-		}
-	case e.servedOK != nil && e.servedOK(o.result):
-		c.Status, c.Detail = report.CheckPass, "answered: "+excerpt(string(o.result), 160)
-	default:
-		fail(orCode(e.served), "served as if valid: "+excerpt(string(o.result), 160))
-	}
-}
-
-// httpAnswer is the HTTP status and media type of a check's answer; zero
-// over stdio.
-type httpAnswer struct {
-	status      int
-	contentType string
-}
-
-func orCode(code string) string {
-	if code == "" {
-		return report.CodeEnvelopeIgnored
-	}
-	return code
-}
-
-// requestLine is the JSON-RPC request of a check as a reproducer sends it
-// (id 2: in a stdio reproducer it follows a request with id 1).
-func requestLine(method string, params json.RawMessage) json.RawMessage {
-	m, _ := json.Marshal(method)
-	line := `{"jsonrpc":"2.0","id":2,"method":` + string(m)
-	if params != nil {
-		line += `,"params":` + string(params)
-	}
-	return json.RawMessage(line + "}")
+	o.Violations, _ = s.endCall(violationsBefore)
+	protocheck.Judge(pc.Expect, o, protocheck.HTTPAnswer{}, c)
+	cr.r.settle(ctx, s, oracle.Outcome{Closed: o.Closed})
 }
 
 // checkFindings are the findings of the failed checks of rep.
@@ -444,7 +275,7 @@ func reproduceCheck(rep *report.Report, cfg Config, c report.Check) report.Repro
 			k, v, _ := strings.Cut(h, ": ")
 			own.Set(k, v)
 		}
-		headers := checkHeaders(protoRequest{method: req.Method, params: req.Params, headers: own}, rep.Server.ProtocolVersion, cfg.params)
+		headers := checkHeaders(protocheck.Request{Method: req.Method, Params: req.Params, Headers: own}, rep.Server.ProtocolVersion, cfg.params)
 		var hs strings.Builder
 		for _, k := range slices.Sorted(maps.Keys(headers)) {
 			if v := headers.Get(k); v != "" {
@@ -482,29 +313,29 @@ func reproduceHTTP(cfg Config, c report.Check) report.Reproducer {
 // version its _meta names, else the negotiated one, and the Mcp-Param
 // headers of a tools/call of a tool in params), then the check's own,
 // which break one of them.
-func checkHeaders(req protoRequest, negotiated string, params map[string][]mcpheader.Binding) http.Header {
+func checkHeaders(req protocheck.Request, negotiated string, params map[string][]mcpheader.Binding) http.Header {
 	var p struct {
 		Name      string                     `json:"name"`
 		Arguments json.RawMessage            `json:"arguments"`
 		Meta      map[string]json.RawMessage `json:"_meta"`
 	}
-	_ = json.Unmarshal(req.params, &p)
+	_ = json.Unmarshal(req.Params, &p)
 	version := negotiated
 	var v string
-	if json.Unmarshal(p.Meta[metaProtocolVersion], &v) == nil && v != "" {
+	if json.Unmarshal(p.Meta[stateless.MetaProtocolVersion], &v) == nil && v != "" {
 		version = v
 	}
-	h := http.Header{"Mcp-Method": {req.method}}
+	h := http.Header{"Mcp-Method": {req.Method}}
 	if t := headerToken(version); t != "" {
 		h.Set("Mcp-Protocol-Version", t)
 	}
-	if req.method == "tools/call" && p.Name != "" {
+	if req.Method == "tools/call" && p.Name != "" {
 		h.Set("Mcp-Name", mcpNameHeader(p.Name))
 		for k, vs := range mcpheader.Headers(params[p.Name], p.Arguments) {
 			h[k] = vs
 		}
 	}
-	for k, vs := range req.headers {
+	for k, vs := range req.Headers {
 		h[http.CanonicalHeaderKey(k)] = vs
 	}
 	return h

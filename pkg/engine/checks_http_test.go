@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -36,7 +37,7 @@ func TestEnvelopeChecksHTTP(t *testing.T) {
 	}
 	for _, id := range []string{"envelope/header-version-mismatch", "envelope/header-method-mismatch", "envelope/header-method-missing", "envelope/header-name-mismatch"} {
 		c := checkByID(t, rep, id)
-		if c.Status != report.CheckPass || c.ErrorCode == nil || *c.ErrorCode != codeHeaderMismatch {
+		if c.Status != report.CheckPass || c.ErrorCode == nil || *c.ErrorCode != oracle.CodeHeaderMismatch {
 			t.Errorf("%s: %s %s %s", id, c.Status, c.Code, c.Detail)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/eracompare"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
@@ -43,7 +44,7 @@ func TestEveryCodeFlowsFromItsRow(t *testing.T) {
 				other.Server.Era = EraLegacy
 				other.Tools = []report.Tool{{Name: "t", Tested: true, Cases: []report.Case{c}}}
 				other.Tools[0].Cases[0].Verdict = report.Errored
-				_, diffs := compareEras(rep, &other)
+				_, diffs := eracompare.Compare(rep, &other)
 				rep.Findings = append(rep.Findings, eraFindings(eraAudit{era: EraModern, rep: rep, shown: cfg}, eraAudit{era: EraLegacy, rep: &other, shown: cfg}, diffs)...)
 			}
 			rep.Normalize()

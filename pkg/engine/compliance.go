@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -55,47 +57,46 @@ func cacheHintProblem(fields map[string]json.RawMessage) string {
 	return strings.Join(problems, ", ")
 }
 
-// supersededCode says why an error code is not one the stateless era
-// allows, "" when it is: -32002 (a missing resource, now -32602), the
-// pre-final numbers of the new errors, and the rest of the range the
-// specification reserves.
-func supersededCode(code int64) string {
-	switch {
-	case code == -32002:
-		return "-32002 (resource not found) is replaced by -32602"
-	case code == -32001:
-		return "-32001 is the pre-final number of HeaderMismatch, now -32020"
-	case code == -32003:
-		return "-32003 is the pre-final number of MissingRequiredClientCapability, now -32021"
-	case code == -32004:
-		return "-32004 is the pre-final number of UnsupportedProtocolVersion, now -32022"
-	case code <= -32020 && code >= -32099 && code != codeHeaderMismatch && code != codeMissingClientCapabilities && code != codeUnsupportedProtocolVersion:
-		return fmt.Sprintf("%d is in the range -32020…-32099 the specification reserves, and not one it defines", code)
-	}
-	return ""
-}
-
 // complianceTarget is what the request-sending compliance checks need.
 // (A missing resource's -32002 is the resources/read-missing check's.)
 type complianceTarget struct {
 	version string
 }
 
+// compliancePhase plans the compliance checks of a that send a request
+// (see [phases]).
+func compliancePhase(a *audit) []protocheck.Check {
+	return complianceChecks(complianceTarget{version: a.version()})
+}
+
 // complianceChecks are the compliance checks that send a request.
-func complianceChecks(t complianceTarget) []protoCheck {
+func complianceChecks(t complianceTarget) []protocheck.Check {
 	with := probeTarget{era: EraModern, version: t.version}.params
 	refused := "any JSON-RPC error (-32601 is apt)"
-	return []protoCheck{
-		{id: "compliance/ping-removed", title: "ping, removed by the revision, is not served", expected: refused,
-			req:    protoRequest{method: "ping", params: with(map[string]any{})},
-			expect: expectation{served: report.CodeRemovedMethodServed}},
-		{id: "compliance/set-level-removed", title: "logging/setLevel, removed by the revision, is not served", expected: refused,
-			req:    protoRequest{method: "logging/setLevel", params: with(map[string]any{"level": "debug"})},
-			expect: expectation{served: report.CodeRemovedMethodServed}},
-		{id: "compliance/roots-not-served", title: "roots/list, a client method whose feature is deprecated, is not served", expected: refused,
-			req:    protoRequest{method: "roots/list", params: with(map[string]any{})},
-			expect: expectation{served: report.CodeDeprecatedFeature}},
+	return []protocheck.Check{
+		{ID: "compliance/ping-removed", Title: "ping, removed by the revision, is not served", Expected: refused,
+			Req:    protocheck.Request{Method: "ping", Params: with(map[string]any{})},
+			Expect: protocheck.Expectation{Served: report.CodeRemovedMethodServed}},
+		{ID: "compliance/set-level-removed", Title: "logging/setLevel, removed by the revision, is not served", Expected: refused,
+			Req:    protocheck.Request{Method: "logging/setLevel", Params: with(map[string]any{"level": "debug"})},
+			Expect: protocheck.Expectation{Served: report.CodeRemovedMethodServed}},
+		{ID: "compliance/roots-not-served", Title: "roots/list, a client method whose feature is deprecated, is not served", Expected: refused,
+			Req:    protocheck.Request{Method: "roots/list", Params: with(map[string]any{})},
+			Expect: protocheck.Expectation{Served: report.CodeDeprecatedFeature}},
 	}
+}
+
+// observedPhase judges what the answers of a showed (see [phases]).
+func observedPhase(_ context.Context, a *audit) []report.Check {
+	return observedChecks(a.cn.observed, a.s.init.Capabilities)
+}
+
+// handshakePhase is the failed compliance/no-handshake check of a server
+// that answered server/discover, then wanted initialize (see [phases]).
+// It was found during discovery, which a static audit makes too: no
+// request of its own.
+func handshakePhase(_ context.Context, a *audit) []report.Check {
+	return []report.Check{noHandshakeCheck(a.cn.handshakeRequired)}
 }
 
 // observedChecks judge what the audit's answers and the server's messages
@@ -117,7 +118,7 @@ func observedChecks(o *observed, caps json.RawMessage) []report.Check {
 // observedCheck is a check judged from the audit's answers: failed with
 // code and detail when detail is not "", else passed with pass.
 func observedCheck(id, title, expected, code, detail, pass string) report.Check {
-	c := report.Check{ID: id, Group: groupOf(id), Title: title, Expected: expected, Status: report.CheckPass, Detail: pass}
+	c := report.Check{ID: id, Group: protocheck.GroupOf(id), Title: title, Expected: expected, Status: report.CheckPass, Detail: pass}
 	if detail != "" {
 		c.Status, c.Code, c.Detail = report.CheckFail, code, detail
 	}
@@ -182,7 +183,7 @@ func cacheHintsCheck(results map[string]*resultStats) report.Check {
 func errorCodesCheck(codes map[int64]string) report.Check {
 	var bad []string
 	for _, code := range slices.Sorted(maps.Keys(codes)) {
-		bad = append(bad, supersededCode(code)+" (answered to "+codes[code]+")")
+		bad = append(bad, protocheck.Superseded(code)+" (answered to "+codes[code]+")")
 	}
 	return observedCheck("compliance/error-codes", "error codes are the revision's: no -32002, no pre-final or undefined code in -32020…-32099",
 		"the revision's error codes", report.CodeLegacyErrorCode, strings.Join(bad, "; "), "no superseded or reserved error code in the audit's answers")

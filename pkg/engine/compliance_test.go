@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -59,8 +61,8 @@ func TestComplianceLegacyHabits(t *testing.T) {
 // TestCompliance2026RefusalsAreNotCrashes: -32020…-32022 answering a tool
 // call are refusals of the request, not escaped exceptions.
 func TestCompliance2026RefusalsAreNotCrashes(t *testing.T) {
-	for _, code := range []int64{codeHeaderMismatch, codeMissingClientCapabilities, codeUnsupportedProtocolVersion} {
-		if classifyCode(code) == codeInternal {
+	for _, code := range []int64{oracle.CodeHeaderMismatch, oracle.CodeMissingClientCapabilities, oracle.CodeUnsupportedProtocolVersion} {
+		if oracle.Classify(code) == oracle.ClassInternal {
 			t.Errorf("%d classified as an internal error", code)
 		}
 	}
@@ -94,8 +96,8 @@ func TestSupersededCode(t *testing.T) {
 		-32002: true, -32001: true, -32003: true, -32004: true, -32050: true, -32099: true, -32023: true,
 		-32020: false, -32021: false, -32022: false, -32602: false, -32603: false, -32000: false, -32019: false, -32100: false, 1: false,
 	} {
-		if got := supersededCode(code) != ""; got != bad {
-			t.Errorf("supersededCode(%d) = %q", code, supersededCode(code))
+		if got := protocheck.Superseded(code) != ""; got != bad {
+			t.Errorf("supersededCode(%d) = %q", code, protocheck.Superseded(code))
 		}
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -53,6 +55,14 @@ type concurrencyRun struct {
 	lateAnswers int
 	// tail reads a server's stderr tail, redacted.
 	tail *runner
+}
+
+// concurrencyPhase runs the concurrency checks of a on sessions of their
+// own (see [phases]).
+func concurrencyPhase(ctx context.Context, a *audit) []report.Check {
+	checks, late := concurrencyChecks(ctx, a.cfg, a.cn, a.rep.Tools, a.tools)
+	a.lateAnswers += late
+	return checks
 }
 
 // concurrencyChecks runs the concurrency checks on the target of cn after
@@ -98,7 +108,7 @@ func concurrencyChecks(ctx context.Context, cfg Config, cn *connector, tested []
 			if sample == nil {
 				sample = cc
 			}
-			c.Request = requestLine("tools/call", callParams(t.Name, cc.args))
+			c.Request = protocheck.RequestLine("tools/call", callParams(t.Name, cc.args))
 			cr.toolCheck(bctx, cc, &c)
 		}
 		out = append(out, c)
@@ -265,24 +275,24 @@ func (cr *concurrencyRun) call(ctx context.Context, s *session, cc *concurrencyC
 		return s.call(cctx, "tools/call", params)
 	})
 	o := s.outcomeOf(ctx, raw, err)
-	if o.closed {
-		o.exitStatus = s.waitExit(2 * time.Second)
+	if o.Closed {
+		o.ExitStatus = s.waitExit(2 * time.Second)
 	}
 	violations, inViolations := s.endCall(before)
-	o.violations, o.secrets = violations, append(secrets, inViolations...)
-	j := judge(caseInfo{
-		kind: casegen.Valid,
+	o.Violations, o.Secrets = violations, append(secrets, inViolations...)
+	j := oracle.Judge(oracle.Case{
+		Kind: casegen.Valid,
 		// The arguments succeeded alone: an error now is no
 		// synthetic-input false positive.
-		fromExample: true,
-		validate:    cc.t.outputValidator(),
-		args:        cc.args,
-		leak:        cr.cn.leak,
-		maxResponse: cr.cfg.MaxResponse,
+		FromExample: true,
+		Validate:    cc.t.outputValidator(),
+		Args:        cc.args,
+		Leak:        cr.cn.leak,
+		MaxResponse: cr.cfg.MaxResponse,
 	}, o)
-	out := concurrentCall{verdict: j.verdict, detail: j.detail, ms: ms}
-	if j.verdict.Failure() {
-		out.crash = &report.CrashInfo{How: j.crash}
+	out := concurrentCall{verdict: j.Verdict, detail: j.Detail, ms: ms}
+	if j.Verdict.Failure() {
+		out.crash = &report.CrashInfo{How: j.Crash}
 		if s.proc != nil {
 			out.crash.ExitStatus = s.proc.ExitStatus()
 			out.crash.Stderr = cr.tail.stderrTail(s.proc.Stderr())
@@ -377,7 +387,7 @@ func (cr *concurrencyRun) sessionChecks(ctx context.Context, sample *concurrency
 		return []report.Check{same, cancel}
 	}
 	s := sessions[0]
-	same.Request = requestLine(other, otherParams)
+	same.Request = protocheck.RequestLine(other, otherParams)
 	alive := cr.sameSession(ctx, s, other, otherParams, &same)
 	if !alive {
 		cancel.Status, cancel.Detail = report.CheckSkip, "not run: the session did not survive "+same.ID
@@ -387,7 +397,7 @@ func (cr *concurrencyRun) sessionChecks(ctx context.Context, sample *concurrency
 	if sample == nil {
 		method, params = "tools/list", json.RawMessage(`{}`)
 	}
-	cancel.Request = requestLine(method, params)
+	cancel.Request = protocheck.RequestLine(method, params)
 	cr.cancelCheck(ctx, s, method, params, &cancel)
 	return []report.Check{same, cancel}
 }
@@ -619,12 +629,12 @@ func (cr *concurrencyRun) cancelCheck(ctx context.Context, s *session, method st
 	})
 	c.DurationMs = ms
 	o := s.outcomeOf(ctx, raw, err)
-	if o.closed {
-		o.exitStatus = s.waitExit(2 * time.Second)
+	if o.Closed {
+		o.ExitStatus = s.waitExit(2 * time.Second)
 	}
-	o.violations, _ = s.endCall(before)
+	o.Violations, _ = s.endCall(before)
 	// Any answer will do, a JSON-RPC error included: the session lives.
-	judgeCheck(expectation{servedOK: func(json.RawMessage) bool { return true }}, o, httpAnswer{}, c)
+	protocheck.Judge(protocheck.Expectation{ServedOK: func(json.RawMessage) bool { return true }}, o, protocheck.HTTPAnswer{}, c)
 	if c.Status == report.CheckPass {
 		c.Detail = fmt.Sprintf("the %s request was %s; the next request was answered", method, how)
 	} else {

@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -221,21 +223,21 @@ func TestJudgeCheckOversize(t *testing.T) {
 	isErr := true
 	for _, tc := range []struct {
 		name   string
-		e      expectation
+		e      protocheck.Expectation
 		over   rpc.Oversize
 		status string
 		code   string
 	}{
 		{"error answer, code expected", deviant(-32601), rpc.Oversize{Bytes: 9 << 20, Ended: true, IsErrorAnswer: true, Code: -32601}, report.CheckPass, ""},
 		{"error answer, other code", deviant(-32602), rpc.Oversize{Bytes: 9 << 20, Ended: true, IsErrorAnswer: true, Code: -32601}, report.CheckFail, report.CodeProtocolDeviation},
-		{"any answer will do", expectation{servedOK: func(json.RawMessage) bool { return true }}, rpc.Oversize{Bytes: 9 << 20, Ended: true}, report.CheckPass, ""},
-		{"isError result", expectation{deviation: true, served: report.CodeBadRequestServed, servedOK: isErrorAnswer}, rpc.Oversize{Bytes: 9 << 20, Ended: true, IsError: &isErr}, report.CheckPass, ""},
+		{"any answer will do", protocheck.Expectation{ServedOK: func(json.RawMessage) bool { return true }}, rpc.Oversize{Bytes: 9 << 20, Ended: true}, report.CheckPass, ""},
+		{"isError result", protocheck.Expectation{Deviation: true, Served: report.CodeBadRequestServed, ServedOK: isErrorAnswer}, rpc.Oversize{Bytes: 9 << 20, Ended: true, IsError: &isErr}, report.CheckPass, ""},
 		{"result where a refusal is due", deviant(-32601), rpc.Oversize{Bytes: 9 << 20, Ended: true}, report.CheckFail, report.CodeBadRequestServed},
 		{"malformed", deviant(-32601), rpc.Oversize{Bytes: 9 << 20, Ended: true, Malformed: "not JSON"}, report.CheckFail, report.CodeProtocolDeviation},
 	} {
 		over := tc.over
 		var c report.Check
-		judgeCheck(tc.e, outcome{oversize: &over}, httpAnswer{}, &c)
+		protocheck.Judge(tc.e, oracle.Outcome{Oversize: &over}, protocheck.HTTPAnswer{}, &c)
 		if c.Status != tc.status || c.Code != tc.code {
 			t.Errorf("%s: %s %s (%s), want %s %s", tc.name, c.Status, c.Code, c.Detail, tc.status, tc.code)
 		}

@@ -6,6 +6,9 @@ import (
 	"net/http"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/stateless"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -22,7 +25,7 @@ const unsupportedVersion = "1900-01-01"
 // replaced: a nil value removes the member.
 func envelopeWith(version string, replace map[string]any) map[string]any {
 	var env map[string]any
-	_ = json.Unmarshal(envelopeJSON(version, "mcp-fuzz", "0"), &env)
+	_ = json.Unmarshal(stateless.Envelope(version, "mcp-fuzz", "0"), &env)
 	for k, v := range replace {
 		if v == nil {
 			delete(env, k)
@@ -74,27 +77,38 @@ type sampleCall struct {
 	inputs   map[string]any // the inputResponses sent back with it
 }
 
+// envelopePhase plans the envelope checks of a (see [phases]).
+func envelopePhase(a *audit) []protocheck.Check {
+	return envelopeChecks(envelopeTarget{
+		version:       a.version(),
+		http:          a.cn.transport != "stdio",
+		call:          repeatableCall(a.rep.Tools, a.tools, a.s, false),
+		paramCall:     repeatableCall(a.rep.Tools, a.tools, a.s, true),
+		inputRequired: safeSample(a.cn.observed.sample(), a.tools),
+	})
+}
+
 // envelopeChecks are the envelope checks for t, in the order they run.
-func envelopeChecks(t envelopeTarget) []protoCheck {
+func envelopeChecks(t envelopeTarget) []protocheck.Check {
 	v := t.version
 	anyRefusal := "any JSON-RPC error (-32602 is apt)"
-	checks := []protoCheck{
-		{id: "envelope/no-meta", title: "a request without _meta is refused", expected: anyRefusal,
-			req: protoRequest{method: "tools/list", params: listWith(nil)}},
-		{id: "envelope/no-protocol-version", title: "a request whose _meta has no protocol version is refused", expected: anyRefusal,
-			req: protoRequest{method: "tools/list", params: listWith(envelopeWith(v, map[string]any{metaProtocolVersion: nil}))}},
-		{id: "envelope/unsupported-version", title: "a request for a protocol version the server does not speak is refused with UnsupportedProtocolVersionError", expected: "JSON-RPC error -32022 with data.supported",
-			req:    protoRequest{method: "tools/list", params: listWith(envelopeWith(unsupportedVersion, nil))},
-			expect: expectation{codes: []int64{codeUnsupportedProtocolVersion}, supported: true, legacy: []int64{-32004}}},
-		{id: "envelope/malformed-version", title: "a request whose protocol version is not a string is refused", expected: anyRefusal,
-			req: protoRequest{method: "tools/list", params: listWith(envelopeWith(v, map[string]any{metaProtocolVersion: 20260728}))}},
-		{id: "envelope/no-capabilities", title: "a request whose _meta has no client capabilities is refused", expected: anyRefusal,
-			req: protoRequest{method: "tools/list", params: listWith(envelopeWith(v, map[string]any{metaClientCapabilities: nil}))}},
-		{id: "envelope/malformed-capabilities", title: "a request whose client capabilities are not an object is refused", expected: anyRefusal,
-			req: protoRequest{method: "tools/list", params: listWith(envelopeWith(v, map[string]any{metaClientCapabilities: "all"}))}},
-		{id: "envelope/malformed-client-info", title: "a request whose client info is not an object is refused", expected: anyRefusal,
-			req:    protoRequest{method: "tools/list", params: listWith(envelopeWith(v, map[string]any{metaClientInfo: "mcp-fuzz"}))},
-			expect: expectation{served: report.CodeEnvelopeLenient}},
+	checks := []protocheck.Check{
+		{ID: "envelope/no-meta", Title: "a request without _meta is refused", Expected: anyRefusal,
+			Req: protocheck.Request{Method: "tools/list", Params: listWith(nil)}},
+		{ID: "envelope/no-protocol-version", Title: "a request whose _meta has no protocol version is refused", Expected: anyRefusal,
+			Req: protocheck.Request{Method: "tools/list", Params: listWith(envelopeWith(v, map[string]any{stateless.MetaProtocolVersion: nil}))}},
+		{ID: "envelope/unsupported-version", Title: "a request for a protocol version the server does not speak is refused with UnsupportedProtocolVersionError", Expected: "JSON-RPC error -32022 with data.supported",
+			Req:    protocheck.Request{Method: "tools/list", Params: listWith(envelopeWith(unsupportedVersion, nil))},
+			Expect: protocheck.Expectation{Codes: []int64{oracle.CodeUnsupportedProtocolVersion}, Supported: true, Legacy: []int64{-32004}}},
+		{ID: "envelope/malformed-version", Title: "a request whose protocol version is not a string is refused", Expected: anyRefusal,
+			Req: protocheck.Request{Method: "tools/list", Params: listWith(envelopeWith(v, map[string]any{stateless.MetaProtocolVersion: 20260728}))}},
+		{ID: "envelope/no-capabilities", Title: "a request whose _meta has no client capabilities is refused", Expected: anyRefusal,
+			Req: protocheck.Request{Method: "tools/list", Params: listWith(envelopeWith(v, map[string]any{stateless.MetaClientCapabilities: nil}))}},
+		{ID: "envelope/malformed-capabilities", Title: "a request whose client capabilities are not an object is refused", Expected: anyRefusal,
+			Req: protocheck.Request{Method: "tools/list", Params: listWith(envelopeWith(v, map[string]any{stateless.MetaClientCapabilities: "all"}))}},
+		{ID: "envelope/malformed-client-info", Title: "a request whose client info is not an object is refused", Expected: anyRefusal,
+			Req:    protocheck.Request{Method: "tools/list", Params: listWith(envelopeWith(v, map[string]any{stateless.MetaClientInfo: "mcp-fuzz"}))},
+			Expect: protocheck.Expectation{Served: report.CodeEnvelopeLenient}},
 	}
 	checks = append(checks, headerChecks(t)...)
 	return append(checks, requestStateCheck(t))
@@ -102,28 +116,28 @@ func envelopeChecks(t envelopeTarget) []protoCheck {
 
 // headerChecks are the Streamable HTTP checks: a routing header that
 // contradicts the body, or is missing, is refused with HeaderMismatch.
-func headerChecks(t envelopeTarget) []protoCheck {
+func headerChecks(t envelopeTarget) []protocheck.Check {
 	if !t.http {
 		return nil
 	}
 	mismatch := "JSON-RPC error -32020 (HTTP 400)"
 	list := listWith(envelopeWith(t.version, nil))
-	hm := expectation{codes: []int64{codeHeaderMismatch}, legacy: []int64{-32001}}
-	checks := []protoCheck{
-		{id: "envelope/header-version-mismatch", title: "an MCP-Protocol-Version header that contradicts _meta is refused", expected: mismatch, expect: hm,
-			req: protoRequest{method: "tools/list", params: list, headers: http.Header{"Mcp-Protocol-Version": {protocolVersion}}}},
-		{id: "envelope/header-method-mismatch", title: "an Mcp-Method header that contradicts the body is refused", expected: mismatch, expect: hm,
-			req: protoRequest{method: "tools/list", params: list, headers: http.Header{"Mcp-Method": {"prompts/list"}}}},
-		{id: "envelope/header-method-missing", title: "a request without the Mcp-Method header is refused", expected: mismatch, expect: hm,
-			req: protoRequest{method: "tools/list", params: list, headers: http.Header{"Mcp-Method": {""}}}},
+	hm := protocheck.Expectation{Codes: []int64{oracle.CodeHeaderMismatch}, Legacy: []int64{-32001}}
+	checks := []protocheck.Check{
+		{ID: "envelope/header-version-mismatch", Title: "an MCP-Protocol-Version header that contradicts _meta is refused", Expected: mismatch, Expect: hm,
+			Req: protocheck.Request{Method: "tools/list", Params: list, Headers: http.Header{"Mcp-Protocol-Version": {protocolVersion}}}},
+		{ID: "envelope/header-method-mismatch", Title: "an Mcp-Method header that contradicts the body is refused", Expected: mismatch, Expect: hm,
+			Req: protocheck.Request{Method: "tools/list", Params: list, Headers: http.Header{"Mcp-Method": {"prompts/list"}}}},
+		{ID: "envelope/header-method-missing", Title: "a request without the Mcp-Method header is refused", Expected: mismatch, Expect: hm,
+			Req: protocheck.Request{Method: "tools/list", Params: list, Headers: http.Header{"Mcp-Method": {""}}}},
 	}
-	name := protoCheck{id: "envelope/header-name-mismatch", title: "an Mcp-Name header that names another tool than the body is refused", expected: mismatch, expect: hm}
+	name := protocheck.Check{ID: "envelope/header-name-mismatch", Title: "an Mcp-Name header that names another tool than the body is refused", Expected: mismatch, Expect: hm}
 	switch {
 	case t.call == nil:
-		name.skip = "no tool whose valid call succeeded is safe to call again (read-only or not destructive)"
+		name.Skip = "no tool whose valid call succeeded is safe to call again (read-only or not destructive)"
 	default:
-		name.req = protoRequest{method: "tools/call", params: t.call.params,
-			headers: http.Header{"Mcp-Name": {mcpNameHeader(otherName(t.call.tool))}}}
+		name.Req = protocheck.Request{Method: "tools/call", Params: t.call.params,
+			Headers: http.Header{"Mcp-Name": {mcpNameHeader(otherName(t.call.tool))}}}
 	}
 	return append(checks, name, paramCheck(t))
 }
@@ -132,21 +146,21 @@ func headerChecks(t envelopeTarget) []protoCheck {
 // one Mcp-Param header contradicting its argument: the next integer, the
 // other boolean, another string. A server that ignores the header calls a
 // tool already called, with arguments it already served.
-func paramCheck(t envelopeTarget) protoCheck {
-	c := protoCheck{id: "envelope/header-param-mismatch", title: "an Mcp-Param header that contradicts its argument in the body is refused",
-		expected: "JSON-RPC error -32020 (HTTP 400)", expect: expectation{codes: []int64{codeHeaderMismatch}}}
+func paramCheck(t envelopeTarget) protocheck.Check {
+	c := protocheck.Check{ID: "envelope/header-param-mismatch", Title: "an Mcp-Param header that contradicts its argument in the body is refused",
+		Expected: "JSON-RPC error -32020 (HTTP 400)", Expect: protocheck.Expectation{Codes: []int64{oracle.CodeHeaderMismatch}}}
 	sc := t.paramCall
 	if sc == nil {
-		c.skip = "no tool with an x-mcp-header parameter had a valid call that succeeded, sent a value for the parameter, and is safe to call again (read-only or not destructive)"
+		c.Skip = "no tool with an x-mcp-header parameter had a valid call that succeeded, sent a value for the parameter, and is safe to call again (read-only or not destructive)"
 		return c
 	}
 	header, value, ok := mcpheader.Mismatch(sc.bindings, sc.args)
 	if !ok {
-		c.skip = "the valid call of the sampled tool sends no value with a header form for its x-mcp-header parameters"
+		c.Skip = "the valid call of the sampled tool sends no value with a header form for its x-mcp-header parameters"
 		return c
 	}
 	// The call's other Mcp-Param headers are right (see checkHeaders).
-	c.req = protoRequest{method: "tools/call", params: sc.params, headers: http.Header{header: {value}}}
+	c.Req = protocheck.Request{Method: "tools/call", Params: sc.params, Headers: http.Header{header: {value}}}
 	return c
 }
 
@@ -162,32 +176,32 @@ func otherName(name string) string {
 // one byte changed. The spec lets a server skip integrity protection only
 // when tampering can cause nothing worse than a failed request, which
 // mcp-fuzz cannot know: a complete answer is a note, not a defect.
-func requestStateCheck(t envelopeTarget) protoCheck {
-	c := protoCheck{id: "envelope/tampered-request-state", title: "a tampered requestState is refused or asked for again",
-		expected: "a JSON-RPC error, or input_required again",
-		expect: expectation{served: report.CodeEnvelopeLenient, servedOK: func(raw json.RawMessage) bool {
-			done, _, _, err := inputRequired(raw)
+func requestStateCheck(t envelopeTarget) protocheck.Check {
+	c := protocheck.Check{ID: "envelope/tampered-request-state", Title: "a tampered requestState is refused or asked for again",
+		Expected: "a JSON-RPC error, or input_required again",
+		Expect: protocheck.Expectation{Served: report.CodeEnvelopeLenient, ServedOK: func(raw json.RawMessage) bool {
+			done, _, _, err := stateless.InputRequired(raw)
 			return err == nil && !done
 		}}}
 	in := t.inputRequired
 	if in == nil {
-		c.skip = "no call was answered with input_required and a requestState"
+		c.Skip = "no call was answered with input_required and a requestState"
 		return c
 	}
 	members := []any{"requestState", tamper(in.state)}
 	if len(in.inputs) > 0 {
 		members = append(members, "inputResponses", in.inputs)
 	}
-	params, err := withMembers(in.params, members...)
+	params, err := stateless.WithMembers(in.params, members...)
 	if err != nil {
-		c.skip = "the call's params are not an object"
+		c.Skip = "the call's params are not an object"
 		return c
 	}
 	// The report shows a placeholder: the state is the server's opaque
 	// text, and may carry what no report should (a token, base64'd).
 	members[1] = fmt.Sprintf("REQUEST_STATE: the requestState of the call's input_required answer (%d bytes), one byte changed; not recorded, it may carry the server's secrets", len(in.state))
-	shown, _ := withMembers(in.params, members...)
-	c.req = protoRequest{method: "tools/call", params: params, shown: shown}
+	shown, _ := stateless.WithMembers(in.params, members...)
+	c.Req = protocheck.Request{Method: "tools/call", Params: params, Shown: shown}
 	return c
 }
 
@@ -226,7 +240,7 @@ func repeatableCall(tested []report.Tool, tools []tool, s *session, withParam bo
 			if c.Kind != report.KindValid || c.Verdict != report.OK || c.ArgumentsDigest != nil {
 				continue
 			}
-			params, err := withMembers(callParams(rt.Name, c.Arguments), "_meta", s.envelope())
+			params, err := stateless.WithMembers(callParams(rt.Name, c.Arguments), "_meta", s.envelope())
 			if err != nil {
 				continue
 			}

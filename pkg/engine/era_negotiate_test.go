@@ -10,10 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/stateless"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // scriptedConn is an mcp.Connection whose peer answers each request with
@@ -65,7 +66,7 @@ func metaVersion(params json.RawMessage) string {
 		Meta map[string]any `json:"_meta"`
 	}
 	_ = json.Unmarshal(params, &p)
-	v, _ := p.Meta[metaProtocolVersion].(string)
+	v, _ := p.Meta[stateless.MetaProtocolVersion].(string)
 	return v
 }
 
@@ -85,7 +86,7 @@ func startScripted(t *testing.T, cfg Config, answer func(string, json.RawMessage
 func TestDiscoverRetriesOnUnsupportedVersion(t *testing.T) {
 	answer := func(method string, params json.RawMessage) (json.RawMessage, *jsonrpc.Error) {
 		if v := metaVersion(params); v != ModernProtocolVersion {
-			return nil, &jsonrpc.Error{Code: codeUnsupportedProtocolVersion, Message: "unsupported", Data: json.RawMessage(`{"supported":["2026-07-28","2025-11-25"],"requested":"` + v + `"}`)}
+			return nil, &jsonrpc.Error{Code: oracle.CodeUnsupportedProtocolVersion, Message: "unsupported", Data: json.RawMessage(`{"supported":["2026-07-28","2025-11-25"],"requested":"` + v + `"}`)}
 		}
 		return json.RawMessage(`{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}`), nil
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/stateless"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -61,7 +62,7 @@ func TestModernOnlyAuto(t *testing.T) {
 	// and works as printed.
 	c := validCase(t, rep, "confirm")
 	r := reproduce(rep, Config{Command: []string{fixture.Build(t, "modern-only")}}, "echo", report.Case{ID: "echo/valid", Arguments: json.RawMessage(`{"q":"x"}`)})
-	if strings.Contains(r.Shell, "initialize") || !strings.Contains(r.Shell, metaProtocolVersion) {
+	if strings.Contains(r.Shell, "initialize") || !strings.Contains(r.Shell, stateless.MetaProtocolVersion) {
 		t.Fatalf("modern reproducer: %s", r.Shell)
 	}
 	if out := runShell(t, r.Shell); !strings.Contains(out, `"answered echo"`) || !strings.Contains(out, `"id":2`) {

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/stateless"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -304,17 +304,6 @@ func headerFromEnv(name string) string {
 	return `"` + esc + ": $" + envName(name) + `"`
 }
 
-// cutUTF8 returns at most n bytes of s, not splitting a character.
-func cutUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
 // HeaderEnv is the environment variable that reproducers (and replay)
 // read the value of header from: X-Tenant's is X_TENANT.
 func HeaderEnv(header string) string { return envName(header) }
@@ -368,7 +357,7 @@ func reproParams(rep *report.Report, toolName string, args json.RawMessage) json
 		return p
 	}
 	env := reproEnvelope(rep.Server.ProtocolVersion)
-	if withEnv, err := withMembers(p, "_meta", env); err == nil {
+	if withEnv, err := stateless.WithMembers(p, "_meta", env); err == nil {
 		return withEnv
 	}
 	return p
@@ -376,7 +365,7 @@ func reproParams(rep *report.Report, toolName string, args json.RawMessage) json
 
 // reproEnvelope is the _meta envelope a reproducer sends.
 func reproEnvelope(version string) json.RawMessage {
-	return envelopeJSON(version, "mcp-fuzz-repro", "0")
+	return stateless.Envelope(version, "mcp-fuzz-repro", "0")
 }
 
 // mcpNameHeader is the Mcp-Name header value for name: as it is when it is

@@ -14,7 +14,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/httpcap"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -62,13 +64,15 @@ const authBudget = 15 * time.Second
 // [authBudget] is spent (and of every context made from it).
 var errAuthBudget = fmt.Errorf("the metadata checks' time budget of %s was spent", authBudget)
 
-// httpChecks are the HTTP compliance checks of the audit of cn, in order,
-// appended after the envelope checks; none over stdio or the legacy
-// HTTP+SSE transport. version is the negotiated protocol version.
+// httpPhase runs the HTTP compliance checks of a (see [phases]).
+func httpPhase(ctx context.Context, a *audit) []report.Check {
+	return httpChecks(ctx, a.cn, a.version())
+}
+
+// httpChecks are the HTTP compliance checks of the audit of cn, a
+// Streamable HTTP target, in order. version is the negotiated protocol
+// version.
 func httpChecks(ctx context.Context, cn *connector, version string) []report.Check {
-	if cn.transport != "streamable-http" || cn.header == nil {
-		return nil
-	}
 	hc := &httpChecker{client: cn.http, target: cn.header.target, leak: cn.leak, timeout: min(checkTimeout, cn.cfg.Timeout)}
 	out := []report.Check{noSessionCheck(cn.header, version)}
 	if ctx.Err() != nil {
@@ -98,7 +102,7 @@ func noSessionCheck(h *headerTransport, version string) report.Check {
 		if slices.Contains([]string{"tools/list", "prompts/list", "resources/list", "resources/templates/list"}, first) {
 			method = first
 		}
-		c.Request = requestLine(method, json.RawMessage(`{"_meta":`+string(reproEnvelope(version))+`}`))
+		c.Request = protocheck.RequestLine(method, json.RawMessage(`{"_meta":`+string(reproEnvelope(version))+`}`))
 	}
 	return c
 }
@@ -139,7 +143,7 @@ func (hc *httpChecker) get(ctx context.Context, path, accept string) (fetched, e
 		return fetched{}, err
 	}
 	defer resp.Body.Close()
-	f := fetched{status: resp.StatusCode, mediaType: mediaType(resp.Header.Get("Content-Type"))}
+	f := fetched{status: resp.StatusCode, mediaType: httpcap.MediaType(resp.Header.Get("Content-Type"))}
 	f.body, err = io.ReadAll(io.LimitReader(resp.Body, maxCheckBody+1))
 	switch {
 	case len(f.body) > maxCheckBody:
@@ -393,7 +397,7 @@ func (hc *httpChecker) legacySSE(ctx context.Context) report.Check {
 		return c
 	}
 	defer resp.Body.Close()
-	mt := mediaType(resp.Header.Get("Content-Type"))
+	mt := httpcap.MediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode/100 != 2 || mt != acceptSSE {
 		c.Status = report.CheckPass
 		c.Detail = fmt.Sprintf("HTTP %d (%s) to GET: no event stream", resp.StatusCode, hc.name(orText(mt, "no content type")))

@@ -3,36 +3,14 @@ package engine
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
-
-// The leak flag is for the run's secrets and internals, never for an echo of
-// what mcp-fuzz itself sent.
-func TestLeaksIgnoreEchoOfArguments(t *testing.T) {
-	d := leak.NewDetector(map[string]string{"--env API_TOKEN": "canary-7f3a9c1e5b"})
-	trace := "Error: boom\n    at handler (/srv/app/index.js:12:5)"
-	for _, tc := range []struct {
-		name, args, text string
-		seen             []string
-		want             []string
-	}{
-		{"secret seen", `{"q":"x"}`, "token ***", []string{"--env API_TOKEN"}, []string{"value of --env API_TOKEN"}},
-		{"secret echoed from a user example", `{"q":"canary-7f3a9c1e5b"}`, "token ***", []string{"--env API_TOKEN"}, nil},
-		{"stack trace", `{"q":"x"}`, trace, nil, []string{"Node stack frame"}},
-		{"probe string echoed", `{"q":"at handler (/srv/app/index.js:12:5)"}`, "no such item: at handler (/srv/app/index.js:12:5)", nil, nil},
-		{"echo of a JSON-escaped argument", `{"q":"line\nat handler (/srv/app/index.js:12:5)"}`, "got: line\nat handler (/srv/app/index.js:12:5)", nil, nil},
-	} {
-		got := leaks(d, json.RawMessage(tc.args), tc.text, tc.seen)
-		if len(tc.want) == 0 && len(got) == 0 {
-			continue
-		}
-		if len(got) == 0 || !slices.Equal(got[:len(tc.want)], tc.want) {
-			t.Errorf("%s: leaks = %q, want %q", tc.name, got, tc.want)
-		}
-	}
-}
 
 func TestSecretValuesFollowSPEC(t *testing.T) {
 	cfg := Config{
@@ -78,9 +56,10 @@ func TestOwnSecretsJoinTheSet(t *testing.T) {
 	}
 	// An answer carrying the own token is a leak, named as mcp-fuzz's own.
 	d := leak.NewDetector(got)
-	text := "config: ghp_own0123456789abcdef"
-	_, seen := d.RedactText(text)
-	if l := leaks(d, json.RawMessage(`{"q":"x"}`), text, seen); !slices.Contains(l, "value of mcp-fuzz's own GITHUB_TOKEN") {
-		t.Errorf("leaks = %q, want the own token named", l)
+	redacted, seen := d.RedactText("config: ghp_own0123456789abcdef")
+	answer, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": redacted}}})
+	j := oracle.Judge(oracle.Case{Kind: casegen.Valid, Leak: d, Args: json.RawMessage(`{"q":"x"}`)}, oracle.Outcome{Result: answer, Secrets: seen})
+	if !slices.Contains(j.Flags, report.FlagLeak) || !strings.Contains(j.Detail, "value of mcp-fuzz's own GITHUB_TOKEN") {
+		t.Errorf("flags %q, detail %q: want the own token named as a leak", j.Flags, j.Detail)
 	}
 }

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -16,45 +14,11 @@ import (
 	"unicode"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/learn"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
-
-// Bounds of learning a valid call (docs/BEHAVIOUR.md#case-generation): what mcp-fuzz reads of what
-// a server says, and how often it asks again.
-const (
-	// maxLearnRetries bounds the calls of the tool itself with learned
-	// arguments, per tool.
-	maxLearnRetries = 3
-	// maxLearnText is how much of one message or result is searched for
-	// values; the rest of a huge or hostile answer is ignored.
-	maxLearnText = 8 << 10
-	// maxLearnValues bounds the values taken from one source.
-	maxLearnValues = 32
-	// maxLearnValue is the longest value tried.
-	maxLearnValue = 512
-	// maxListedDirs bounds the learned directories listed to find a file.
-	maxListedDirs = 2
-	// maxListingTools bounds the read-only listing tools called to learn.
-	maxListingTools = 4
-)
-
-// Where learned values come from, as the report's learnedFrom says it.
-const (
-	fromErrorMessage = "error message"
-	fromResources    = "resources/list"
-	fromSchema       = "schema " // + the keyword: "schema examples"
-	fromTool         = "tool "   // + the tool's name
-)
-
-// learnCandidate is one value to try in one property.
-type learnCandidate struct {
-	value string
-	from  string
-	// file and dir say what the value looks like: a listed file, or a
-	// directory (listed as one, or a root a listing tool named).
-	file, dir bool
-}
 
 // learning is what a runner keeps between tools to learn valid calls: the
 // tools of the server (to find read-only listings), the answers of the
@@ -63,11 +27,11 @@ type learnCandidate struct {
 type learning struct {
 	tools     []tool
 	resources bool // the server has the resources capability
-	listed    map[string][]learnCandidate
+	listed    map[string][]learn.Candidate
 	// seen holds values from the valid calls of read-only tools run so far
 	// on this runner, in order; kept only when tools run one at a time, so
 	// that what is learned does not depend on scheduling.
-	seen []learnCandidate
+	seen []learn.Candidate
 	// calls holds the judged discovery calls of listing tools that must be
 	// reported, shared by the runners of a run.
 	calls *discoveryCalls
@@ -77,7 +41,7 @@ type learning struct {
 // whose initialize answer declared capabilities; calls is shared by the
 // runners of one run.
 func newLearning(tools []tool, capabilities json.RawMessage, calls *discoveryCalls) *learning {
-	return &learning{tools: tools, resources: declares(capabilities, "resources"), listed: map[string][]learnCandidate{}, calls: calls}
+	return &learning{tools: tools, resources: declares(capabilities, "resources"), listed: map[string][]learn.Candidate{}, calls: calls}
 }
 
 // discoveryCalls keeps, over the runners of one run, the discovery calls
@@ -146,33 +110,7 @@ func (t tool) discoverySafe() bool {
 	return t.ReadOnly != nil && *t.ReadOnly && (t.Destructive == nil || !*t.Destructive)
 }
 
-// shallowSchema is the top level of an input schema, as learning reads it.
-type shallowSchema struct {
-	Properties map[string]shallowProp `json:"properties"`
-	Required   []string               `json:"required"`
-}
-
-type shallowProp struct {
-	Type     json.RawMessage `json:"type"`
-	Examples []any           `json:"examples"`
-	Enum     []any           `json:"enum"`
-	Default  any             `json:"default"`
-}
-
-func (p shallowProp) isString() bool {
-	var one string
-	if json.Unmarshal(p.Type, &one) == nil {
-		return one == "string"
-	}
-	var many []string
-	return json.Unmarshal(p.Type, &many) == nil && slices.Contains(many, "string")
-}
-
-func (t tool) shallow() shallowSchema {
-	var s shallowSchema
-	_ = json.Unmarshal(t.InputSchema, &s)
-	return s
-}
+func (t tool) shallow() learn.Schema { return learn.ParseSchema(t.InputSchema) }
 
 // isListing reports whether t looks like a read-only listing that takes no
 // required argument, e.g. list_allowed_directories.
@@ -194,72 +132,10 @@ func (t tool) dirLister() string {
 		return ""
 	}
 	p, ok := s.Properties[s.Required[0]]
-	if !ok || !p.isString() || !pathLike(s.Required[0]) {
+	if !ok || !p.IsString() || !learn.PathLike(s.Required[0]) {
 		return ""
 	}
 	return s.Required[0]
-}
-
-// fillable names the words that mark a string property a learned value may
-// fill.
-var fillable = []string{"path", "file", "dir", "folder", "uri", "url", "id", "name", "key", "root", "resource"}
-
-func pathLike(name string) bool {
-	n := strings.ToLower(name)
-	for _, w := range []string{"path", "file", "dir", "folder", "root"} {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// fillTargets are the string properties of t's schema a learned value may
-// fill: required ones first, each group by name.
-func fillTargets(s shallowSchema) []string {
-	var req, opt []string
-	names := make([]string, 0, len(s.Properties))
-	for n := range s.Properties {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		if !s.Properties[n].isString() {
-			continue
-		}
-		ln := strings.ToLower(n)
-		if !slices.ContainsFunc(fillable, func(w string) bool { return strings.Contains(ln, w) }) {
-			continue
-		}
-		if slices.Contains(s.Required, n) {
-			req = append(req, n)
-		} else {
-			opt = append(opt, n)
-		}
-	}
-	return append(req, opt...)
-}
-
-// want says what kind of value a tool seems to take: +1 a file, -1 a
-// directory, 0 unknown. errText is the tool's own error message.
-func want(t tool, errText string) int {
-	e := strings.ToLower(errText)
-	switch {
-	case strings.Contains(e, "eisdir") || strings.Contains(e, "is a directory"):
-		return 1
-	case strings.Contains(e, "enotdir") || strings.Contains(e, "not a directory"):
-		return -1
-	}
-	n := strings.ToLower(t.Name)
-	for _, w := range []string{"dir", "folder", "tree", "search", "list"} {
-		if strings.Contains(n, w) {
-			return -1
-		}
-	}
-	if strings.Contains(n, "file") || strings.Contains(n, "read") || strings.Contains(n, "media") {
-		return 1
-	}
-	return 0
 }
 
 // learnedValid is the outcome of learning for one tool.
@@ -277,7 +153,7 @@ type learnedValid struct {
 // first) into a valid call that works, with values the server itself
 // named: in its error message, its schema's other examples, resources/list,
 // read-only listing tools and the answers of read-only tools already called.
-// It calls t again at most [maxLearnRetries] times, and only answered calls
+// It calls t again at most [learn.MaxRetries] times, and only answered calls
 // count: a retry that fails as a crash, a hang or a protocol violation, or
 // whose answer has a flag the first attempt did not (a leak, a panic on
 // stderr), ends learning and is returned to be reported as the valid call.
@@ -287,7 +163,7 @@ func (r *runner) learnValid(ctx context.Context, t tool, c casegen.Case, first *
 	var out learnedValid
 	schema, _ := t.compiled()
 	s := t.shallow()
-	targets := fillTargets(s)
+	targets := learn.Targets(s)
 	if len(targets) == 0 || !schema.Compiled() {
 		// No property a learned value could fill, or no validator to
 		// check a learned call against the schema: nothing to ask.
@@ -300,23 +176,23 @@ func (r *runner) learnValid(ctx context.Context, t tool, c casegen.Case, first *
 		return out
 	}
 
-	var cands []learnCandidate
+	var cands []learn.Candidate
 	// What the server's error names comes first: it says what it expects.
-	for _, v := range extractValues(errText) {
-		if !echoesSent(base, v.value) {
-			v.from = fromErrorMessage
+	for _, v := range learn.Extract(errText) {
+		if !learn.EchoesSent(base, v.Value) {
+			v.From = learn.FromErrorMessage
 			cands = append(cands, v)
 		}
 	}
-	cands = append(cands, schemaAlternatives(s, base)...)
+	cands = append(cands, learn.SchemaAlternatives(s, base)...)
 	discovered, stop := r.discover(ctx, t)
 	if stop != "" {
 		out.tried = append(out.tried, stop)
 		return out
 	}
 	cands = append(cands, discovered...)
-	kind := want(t, errText)
-	if kind > 0 && !slices.ContainsFunc(cands, func(c learnCandidate) bool { return c.file }) {
+	kind := learn.Want(t.Name, errText)
+	if kind > 0 && !slices.ContainsFunc(cands, func(c learn.Candidate) bool { return c.File }) {
 		files, stop := r.listFiles(ctx, t, cands)
 		if stop != "" {
 			out.tried = append(out.tried, stop)
@@ -327,7 +203,7 @@ func (r *runner) learnValid(ctx context.Context, t tool, c casegen.Case, first *
 	// Values that look like what the tool takes first, then the others,
 	// each group in the order found: the error message, the schema, then
 	// discovery.
-	order := func(c learnCandidate) int { return 3*fit(targets[0], c.value) + rank(c, kind) }
+	order := func(c learn.Candidate) int { return 3*learn.Fit(targets[0], c.Value) + learn.Rank(c, kind) }
 	sort.SliceStable(cands, func(i, j int) bool { return order(cands[i]) < order(cands[j]) })
 
 	type attempt struct {
@@ -337,10 +213,10 @@ func (r *runner) learnValid(ctx context.Context, t tool, c casegen.Case, first *
 	var attempts []attempt
 	seen := map[string]bool{string(c.Arguments): true}
 	for _, cd := range cands {
-		if !r.usableValue(cd.value) {
+		if !r.usableValue(cd.Value) {
 			continue
 		}
-		args := fillCandidate(base, targets, s, cd)
+		args := learn.Fill(base, targets, s, cd)
 		if args == nil || seen[string(args)] {
 			continue
 		}
@@ -348,8 +224,8 @@ func (r *runner) learnValid(ctx context.Context, t tool, c casegen.Case, first *
 		if schema.Validate(args) != nil {
 			continue
 		}
-		attempts = append(attempts, attempt{args, cd.from})
-		if len(attempts) == maxLearnRetries {
+		attempts = append(attempts, attempt{args, cd.From})
+		if len(attempts) == learn.MaxRetries {
 			break
 		}
 	}
@@ -379,60 +255,10 @@ func (r *runner) learnValid(ctx context.Context, t tool, c casegen.Case, first *
 			out.from, out.rc = a.from, &rc
 			return out
 		}
-		detail, _, _ := strings.Cut(rc.Detail, syntheticHint)
+		detail, _, _ := strings.Cut(rc.Detail, oracle.SyntheticHint)
 		out.tried = append(out.tried, fmt.Sprintf("%s from %s: %s", a.args, a.from, excerpt(detail, 80)))
 	}
 	return out
-}
-
-// echoesSent reports whether v is one of the string arguments sent, or ends
-// with one: an error that quotes the path the tool resolved from our own
-// value (".../README.md" for "README.md") names nothing new.
-func echoesSent(base map[string]any, v string) bool {
-	for _, a := range base {
-		if s, ok := a.(string); ok && (s == v || (len(s) >= 3 && strings.HasSuffix(v, s))) {
-			return true
-		}
-	}
-	return false
-}
-
-// fit says how well value suits a property named prop: 0 well (a URI for
-// a uri, an absolute path for a path, a plain token for an id or a name),
-// 1 maybe, 2 badly.
-func fit(prop, value string) int {
-	p := strings.ToLower(prop)
-	uri := strings.Contains(value, "://")
-	switch {
-	case strings.Contains(p, "uri") || strings.Contains(p, "url"):
-		if uri {
-			return 0
-		}
-		return 2
-	case pathLike(p):
-		if strings.HasPrefix(value, "/") {
-			return 0
-		}
-		return 1
-	}
-	if uri || strings.ContainsAny(value, "/ \t") {
-		return 1
-	}
-	return 0
-}
-
-// rank orders discovered values for a tool that wants kind (+1 files, -1
-// directories, 0 either).
-func rank(c learnCandidate, kind int) int {
-	switch {
-	case kind > 0 && c.file, kind < 0 && c.dir:
-		return 0
-	case kind != 0 && !c.file && !c.dir:
-		return 1
-	case kind == 0:
-		return 0
-	}
-	return 2
 }
 
 // usableValue reports whether a learned value may be sent and reported: a
@@ -442,73 +268,23 @@ func rank(c learnCandidate, kind int) int {
 // nor a transformed form of one (a piece of 8 characters in any case, its
 // base64, its reversal: see [leak.Detector.Resembles]).
 func (r *runner) usableValue(v string) bool {
-	if v == "" || len(v) > maxLearnValue || strings.Contains(v, "***") || r.leak.Redact(v) != v || r.leak.Resembles(v) {
+	if v == "" || len(v) > learn.MaxValue || strings.Contains(v, "***") || r.leak.Redact(v) != v || r.leak.Resembles(v) {
 		return false
 	}
 	return !strings.ContainsFunc(v, func(c rune) bool { return !unicode.IsPrint(c) })
-}
-
-// fillCandidate puts cd's value in the first target property whose current
-// value it does not merely repeat, and returns the arguments encoded; nil
-// when no property fits.
-func fillCandidate(base map[string]any, targets []string, s shallowSchema, cd learnCandidate) json.RawMessage {
-	for _, name := range targets {
-		cur, _ := base[name].(string)
-		if cur == cd.value {
-			continue
-		}
-		if strings.HasPrefix(cd.from, fromSchema) && !slices.ContainsFunc(s.Properties[name].Examples, func(e any) bool { return e == cd.value }) &&
-			!slices.ContainsFunc(s.Properties[name].Enum, func(e any) bool { return e == cd.value }) && s.Properties[name].Default != cd.value {
-			continue // a schema's value belongs to its own property
-		}
-		args := make(map[string]any, len(base))
-		for k, v := range base {
-			args[k] = v
-		}
-		args[name] = cd.value
-		b, err := json.Marshal(args)
-		if err != nil {
-			return nil
-		}
-		return b
-	}
-	return nil
-}
-
-// schemaAlternatives are the string values a top-level property's schema
-// names that the generator did not use: its other examples, enum values and
-// default.
-func schemaAlternatives(s shallowSchema, base map[string]any) []learnCandidate {
-	var out []learnCandidate
-	for _, name := range fillTargets(s) {
-		p := s.Properties[name]
-		add := func(v any, kw string) {
-			if str, ok := v.(string); ok && base[name] != str && len(out) < maxLearnValues {
-				out = append(out, learnCandidate{value: str, from: fromSchema + kw})
-			}
-		}
-		for _, v := range p.Examples {
-			add(v, "examples")
-		}
-		add(p.Default, "default")
-		for _, v := range p.Enum {
-			add(v, "enum")
-		}
-	}
-	return out
 }
 
 // discover gathers the values the server names without being asked about
 // t: resources/list URIs, the answers of read-only listing tools, and what
 // read-only tools already answered. stop is set when a discovery call got
 // no answer: learning ends there, and says so.
-func (r *runner) discover(ctx context.Context, t tool) (cands []learnCandidate, stop string) {
+func (r *runner) discover(ctx context.Context, t tool) (cands []learn.Candidate, stop string) {
 	l := r.learn
 	if l == nil {
 		return nil, ""
 	}
 	if l.resources {
-		got, stop := r.listedOnce(ctx, fromResources, r.cfg.Timeout, func(ctx context.Context) (string, error) {
+		got, stop := r.listedOnce(ctx, learn.FromResources, r.cfg.Timeout, func(ctx context.Context) (string, error) {
 			raw, _, err := r.s.call(ctx, "resources/list", map[string]any{})
 			if err != nil {
 				return "", err
@@ -521,7 +297,7 @@ func (r *runner) discover(ctx context.Context, t tool) (cands []learnCandidate, 
 			_ = json.Unmarshal(raw, &res)
 			var b strings.Builder
 			for i, x := range res.Resources {
-				if i == maxLearnValues {
+				if i == learn.MaxValues {
 					break
 				}
 				b.WriteString(x.URI + "\n")
@@ -538,16 +314,16 @@ func (r *runner) discover(ctx context.Context, t tool) (cands []learnCandidate, 
 		if lt.Name == t.Name || !lt.isListing() || r.cfg.skipReason(lt) != "" || lt.TaskSupport == "required" {
 			continue
 		}
-		if listings++; listings > maxListingTools {
+		if listings++; listings > learn.MaxListingTools {
 			break
 		}
-		got, stop := r.listingCall(ctx, t, lt, json.RawMessage(`{}`), fromTool+lt.Name, nil)
+		got, stop := r.listingCall(ctx, t, lt, json.RawMessage(`{}`), learn.FromTool+lt.Name, nil)
 		if stop != "" {
 			return nil, stop
 		}
 		if n := strings.ToLower(lt.Name); strings.Contains(n, "dir") || strings.Contains(n, "root") || strings.Contains(n, "folder") {
 			for i := range got {
-				got[i].dir, got[i].file = true, false // a listing of directories
+				got[i].Dir, got[i].File = true, false // a listing of directories
 			}
 		}
 		cands = append(cands, got...)
@@ -557,14 +333,14 @@ func (r *runner) discover(ctx context.Context, t tool) (cands []learnCandidate, 
 
 // listFiles lists up to [maxListedDirs] learned directories with a
 // read-only listing tool that takes a path, for a tool that needs a file.
-func (r *runner) listFiles(ctx context.Context, t tool, found []learnCandidate) (files []learnCandidate, stop string) {
+func (r *runner) listFiles(ctx context.Context, t tool, found []learn.Candidate) (files []learn.Candidate, stop string) {
 	if r.learn == nil {
 		return nil, ""
 	}
 	var dirs []string
 	for _, c := range found {
-		if (c.dir || !c.file) && strings.HasPrefix(c.value, "/") && !slices.Contains(dirs, c.value) && len(dirs) < maxListedDirs {
-			dirs = append(dirs, c.value)
+		if (c.Dir || !c.File) && strings.HasPrefix(c.Value, "/") && !slices.Contains(dirs, c.Value) && len(dirs) < learn.MaxListedDirs {
+			dirs = append(dirs, c.Value)
 		}
 	}
 	for _, lt := range r.learn.tools {
@@ -581,14 +357,14 @@ func (r *runner) listFiles(ctx context.Context, t tool, found []learnCandidate) 
 			if schema.Compiled() && schema.Validate(args) != nil {
 				continue
 			}
-			got, stop := r.listingCall(ctx, t, lt, args, fromTool+lt.Name+" "+dir, func(text string) string {
-				return strings.Join(dirEntries(dir, text), "\n")
+			got, stop := r.listingCall(ctx, t, lt, args, learn.FromTool+lt.Name+" "+dir, func(text string) string {
+				return strings.Join(learn.DirEntries(dir, text), "\n")
 			})
 			if stop != "" {
 				return nil, stop
 			}
 			for _, g := range got {
-				files = append(files, learnCandidate{value: g.value, from: fromTool + lt.Name, file: g.file, dir: g.dir})
+				files = append(files, learn.Candidate{Value: g.Value, From: learn.FromTool + lt.Name, File: g.File, Dir: g.Dir})
 			}
 		}
 		break // one listing tool is enough
@@ -596,37 +372,11 @@ func (r *runner) listFiles(ctx context.Context, t tool, found []learnCandidate) 
 	return files, ""
 }
 
-// dirEntries reads a directory listing in the "[FILE] a.txt" / "[DIR] sub"
-// style, files first, as paths under dir marked "file:" or "dir:".
-func dirEntries(dir, text string) []string {
-	var files, dirs []string
-	for i, line := range strings.Split(cutUTF8(text, maxLearnText), "\n") {
-		if i > 4*maxLearnValues {
-			break
-		}
-		line = strings.TrimSpace(line)
-		for _, p := range []struct{ tag, kind string }{{"[FILE]", "file:"}, {"[DIR]", "dir:"}} {
-			name, ok := strings.CutPrefix(line, p.tag)
-			name = strings.TrimSpace(name)
-			if !ok || name == "" || strings.Contains(name, "/") || name == "." || name == ".." {
-				continue
-			}
-			e := p.kind + path.Join(dir, name)
-			if p.kind == "file:" {
-				files = append(files, e)
-			} else {
-				dirs = append(dirs, e)
-			}
-		}
-	}
-	return append(files, dirs...)
-}
-
 // listedOnce makes a discovery call that is not a tool call (resources/list)
 // once per runner (its values are kept under key) and extracts the values of
 // its text. A call that gets no answer, or whose session breaks, stops
 // learning: stop says why; it is not made again on this runner.
-func (r *runner) listedOnce(ctx context.Context, key string, timeout time.Duration, call func(context.Context) (string, error)) ([]learnCandidate, string) {
+func (r *runner) listedOnce(ctx context.Context, key string, timeout time.Duration, call func(context.Context) (string, error)) ([]learn.Candidate, string) {
 	if got, ok := r.learn.listed[key]; ok {
 		return slices.Clone(got), ""
 	}
@@ -656,9 +406,9 @@ func (r *runner) listedOnce(ctx context.Context, key string, timeout time.Durati
 		r.closeSession()
 		return nil, fmt.Sprintf("learning stopped: %s got no answer (%s)", key, excerpt(r.leak.Redact(err.Error()), 80))
 	}
-	var got []learnCandidate
-	for _, v := range extractValues(text) {
-		v.from = key
+	var got []learn.Candidate
+	for _, v := range learn.Extract(text) {
+		v.From = key
 		got = append(got, v)
 	}
 	r.learn.listed[key] = got
@@ -680,7 +430,7 @@ var errIsError = errors.New("isError")
 // names the case), and lt is not called again to learn for the rest of the
 // run. Only an answer that confirms lt works is read for values; an error
 // answer teaches nothing and is not an error of the learning.
-func (r *runner) listingCall(ctx context.Context, t, lt tool, args json.RawMessage, key string, read func(string) string) ([]learnCandidate, string) {
+func (r *runner) listingCall(ctx context.Context, t, lt tool, args json.RawMessage, key string, read func(string) string) ([]learn.Candidate, string) {
 	if got, ok := r.learn.listed[key]; ok {
 		return slices.Clone(got), ""
 	}
@@ -705,7 +455,7 @@ func (r *runner) listingCall(ctx context.Context, t, lt tool, args json.RawMessa
 	}
 	failed := rc.Verdict.Failure() || hung || rc.Verdict == report.NotRun
 	if failed || len(rc.Flags) > 0 {
-		rc.Detail = joinDetail(fmt.Sprintf("a discovery call: mcp-fuzz called this read-only listing with %s to learn a valid call of tool %s", excerpt(string(args), 200), t.Name), rc.Detail)
+		rc.Detail = oracle.JoinDetail(fmt.Sprintf("a discovery call: mcp-fuzz called this read-only listing with %s to learn a valid call of tool %s", excerpt(string(args), 200), t.Name), rc.Detail)
 		id := rc.ID
 		if calls != nil {
 			id = calls.add(lt.Name, rc, failed)
@@ -714,13 +464,13 @@ func (r *runner) listingCall(ctx context.Context, t, lt tool, args json.RawMessa
 			return nil, fmt.Sprintf("learning stopped: the discovery call %s (%s with %s) was %s", id, lt.Name, excerpt(string(args), 120), rc.Verdict)
 		}
 	}
-	var got []learnCandidate
+	var got []learn.Candidate
 	if rc.Verdict.Confirms() {
 		if read != nil {
 			text = read(text)
 		}
-		for _, v := range extractValues(text) {
-			v.from = fromTool + lt.Name
+		for _, v := range learn.Extract(text) {
+			v.From = learn.FromTool + lt.Name
 			got = append(got, v)
 		}
 	}
@@ -734,119 +484,13 @@ func (r *runner) remember(t tool, text string) {
 	if r.learn == nil || r.cfg.Parallel > 1 || !t.discoverySafe() || text == "" {
 		return
 	}
-	for _, v := range extractValues(text) {
-		if len(r.learn.seen) >= 4*maxLearnValues {
+	for _, v := range learn.Extract(text) {
+		if len(r.learn.seen) >= 4*learn.MaxValues {
 			return
 		}
-		v.from = fromTool + t.Name
+		v.From = learn.FromTool + t.Name
 		r.learn.seen = append(r.learn.seen, v)
 	}
-}
-
-var (
-	learnURI     = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s'"\x60<>(),]+`)
-	learnPath    = regexp.MustCompile(`(?:^|[\s'"\x60(:,=\[])(/[^\s'"\x60,;()<>\[\]]+)`)
-	learnQuoted  = regexp.MustCompile("'([^'\\n]{1,200})'|\"([^\"\\n]{1,200})\"|`([^`\\n]{1,200})`")
-	learnOneOf   = regexp.MustCompile(`(?i)(?:one of|allowed values|valid values(?: are)?)\s*:?\s*([^\n]{1,300})`)
-	learnEntry   = regexp.MustCompile(`^(file|dir):(.+)$`)
-	learnID      = regexp.MustCompile(`\b(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[A-Za-z]{1,12}[-_][0-9][A-Za-z0-9_-]{0,40})\b`)
-	learnListSep = regexp.MustCompile(`\s*(?:,|\|| or )\s*`)
-)
-
-// extractValues finds the values a server's text names: URIs, absolute
-// paths, quoted strings, and the items of "one of: a, b" lists, at most
-// [maxLearnValues], in the order they appear, without repeats.
-func extractValues(text string) []learnCandidate {
-	text = cutUTF8(text, maxLearnText)
-	var out []learnCandidate
-	seen := map[string]bool{}
-	add := func(v string, file, dir bool) {
-		v = strings.TrimRight(strings.TrimSpace(v), ".:;")
-		if v == "" || seen[v] || len(out) >= maxLearnValues || len(v) > maxLearnValue {
-			return
-		}
-		seen[v] = true
-		out = append(out, learnCandidate{value: v, file: file, dir: dir})
-	}
-	if t := strings.TrimSpace(text); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
-		var doc any
-		if json.Unmarshal([]byte(t), &doc) == nil {
-			// A JSON answer: the strings under id-, path-, uri- or
-			// name-like keys, not every key and word of it.
-			jsonValues(doc, "", 0, func(v string) { add(v, hasExt(v), strings.HasSuffix(v, "/")) })
-			return out
-		}
-	}
-	for i, line := range strings.Split(text, "\n") {
-		if i > 8*maxLearnValues {
-			break
-		}
-		if m := learnEntry.FindStringSubmatch(line); m != nil {
-			add(m[2], m[1] == "file", m[1] == "dir")
-			continue
-		}
-		for _, m := range learnURI.FindAllString(line, maxLearnValues) {
-			add(m, false, false)
-		}
-		for _, m := range learnPath.FindAllStringSubmatch(line, maxLearnValues) {
-			if !strings.HasPrefix(m[1], "//") {
-				add(m[1], hasExt(m[1]), strings.HasSuffix(m[1], "/"))
-			}
-		}
-		for _, m := range learnQuoted.FindAllStringSubmatch(line, maxLearnValues) {
-			add(m[1]+m[2]+m[3], false, false)
-		}
-		for _, m := range learnID.FindAllString(line, maxLearnValues) {
-			add(m, false, false)
-		}
-		if m := learnOneOf.FindStringSubmatch(line); m != nil {
-			for _, item := range learnListSep.Split(m[1], maxLearnValues) {
-				item = strings.Trim(strings.TrimSpace(item), `'"`+"`[]().")
-				if item != "" && !strings.ContainsAny(item, " \t") {
-					add(item, false, false)
-				}
-			}
-		}
-	}
-	return out
-}
-
-// jsonValues calls add with each string of doc held under a key a learned
-// value may fill (see [fillable]), in document order (object keys sorted),
-// down to a bounded depth.
-func jsonValues(doc any, key string, depth int, add func(string)) {
-	if depth > 8 {
-		return
-	}
-	switch v := doc.(type) {
-	case string:
-		k := strings.ToLower(key)
-		if slices.ContainsFunc(fillable, func(w string) bool { return strings.Contains(k, w) }) {
-			add(v)
-		}
-	case []any:
-		for i, e := range v {
-			if i == maxLearnValues {
-				break
-			}
-			jsonValues(e, key, depth+1, add)
-		}
-	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			jsonValues(v[k], k, depth+1, add)
-		}
-	}
-}
-
-// hasExt reports whether the last element of p has a file extension.
-func hasExt(p string) bool {
-	ext := path.Ext(p)
-	return len(ext) > 1 && len(ext) <= 6
 }
 
 // learnInto runs [runner.learnValid] for tool t, whose valid case c was
@@ -858,13 +502,13 @@ func (r *runner) learnInto(ctx context.Context, t tool, c casegen.Case, rc *repo
 	got := r.learnValid(ctx, t, c, rc, validateOutput)
 	if got.rc == nil {
 		if len(got.tried) > 0 {
-			rc.Detail = joinDetail(rc.Detail, "learning a valid call: "+excerpt(strings.Join(got.tried, "; "), 400))
+			rc.Detail = oracle.JoinDetail(rc.Detail, "learning a valid call: "+excerpt(strings.Join(got.tried, "; "), 400))
 		}
 		return casegen.Plan{}, false
 	}
 	*rc = *got.rc
 	rc.LearnedFrom = got.from
-	rc.Detail = joinDetail(fmt.Sprintf("synthetic arguments errored: %s; learned from %s", excerpt(strings.Replace(firstDetail, syntheticHint, "", 1), 160), got.from), rc.Detail)
+	rc.Detail = oracle.JoinDetail(fmt.Sprintf("synthetic arguments errored: %s; learned from %s", excerpt(strings.Replace(firstDetail, oracle.SyntheticHint, "", 1), 160), got.from), rc.Detail)
 	if got.args == nil {
 		return casegen.Plan{}, false // the learned call failed: judged as it is
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/learn"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -78,7 +79,7 @@ func TestLearnedValidCalls(t *testing.T) {
 			t.Errorf("%s: not confirmed after a learned valid call", tc.tool)
 		}
 		// Each tool was called at most 1 + 3 times with a valid-looking call.
-		if n := len(callsTo(calls, tc.tool)); n > 1+maxLearnRetries+len(toolOf(t, rep, tc.tool).Cases) {
+		if n := len(callsTo(calls, tc.tool)); n > 1+learn.MaxRetries+len(toolOf(t, rep, tc.tool).Cases) {
 			t.Errorf("%s: called %d times", tc.tool, n)
 		}
 	}
@@ -212,50 +213,12 @@ func TestConfigExampleIsNeverReplaced(t *testing.T) {
 	}
 }
 
-func TestExtractValues(t *testing.T) {
-	got := func(text string) []string {
-		var out []string
-		for _, c := range extractValues(text) {
-			out = append(out, c.value)
-		}
-		return out
-	}
-	for _, tc := range []struct {
-		text string
-		want []string
-	}{
-		{"Access denied - path outside allowed directories: /x/y not in /tmp/abc, /tmp/def", []string{"/x/y", "/tmp/abc", "/tmp/def"}},
-		{`unknown color "grey": expected one of: teal, plum`, []string{"grey", "teal", "plum"}},
-		{"Allowed directories:\n/srv/a\n/srv/b", []string{"/srv/a", "/srv/b"}},
-		{"see mem://docs/readme and 'quoted value'", []string{"mem://docs/readme", "quoted value"}},
-		{"valid values are a | b | c.", []string{"a", "b", "c"}},
-		{"Recent tickets: TCK-42 (open), ord_1001, 123e4567-e89b-12d3-a456-426614174000", []string{"TCK-42", "ord_1001", "123e4567-e89b-12d3-a456-426614174000"}},
-		{`[{"id":"n-1","title":"x y","path":"/a/b.txt"},{"id":"n-2","count":3}]`, []string{"n-1", "/a/b.txt", "n-2"}},
-	} {
-		if g := got(tc.text); strings.Join(g, "\n") != strings.Join(tc.want, "\n") {
-			t.Errorf("extractValues(%q) = %q, want %q", tc.text, g, tc.want)
-		}
-	}
-	// A hostile message is bounded: at most maxLearnValues values from the
-	// first maxLearnText bytes, none longer than maxLearnValue.
-	huge := strings.Repeat("/p"+strings.Repeat("x", 700)+" ", 2000) + strings.Repeat("'v' ", 100000)
-	vs := extractValues(huge)
-	if len(vs) > maxLearnValues {
-		t.Fatalf("%d values from a huge message", len(vs))
-	}
-	for _, v := range vs {
-		if len(v.value) > maxLearnValue {
-			t.Fatalf("a value of %d bytes", len(v.value))
-		}
-	}
-}
-
 // TestLearnedValuesCarryNoSecret: a value that holds a secret is never
 // sent, so it never reaches the report.
 func TestLearnedValuesCarryNoSecret(t *testing.T) {
 	d := leak.NewDetector(map[string]string{"TOKEN": "hunter2-very-secret"})
 	r := &runner{leak: d}
-	for _, v := range []string{"***", "/srv/hunter2-very-secret", "/srv/***/x", "AKIAIOSFODNN7EXAMPLE", "ok\x00", strings.Repeat("a", maxLearnValue+1),
+	for _, v := range []string{"***", "/srv/hunter2-very-secret", "/srv/***/x", "AKIAIOSFODNN7EXAMPLE", "ok\x00", strings.Repeat("a", learn.MaxValue+1),
 		"hunter2-very", "HUNTER2-VERY-SECRET", "aHVudGVyMi12ZXJ5LXNlY3JldA==", "terces-yrev-2retnuh", "/keys/2-VERY-SE"} {
 		if r.usableValue(v) {
 			t.Errorf("usableValue(%q) = true", v)
@@ -331,46 +294,6 @@ func TestReplayOfLearnedTool(t *testing.T) {
 	}
 }
 
-// FuzzLearnFromText feeds arbitrary server text to what learning reads of
-// it: extractValues and dirEntries never panic and stay within their
-// bounds, and fillCandidate only ever builds a JSON object.
-func FuzzLearnFromText(f *testing.F) {
-	for _, s := range []string{
-		"Access denied - path outside allowed directories: /x not in /tmp/abc, /tmp/def",
-		`unknown "x": expected one of: a, b | c or d`,
-		"[FILE] a.txt\n[DIR] sub\n[FILE] ../../etc/passwd\n[DIR] ",
-		"file:/a\ndir:/b\nmem://x/y 'q' `r`",
-		strings.Repeat("'", 10000),
-		"\x00\xff/\u202e/x",
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, text string) {
-		vs := extractValues(text)
-		if len(vs) > maxLearnValues {
-			t.Fatalf("%d values", len(vs))
-		}
-		for _, e := range dirEntries("/root", text) {
-			if !strings.HasPrefix(e, "file:/root/") && !strings.HasPrefix(e, "dir:/root/") {
-				t.Fatalf("entry %q escapes the listed directory", e)
-			}
-		}
-		base := map[string]any{"path": "README.md"}
-		s := shallowSchema{Properties: map[string]shallowProp{"path": {Type: json.RawMessage(`"string"`)}}, Required: []string{"path"}}
-		for _, v := range vs {
-			if len(v.value) > maxLearnValue {
-				t.Fatalf("a value of %d bytes", len(v.value))
-			}
-			if args := fillCandidate(base, fillTargets(s), s, v); args != nil {
-				var m map[string]any
-				if err := json.Unmarshal(args, &m); err != nil || m == nil {
-					t.Fatalf("fillCandidate built %s", args)
-				}
-			}
-		}
-	})
-}
-
 // TestFailedLearningSaysWhatWasTried: without the directory listing
 // (skipped), read_doc only learns directories, which it cannot read: the
 // verdict stays errored, and the detail names the tries, at most three.
@@ -392,8 +315,8 @@ func TestFailedLearningSaysWhatWasTried(t *testing.T) {
 			retries++
 		}
 	}
-	if retries == 0 || retries > maxLearnRetries {
-		t.Errorf("read_doc retried %d times with learned paths, want 1 to %d", retries, maxLearnRetries)
+	if retries == 0 || retries > learn.MaxRetries {
+		t.Errorf("read_doc retried %d times with learned paths, want 1 to %d", retries, learn.MaxRetries)
 	}
 }
 

@@ -47,6 +47,14 @@ func (lc *lifecycle) hangsSpent() string {
 	return fmt.Sprintf("not run: %d calls of the lifecycle checks before this one got no answer within the timeout", lc.hangs)
 }
 
+// lifecyclePhase runs the lifecycle checks of a on its live session (see
+// [phases]), and records what they found to check in its report.
+func lifecyclePhase(ctx context.Context, a *audit) []report.Check {
+	var checks []report.Check
+	a.rep.Lifecycle, checks = runLifecycle(ctx, a.live, a.rep, a.tools)
+	return checks
+}
+
 // runLifecycle plans and runs the lifecycle checks of tools; audited are
 // the audit's tools (their valid calls give arguments).
 func runLifecycle(ctx context.Context, r *runner, rep *report.Report, tools []tool) (*report.Lifecycle, []report.Check) {

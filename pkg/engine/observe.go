@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
 )
 
 // observed collects, over every session of a run, what the server's answers
@@ -116,7 +117,7 @@ func (o *observed) sawResult(method string, fields map[string]json.RawMessage) {
 // sawError records an error code of the stateless era's superseded or
 // reserved ones.
 func (o *observed) sawError(method string, code int64) {
-	if o == nil || supersededCode(code) == "" {
+	if o == nil || protocheck.Superseded(code) == "" {
 		return
 	}
 	o.mu.Lock()

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-
+	"github.com/mcp-fuzz/mcp-fuzz/internal/httpcap"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 const oversizeSecret = "s3cr3t-bearer-value-for-oversize"
@@ -169,7 +169,7 @@ func TestOversizeHTTPNotForgeable(t *testing.T) {
 			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}`, req.ID)
 			return
 		}
-		w.Write(standIn(mustID(t, req.ID)))
+		w.Write(httpcap.StandIn(mustID(t, req.ID)))
 	}))
 	t.Cleanup(srv.Close)
 	s := hugeSession(t, srv.URL)
@@ -204,8 +204,8 @@ func TestOversizeHTTPUnfinished(t *testing.T) {
 		case <-stalled:
 			// Cancel once the client has read past the cap (on a loaded
 			// machine that can take longer than the server's writing).
-			cc, _ := s.client.Conn().(*capConn)
-			for i := 0; i < 200 && cc != nil && !pastCap(cc.store); i++ {
+			cc, _ := s.client.Conn().(*httpcap.Conn)
+			for i := 0; i < 200 && cc != nil && !cc.Store().PastCap(); i++ {
 				time.Sleep(50 * time.Millisecond)
 			}
 			cancel()
@@ -217,16 +217,4 @@ func TestOversizeHTTPUnfinished(t *testing.T) {
 	if !errors.As(err, &o) || o.Ended || o.Bytes <= DefaultMaxResponse {
 		t.Fatalf("err = %v (%+v), want an unfinished Oversize over the response cap", err, o)
 	}
-}
-
-// pastCap reports whether store is reading an answer over its cap.
-func pastCap(store *capStore) bool {
-	store.mu.Lock()
-	defer store.mu.Unlock()
-	for _, o := range store.inFlight {
-		if o.Bytes > int64(store.max) {
-			return true
-		}
-	}
-	return false
 }

@@ -14,11 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
 // regionalSchema has parameter headers on a string and an integer.
@@ -153,7 +153,7 @@ func TestParamHeadersGoSDK(t *testing.T) {
 		}
 		for _, c := range tl.Cases {
 			h := mcpheader.Headers(mustParams(t)["regional"], c.Arguments)
-			if c.ErrorCode != nil && *c.ErrorCode == codeHeaderMismatch && hasForms(c.Arguments, h) {
+			if c.ErrorCode != nil && *c.ErrorCode == oracle.CodeHeaderMismatch && hasForms(c.Arguments, h) {
 				t.Errorf("case %s (%s) refused as a header mismatch: %s", c.ID, c.Arguments, c.Detail)
 			}
 		}

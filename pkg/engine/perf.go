@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -57,20 +58,20 @@ func flagPerformance(tools []report.Tool, slowMs float64, bloatChars int) {
 		switch {
 		case ms > slowMs:
 			c.Flags = append(c.Flags, report.FlagSlow)
-			c.Detail = joinDetail(c.Detail, fmt.Sprintf("%s: %s, above --slow-ms %.0f", report.FlagSlow, latencyText(c, ms), slowMs))
+			c.Detail = oracle.JoinDetail(c.Detail, fmt.Sprintf("%s: %s, above --slow-ms %.0f", report.FlagSlow, latencyText(c, ms), slowMs))
 		case relative && ms >= relativeSlowFloorMs && ms > relativeFactor*medDur:
 			c.Flags = append(c.Flags, report.FlagSlow)
-			c.Detail = joinDetail(c.Detail, fmt.Sprintf("%s: %s, over 3× the server's median of %.1f ms", report.FlagSlow, latencyText(c, ms), medDur))
+			c.Detail = oracle.JoinDetail(c.Detail, fmt.Sprintf("%s: %s, over 3× the server's median of %.1f ms", report.FlagSlow, latencyText(c, ms), medDur))
 		}
 		switch {
 		case slices.Contains(c.Flags, report.FlagBloated):
 			// Already flagged: an answer over the response cap.
 		case c.Size > bloatChars:
 			c.Flags = append(c.Flags, report.FlagBloated)
-			c.Detail = joinDetail(c.Detail, fmt.Sprintf("%s: %d characters, above --bloat-chars %d", report.FlagBloated, c.Size, bloatChars))
+			c.Detail = oracle.JoinDetail(c.Detail, fmt.Sprintf("%s: %d characters, above --bloat-chars %d", report.FlagBloated, c.Size, bloatChars))
 		case relative && c.Size >= relativeBloatFloorChars && float64(c.Size) > relativeFactor*medSize:
 			c.Flags = append(c.Flags, report.FlagBloated)
-			c.Detail = joinDetail(c.Detail, fmt.Sprintf("%s: %d characters, over 3× the server's median of %.0f", report.FlagBloated, c.Size, medSize))
+			c.Detail = oracle.JoinDetail(c.Detail, fmt.Sprintf("%s: %d characters, over 3× the server's median of %.0f", report.FlagBloated, c.Size, medSize))
 		}
 	}
 }
@@ -122,14 +123,4 @@ func median(xs []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
-func joinDetail(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "; " + b
 }

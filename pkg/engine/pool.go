@@ -92,9 +92,8 @@ func (p *pool) run(ctx context.Context, tools []tool) ([]report.Tool, string) {
 				if i >= len(tools) {
 					return
 				}
-				r.runTool(ctx, tools[i], &out[i])
+				p.lint[i] = r.runTool(ctx, tools[i], &out[i])
 				r.progress(Event{Kind: EventToolDone, Tool: tools[i].Name})
-				p.lint[i], r.lint = r.lint, nil
 				done[i] = true
 				cut[i] = ctx.Err() != nil
 			}

@@ -6,12 +6,13 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
 // The protocol probes (--protocol, docs/BEHAVIOUR.md#checks-beyond-single-calls) and the resources and prompts
 // checks (docs/BEHAVIOUR.md#checks-beyond-single-calls) are protocol checks like the envelope ones (see
-// checks.go), in either era. Real servers differ from the letter of the
+// [protocheck.Check] and [checkRun]), in either era. Real servers differ from the letter of the
 // spec here — the TypeScript SDK sends no answer over stdio to a request
 // whose params are not an object, and answers -32603 for a malformed
 // resource-template parameter — so silence, a garbled answer and an
@@ -43,11 +44,25 @@ func (l *listedItems) keep(method string, items []json.RawMessage) {
 type probeTarget struct {
 	era     string // the session's era: the modern one puts the envelope in
 	version string // the negotiated protocol version
-	// protocol: --protocol, the probes are sent.
-	protocol           bool
-	resources, prompts bool // the server declares them
-	listed             listedItems
+	listed  listedItems
 }
+
+// probeTarget is what the probes and the resources and prompts checks of a
+// need.
+func (a *audit) probeTarget() probeTarget {
+	return probeTarget{era: a.era(), version: a.version(), listed: a.s.listed}
+}
+
+// probesPhase plans the --protocol probes of a (see [phases]).
+func probesPhase(a *audit) []protocheck.Check { return probeChecks(a.probeTarget()) }
+
+// resourcesPhase plans the resources checks of a, a server that declares
+// resources (see [phases]).
+func resourcesPhase(a *audit) []protocheck.Check { return resourceChecks(a.probeTarget()) }
+
+// promptsPhase plans the prompts checks of a, a server that declares
+// prompts (see [phases]).
+func promptsPhase(a *audit) []protocheck.Check { return promptChecks(a.probeTarget()) }
 
 // params are a request's params in t's era: with the _meta envelope in
 // the modern one.
@@ -62,37 +77,34 @@ func (t probeTarget) params(p map[string]any) json.RawMessage {
 // deviant is an expectation whose silence, garbled answer or internal
 // error is a protocol_deviation: any refusal passes, codes are the ones
 // the spec names (nil: any).
-func deviant(codes ...int64) expectation {
-	return expectation{codes: codes, deviation: true, deviationCodes: []int64{-32603}, served: report.CodeBadRequestServed}
+func deviant(codes ...int64) protocheck.Expectation {
+	return protocheck.Expectation{Codes: codes, Deviation: true, DeviationCodes: []int64{-32603}, Served: report.CodeBadRequestServed}
 }
 
 // probeChecks are the --protocol probes for t.
-func probeChecks(t probeTarget) []protoCheck {
-	if !t.protocol {
-		return nil
-	}
+func probeChecks(t probeTarget) []protocheck.Check {
 	list := t.params(map[string]any{})
-	checks := []protoCheck{
-		{id: "probe/unknown-method", title: "a method the server does not know is refused with -32601", expected: "JSON-RPC error -32601",
-			req: protoRequest{method: "mcp-fuzz/no-such-method", params: list}, expect: deviant(-32601)},
-		{id: "probe/unknown-tool", title: "a tools/call of a tool the server does not list is refused (a JSON-RPC error or isError)", expected: "an error",
-			req:    protoRequest{method: "tools/call", params: t.params(map[string]any{"name": "mcp_fuzz_no_such_tool", "arguments": map[string]any{}})},
-			expect: expectation{deviation: true, served: report.CodeBadRequestServed, servedOK: isErrorAnswer}},
-		{id: "probe/garbage-cursor", title: "a tools/list cursor the server never handed out is refused with -32602", expected: "JSON-RPC error -32602",
-			req: protoRequest{method: "tools/list", params: t.params(map[string]any{"cursor": "mcp-fuzz-garbage-cursor-%%%"})}, expect: deviant(-32602)},
-		{id: "probe/params-not-object", title: "a request whose params are an array is refused with -32602 or -32600", expected: "JSON-RPC error -32602 or -32600",
-			req: protoRequest{method: "tools/list", params: json.RawMessage(`[]`)}, expect: deviant(-32602, -32600)},
-		{id: "probe/no-id", title: "a request without an id (a notification) gets no answer", expected: "no answer",
-			req: protoRequest{method: "tools/list", params: list, notify: true}, expect: expectation{silent: true, deviation: true}},
+	checks := []protocheck.Check{
+		{ID: "probe/unknown-method", Title: "a method the server does not know is refused with -32601", Expected: "JSON-RPC error -32601",
+			Req: protocheck.Request{Method: "mcp-fuzz/no-such-method", Params: list}, Expect: deviant(-32601)},
+		{ID: "probe/unknown-tool", Title: "a tools/call of a tool the server does not list is refused (a JSON-RPC error or isError)", Expected: "an error",
+			Req:    protocheck.Request{Method: "tools/call", Params: t.params(map[string]any{"name": "mcp_fuzz_no_such_tool", "arguments": map[string]any{}})},
+			Expect: protocheck.Expectation{Deviation: true, Served: report.CodeBadRequestServed, ServedOK: isErrorAnswer}},
+		{ID: "probe/garbage-cursor", Title: "a tools/list cursor the server never handed out is refused with -32602", Expected: "JSON-RPC error -32602",
+			Req: protocheck.Request{Method: "tools/list", Params: t.params(map[string]any{"cursor": "mcp-fuzz-garbage-cursor-%%%"})}, Expect: deviant(-32602)},
+		{ID: "probe/params-not-object", Title: "a request whose params are an array is refused with -32602 or -32600", Expected: "JSON-RPC error -32602 or -32600",
+			Req: protocheck.Request{Method: "tools/list", Params: json.RawMessage(`[]`)}, Expect: deviant(-32602, -32600)},
+		{ID: "probe/no-id", Title: "a request without an id (a notification) gets no answer", Expected: "no answer",
+			Req: protocheck.Request{Method: "tools/list", Params: list, Notify: true}, Expect: protocheck.Expectation{Silent: true, Deviation: true}},
 	}
 	if t.era == EraLegacy {
 		checks = append(checks,
-			protoCheck{id: "probe/ping", title: "ping is answered", expected: "an empty result",
-				req: protoRequest{method: "ping"}, expect: expectation{deviation: true, servedOK: func(json.RawMessage) bool { return true }, refusal: report.CodeProtocolDeviation}},
-			protoCheck{id: "probe/second-initialize", title: "a second initialize on a live session is answered (an error or a result), without harm", expected: "an answer",
-				req: protoRequest{method: "initialize", params: mustJSON(map[string]any{
+			protocheck.Check{ID: "probe/ping", Title: "ping is answered", Expected: "an empty result",
+				Req: protocheck.Request{Method: "ping"}, Expect: protocheck.Expectation{Deviation: true, ServedOK: func(json.RawMessage) bool { return true }, Refusal: report.CodeProtocolDeviation}},
+			protocheck.Check{ID: "probe/second-initialize", Title: "a second initialize on a live session is answered (an error or a result), without harm", Expected: "an answer",
+				Req: protocheck.Request{Method: "initialize", Params: mustJSON(map[string]any{
 					"protocolVersion": protocolVersion, "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "mcp-fuzz", "version": "0"}})},
-				expect: expectation{deviation: true, servedOK: func(json.RawMessage) bool { return true }}})
+				Expect: protocheck.Expectation{Deviation: true, ServedOK: func(json.RawMessage) bool { return true }}})
 	}
 	return checks
 }
@@ -113,26 +125,19 @@ func mustJSON(v any) json.RawMessage {
 // missingURI is a resource URI no server has.
 const missingURI = "mcp-fuzz://not-found/b1946ac9"
 
-// resourceChecks are the resources and prompts checks for t (docs/BEHAVIOUR.md#checks-beyond-single-calls).
-func resourceChecks(t probeTarget) []protoCheck {
-	var checks []protoCheck
-	if t.resources {
-		read := deviant(-32602)
-		if t.era == EraModern {
-			read.legacy = []int64{-32002} // replaced by -32602 in 2026-07-28
-		} else {
-			read.codes = []int64{-32602, -32002}
-		}
-		read.servedOK = func(raw json.RawMessage) bool { return hasContents(raw) }
-		checks = append(checks, protoCheck{id: "resources/read-missing", title: "reading a resource that does not exist is refused",
-			expected: map[bool]string{true: "JSON-RPC error -32602", false: "JSON-RPC error -32602 (or -32002)"}[t.era == EraModern],
-			req:      protoRequest{method: "resources/read", params: t.params(map[string]any{"uri": missingURI})}, expect: read})
-		checks = append(checks, templateChecks(t)...)
+// resourceChecks are the resources checks for t (docs/BEHAVIOUR.md#checks-beyond-single-calls).
+func resourceChecks(t probeTarget) []protocheck.Check {
+	read := deviant(-32602)
+	if t.era == EraModern {
+		read.Legacy = []int64{-32002} // replaced by -32602 in 2026-07-28
+	} else {
+		read.Codes = []int64{-32602, -32002}
 	}
-	if t.prompts {
-		checks = append(checks, promptChecks(t)...)
-	}
-	return checks
+	read.ServedOK = func(raw json.RawMessage) bool { return hasContents(raw) }
+	checks := []protocheck.Check{{ID: "resources/read-missing", Title: "reading a resource that does not exist is refused",
+		Expected: map[bool]string{true: "JSON-RPC error -32602", false: "JSON-RPC error -32602 (or -32002)"}[t.era == EraModern],
+		Req:      protocheck.Request{Method: "resources/read", Params: t.params(map[string]any{"uri": missingURI})}, Expect: read}}
+	return append(checks, templateChecks(t)...)
 }
 
 // hasContents reports whether a resources/read result has non-empty
@@ -160,8 +165,8 @@ const maxProbeName = 1024
 
 // templateChecks read, for each of the first few resource templates, its
 // URI with malformed parameters.
-func templateChecks(t probeTarget) []protoCheck {
-	var checks []protoCheck
+func templateChecks(t probeTarget) []protocheck.Check {
+	var checks []protocheck.Check
 	for i, raw := range t.listed.templates {
 		if i == 3 {
 			break
@@ -175,28 +180,28 @@ func templateChecks(t probeTarget) []protoCheck {
 		}
 		uri := templateVar.ReplaceAllString(tpl.URITemplate, malformedParam)
 		e := deviant()
-		e.servedOK = func(json.RawMessage) bool { return true }
-		checks = append(checks, protoCheck{id: fmt.Sprintf("resources/template-%d", i+1),
-			title:    "reading template " + excerpt(tpl.URITemplate, 80) + " with malformed parameters is refused or answered, without harm",
-			expected: "an error (-32602) or contents", req: protoRequest{method: "resources/read", params: t.params(map[string]any{"uri": uri})}, expect: e})
+		e.ServedOK = func(json.RawMessage) bool { return true }
+		checks = append(checks, protocheck.Check{ID: fmt.Sprintf("resources/template-%d", i+1),
+			Title:    "reading template " + excerpt(tpl.URITemplate, 80) + " with malformed parameters is refused or answered, without harm",
+			Expected: "an error (-32602) or contents", Req: protocheck.Request{Method: "resources/read", Params: t.params(map[string]any{"uri": uri})}, Expect: e})
 	}
 	return checks
 }
 
 // promptChecks get an unknown prompt, and the first prompt with a required
 // argument without it and with a wrong-typed one.
-func promptChecks(t probeTarget) []protoCheck {
-	checks := []protoCheck{{id: "prompts/get-unknown", title: "getting a prompt the server does not list is refused with -32602", expected: "JSON-RPC error -32602",
-		req: protoRequest{method: "prompts/get", params: t.params(map[string]any{"name": "mcp_fuzz_no_such_prompt"})}, expect: deviant(-32602)}}
+func promptChecks(t probeTarget) []protocheck.Check {
+	checks := []protocheck.Check{{ID: "prompts/get-unknown", Title: "getting a prompt the server does not list is refused with -32602", Expected: "JSON-RPC error -32602",
+		Req: protocheck.Request{Method: "prompts/get", Params: t.params(map[string]any{"name": "mcp_fuzz_no_such_prompt"})}, Expect: deviant(-32602)}}
 	name, arg, ok := promptWithRequired(t.listed.prompts)
-	missing := protoCheck{id: "prompts/get-missing-argument", title: "getting a prompt without its required argument is refused with -32602", expected: "JSON-RPC error -32602", expect: deviant(-32602)}
-	wrong := protoCheck{id: "prompts/get-wrong-type", title: "getting a prompt with an argument that is not a string is refused with -32602", expected: "JSON-RPC error -32602", expect: deviant(-32602)}
+	missing := protocheck.Check{ID: "prompts/get-missing-argument", Title: "getting a prompt without its required argument is refused with -32602", Expected: "JSON-RPC error -32602", Expect: deviant(-32602)}
+	wrong := protocheck.Check{ID: "prompts/get-wrong-type", Title: "getting a prompt with an argument that is not a string is refused with -32602", Expected: "JSON-RPC error -32602", Expect: deviant(-32602)}
 	if !ok {
-		missing.skip = "no listed prompt has a required argument"
-		wrong.skip = missing.skip
+		missing.Skip = "no listed prompt has a required argument"
+		wrong.Skip = missing.Skip
 	} else {
-		missing.req = protoRequest{method: "prompts/get", params: t.params(map[string]any{"name": name, "arguments": map[string]any{}})}
-		wrong.req = protoRequest{method: "prompts/get", params: t.params(map[string]any{"name": name, "arguments": map[string]any{arg: 12345}})}
+		missing.Req = protocheck.Request{Method: "prompts/get", Params: t.params(map[string]any{"name": name, "arguments": map[string]any{}})}
+		wrong.Req = protocheck.Request{Method: "prompts/get", Params: t.params(map[string]any{"name": name, "arguments": map[string]any{arg: 12345}})}
 	}
 	return append(checks, missing, wrong)
 }

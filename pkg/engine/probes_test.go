@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -107,7 +108,7 @@ func TestProbeRequestsBounded(t *testing.T) {
 		return args
 	}
 	long := strings.Repeat("a", 100000)
-	tp := probeTarget{resources: true, prompts: true, listed: listedItems{
+	tp := probeTarget{listed: listedItems{
 		templates: []json.RawMessage{
 			mustJSON(map[string]any{"uriTemplate": "file:///" + strings.Repeat("{x}", 50000)}),
 			mustJSON(map[string]any{"uriTemplate": "file:///{x}"}),
@@ -117,11 +118,11 @@ func TestProbeRequestsBounded(t *testing.T) {
 			mustJSON(map[string]any{"name": "short", "arguments": required(long, "b")}),
 		},
 	}}
-	ids := map[string]protoCheck{}
-	for _, pc := range resourceChecks(tp) {
-		ids[pc.id] = pc
-		if len(pc.req.params) > 2*maxProbeName {
-			t.Errorf("%s sends %d bytes of params", pc.id, len(pc.req.params))
+	ids := map[string]protocheck.Check{}
+	for _, pc := range append(resourceChecks(tp), promptChecks(tp)...) {
+		ids[pc.ID] = pc
+		if len(pc.Req.Params) > 2*maxProbeName {
+			t.Errorf("%s sends %d bytes of params", pc.ID, len(pc.Req.Params))
 		}
 	}
 	if _, ok := ids["resources/template-1"]; ok {
@@ -130,10 +131,10 @@ func TestProbeRequestsBounded(t *testing.T) {
 	if _, ok := ids["resources/template-2"]; !ok {
 		t.Errorf("the short template was not read: %v", ids)
 	}
-	if p := string(ids["prompts/get-missing-argument"].req.params); !strings.Contains(p, `"name":"short"`) {
+	if p := string(ids["prompts/get-missing-argument"].Req.Params); !strings.Contains(p, `"name":"short"`) {
 		t.Errorf("missing-argument params %.200s", p)
 	}
-	if p := string(ids["prompts/get-wrong-type"].req.params); !strings.Contains(p, `"b":12345`) {
+	if p := string(ids["prompts/get-wrong-type"].Req.Params); !strings.Contains(p, `"b":12345`) {
 		t.Errorf("wrong-type params %.200s", p)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -82,7 +83,7 @@ func (r *runner) repeatValid(ctx context.Context, t tool, c casegen.Case, rc *re
 		case again.Verdict.Confirms():
 			durations = append(durations, again.DurationMs)
 			if added {
-				rc.Detail = joinDetail(rc.Detail, fmt.Sprintf("run %d of %d: %s", run, r.cfg.Repeat, orText(again.Detail, string(again.Verdict))))
+				rc.Detail = oracle.JoinDetail(rc.Detail, fmt.Sprintf("run %d of %d: %s", run, r.cfg.Repeat, orText(again.Detail, string(again.Verdict))))
 			}
 		case again.Verdict.Failure():
 			first, firstMs := rc.Verdict, rc.DurationMs

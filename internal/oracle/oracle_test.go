@@ -1,4 +1,4 @@
-package engine
+package oracle
 
 import (
 	"encoding/json"
@@ -25,20 +25,20 @@ const (
 	structResult  = `{"content":[{"type":"text","text":"3"}],"structuredContent":{"sum":3}}`
 )
 
-func rpcErr(code int64) outcome {
-	return outcome{rpcErr: &rpc.Error{Code: code, Message: "m"}}
+func rpcErr(code int64) Outcome {
+	return Outcome{RPCErr: &rpc.Error{Code: code, Message: "m"}}
 }
 
-func result(raw string) outcome { return outcome{result: json.RawMessage(raw)} }
+func result(raw string) Outcome { return Outcome{Result: json.RawMessage(raw)} }
 
 func TestClassifyCode(t *testing.T) {
-	for code, want := range map[int64]codeClass{
-		-32700: codeOther, -32600: codeInvalidInput, -32601: codeOther, -32602: codeInvalidInput,
-		-32603: codeInternal, -32000: codeInternal, -32050: codeInternal, -32099: codeInternal,
-		-31999: codeOther, -32100: codeOther, 1: codeOther, 0: codeOther, -1: codeOther, 404: codeOther,
-		-32020: codeInvalidInput, -32021: codeOther, -32022: codeOther, -32019: codeInternal, -32023: codeInternal,
+	for code, want := range map[int64]Class{
+		-32700: ClassOther, -32600: ClassInvalidInput, -32601: ClassOther, -32602: ClassInvalidInput,
+		-32603: ClassInternal, -32000: ClassInternal, -32050: ClassInternal, -32099: ClassInternal,
+		-31999: ClassOther, -32100: ClassOther, 1: ClassOther, 0: ClassOther, -1: ClassOther, 404: ClassOther,
+		-32020: ClassInvalidInput, -32021: ClassOther, -32022: ClassOther, -32019: ClassInternal, -32023: ClassInternal,
 	} {
-		if got := classifyCode(code); got != want {
+		if got := Classify(code); got != want {
 			t.Errorf("classifyCode(%d) = %d, want %d", code, got, want)
 		}
 	}
@@ -47,8 +47,8 @@ func TestClassifyCode(t *testing.T) {
 // judgeRow is one case and answer, and what the oracle must make of them.
 type judgeRow struct {
 	name    string
-	c       caseInfo // the test fills in the leak detector and --max-response
-	o       outcome
+	c       Case // the test fills in the leak detector and --max-response
+	o       Outcome
 	verdict report.Verdict
 	crash   string
 	flags   []string // exactly these, in this order
@@ -61,28 +61,28 @@ type judgeRow struct {
 
 // Case classes, as casegen makes them.
 var (
-	validCall      = caseInfo{kind: casegen.Valid}
-	exampleCall    = caseInfo{kind: casegen.Valid, fromExample: true}
-	structuralCall = caseInfo{kind: casegen.Structural, forbidden: true}
-	missingCall    = caseInfo{kind: casegen.MissingRequired, forbidden: true}
-	wrongTypeCall  = caseInfo{kind: casegen.WrongType, forbidden: true}
-	enumCall       = caseInfo{kind: casegen.OutOfEnum, forbidden: true}
-	extraAllowed   = caseInfo{kind: casegen.ExtraProperty}
-	oversizeAllow  = caseInfo{kind: casegen.Oversize}
+	validCall      = Case{Kind: casegen.Valid}
+	exampleCall    = Case{Kind: casegen.Valid, FromExample: true}
+	structuralCall = Case{Kind: casegen.Structural, Forbidden: true}
+	missingCall    = Case{Kind: casegen.MissingRequired, Forbidden: true}
+	wrongTypeCall  = Case{Kind: casegen.WrongType, Forbidden: true}
+	enumCall       = Case{Kind: casegen.OutOfEnum, Forbidden: true}
+	extraAllowed   = Case{Kind: casegen.ExtraProperty}
+	oversizeAllow  = Case{Kind: casegen.Oversize}
 )
 
 // withSchema is c for a tool that declares an outputSchema: validate
 // accepts or rejects structuredContent.
-func withSchema(c caseInfo, conforms bool) caseInfo {
-	c.validate = func(json.RawMessage) error { return nil }
+func withSchema(c Case, conforms bool) Case {
+	c.Validate = func(json.RawMessage) error { return nil }
 	if !conforms {
-		c.validate = func(json.RawMessage) error { return errors.New("sum: want integer") }
+		c.Validate = func(json.RawMessage) error { return errors.New("sum: want integer") }
 	}
 	return c
 }
 
-func withArgs(c caseInfo, args string) caseInfo {
-	c.args = json.RawMessage(args)
+func withArgs(c Case, args string) Case {
+	c.Args = json.RawMessage(args)
 	return c
 }
 
@@ -200,24 +200,24 @@ func judgeRows() []judgeRow {
 		judgeRow{name: "isError a string on the valid call", c: validCall, o: result(`{"content":[],"isError":"yes"}`), verdict: report.ProtocolViolation, detail: "isError is not a boolean"},
 
 		// No answer.
-		judgeRow{name: "hang", c: missingCall, o: outcome{hung: true}, verdict: report.Hang, detail: "no answer within the call timeout"},
-		judgeRow{name: "hang on the valid call", c: validCall, o: outcome{hung: true}, verdict: report.Hang},
-		judgeRow{name: "hang on structural", c: structuralCall, o: outcome{hung: true}, verdict: report.Hang},
-		judgeRow{name: "closed", c: missingCall, o: outcome{closed: true}, verdict: report.Crash, crash: report.CrashClosed, detail: "connection closed before an answer"},
-		judgeRow{name: "closed on structural", c: structuralCall, o: outcome{closed: true}, verdict: report.Crash, crash: report.CrashClosed},
-		judgeRow{name: "exit", c: missingCall, o: outcome{closed: true, exitStatus: "exit code 2"}, verdict: report.Crash, crash: report.CrashExit, detail: "server process exited (exit code 2)"},
-		judgeRow{name: "exited before it was sent", c: missingCall, o: outcome{closed: true, unsent: true, exitStatus: "exit code 3"}, verdict: report.Crash, crash: report.CrashExit, detail: "the server had exited (exit code 3) before this call was sent"},
-		judgeRow{name: "closed before it was sent", c: validCall, o: outcome{closed: true, unsent: true}, verdict: report.Crash, crash: report.CrashClosed, detail: "the server had closed the connection before this call was sent"},
-		judgeRow{name: "exit on the valid call", c: validCall, o: outcome{closed: true, exitStatus: "signal SIGSEGV"}, verdict: report.Crash, crash: report.CrashExit, detail: "SIGSEGV"},
-		judgeRow{name: "an answer line that never ended", c: missingCall, o: outcome{hung: true, pendingLine: 17}, verdict: report.ProtocolViolation, detail: "an answer line that never ended: 17 bytes without a newline"},
-		judgeRow{name: "the run was cancelled", c: missingCall, o: outcome{cancelled: true, stderrPanic: true, rpcErr: &rpc.Error{Code: -32603}}, verdict: report.NotRun, detail: "run cancelled", noCode: true},
+		judgeRow{name: "hang", c: missingCall, o: Outcome{Hung: true}, verdict: report.Hang, detail: "no answer within the call timeout"},
+		judgeRow{name: "hang on the valid call", c: validCall, o: Outcome{Hung: true}, verdict: report.Hang},
+		judgeRow{name: "hang on structural", c: structuralCall, o: Outcome{Hung: true}, verdict: report.Hang},
+		judgeRow{name: "closed", c: missingCall, o: Outcome{Closed: true}, verdict: report.Crash, crash: report.CrashClosed, detail: "connection closed before an answer"},
+		judgeRow{name: "closed on structural", c: structuralCall, o: Outcome{Closed: true}, verdict: report.Crash, crash: report.CrashClosed},
+		judgeRow{name: "exit", c: missingCall, o: Outcome{Closed: true, ExitStatus: "exit code 2"}, verdict: report.Crash, crash: report.CrashExit, detail: "server process exited (exit code 2)"},
+		judgeRow{name: "exited before it was sent", c: missingCall, o: Outcome{Closed: true, Unsent: true, ExitStatus: "exit code 3"}, verdict: report.Crash, crash: report.CrashExit, detail: "the server had exited (exit code 3) before this call was sent"},
+		judgeRow{name: "closed before it was sent", c: validCall, o: Outcome{Closed: true, Unsent: true}, verdict: report.Crash, crash: report.CrashClosed, detail: "the server had closed the connection before this call was sent"},
+		judgeRow{name: "exit on the valid call", c: validCall, o: Outcome{Closed: true, ExitStatus: "signal SIGSEGV"}, verdict: report.Crash, crash: report.CrashExit, detail: "SIGSEGV"},
+		judgeRow{name: "an answer line that never ended", c: missingCall, o: Outcome{Hung: true, PendingLine: 17}, verdict: report.ProtocolViolation, detail: "an answer line that never ended: 17 bytes without a newline"},
+		judgeRow{name: "the run was cancelled", c: missingCall, o: Outcome{Cancelled: true, StderrPanic: true, RPCErr: &rpc.Error{Code: -32603}}, verdict: report.NotRun, detail: "run cancelled", noCode: true},
 
 		// Protocol violations during the call outrank the answer.
-		judgeRow{name: "violation with a result", c: missingCall, o: outcome{result: json.RawMessage(okResult), violations: []string{"garbage on stdout"}}, verdict: report.ProtocolViolation, detail: "garbage on stdout"},
-		judgeRow{name: "violation with an error", c: structuralCall, o: outcome{rpcErr: &rpc.Error{Code: -32602}, violations: []string{"garbage"}}, verdict: report.ProtocolViolation, detail: "garbage"},
-		judgeRow{name: "violations cut the call short", c: validCall, o: outcome{cutShort: true, violations: []string{"a", "b", "and 3 more"}}, verdict: report.ProtocolViolation, detail: "a; b; and 3 more"},
-		judgeRow{name: "violation then exit", c: missingCall, o: outcome{closed: true, exitStatus: "exit code 1", violations: []string{"garbage"}}, verdict: report.ProtocolViolation},
-		judgeRow{name: "violation then an unended line", c: missingCall, o: outcome{hung: true, pendingLine: 5, violations: []string{"garbage"}}, verdict: report.ProtocolViolation, detail: "garbage; an answer line that never ended: 5 bytes"},
+		judgeRow{name: "violation with a result", c: missingCall, o: Outcome{Result: json.RawMessage(okResult), Violations: []string{"garbage on stdout"}}, verdict: report.ProtocolViolation, detail: "garbage on stdout"},
+		judgeRow{name: "violation with an error", c: structuralCall, o: Outcome{RPCErr: &rpc.Error{Code: -32602}, Violations: []string{"garbage"}}, verdict: report.ProtocolViolation, detail: "garbage"},
+		judgeRow{name: "violations cut the call short", c: validCall, o: Outcome{CutShort: true, Violations: []string{"a", "b", "and 3 more"}}, verdict: report.ProtocolViolation, detail: "a; b; and 3 more"},
+		judgeRow{name: "violation then exit", c: missingCall, o: Outcome{Closed: true, ExitStatus: "exit code 1", Violations: []string{"garbage"}}, verdict: report.ProtocolViolation},
+		judgeRow{name: "violation then an unended line", c: missingCall, o: Outcome{Hung: true, PendingLine: 5, Violations: []string{"garbage"}}, verdict: report.ProtocolViolation, detail: "garbage; an answer line that never ended: 5 bytes"},
 
 		// Answers over the response cap: bloated whatever the verdict, judged
 		// on what the scan of the whole answer found.
@@ -234,28 +234,28 @@ func judgeRows() []judgeRow {
 		judgeRow{name: "oversize and unended", c: missingCall, o: oversized(false, nil, ""), verdict: report.ProtocolViolation, flags: []string{report.FlagBloated}, detail: "an answer of over 5000000 bytes that had not ended within the call timeout"},
 
 		// Leaks: in an error, in a result, but not an echo of the arguments.
-		judgeRow{name: "stack trace in an error message", c: missingCall, o: outcome{rpcErr: &rpc.Error{Code: -32602, Message: nodeTrace}}, verdict: report.Rejected, flags: []string{report.FlagLeak}, detail: "; leak: Node stack frame"},
-		judgeRow{name: "stack trace in error data", c: missingCall, o: outcome{rpcErr: &rpc.Error{Code: 1, Message: "m", Data: json.RawMessage(`{"trace":"Traceback (most recent call last):"}`)}}, verdict: report.Rejected, flags: []string{report.FlagLeak}, detail: "leak: Python traceback"},
-		judgeRow{name: "stack trace in an internal error", c: missingCall, o: outcome{rpcErr: &rpc.Error{Code: -32603, Message: nodeTrace}}, verdict: report.Crash, crash: report.CrashInternalError, flags: []string{report.FlagLeak}, detail: "leak: Node stack frame"},
+		judgeRow{name: "stack trace in an error message", c: missingCall, o: Outcome{RPCErr: &rpc.Error{Code: -32602, Message: nodeTrace}}, verdict: report.Rejected, flags: []string{report.FlagLeak}, detail: "; leak: Node stack frame"},
+		judgeRow{name: "stack trace in error data", c: missingCall, o: Outcome{RPCErr: &rpc.Error{Code: 1, Message: "m", Data: json.RawMessage(`{"trace":"Traceback (most recent call last):"}`)}}, verdict: report.Rejected, flags: []string{report.FlagLeak}, detail: "leak: Python traceback"},
+		judgeRow{name: "stack trace in an internal error", c: missingCall, o: Outcome{RPCErr: &rpc.Error{Code: -32603, Message: nodeTrace}}, verdict: report.Crash, crash: report.CrashInternalError, flags: []string{report.FlagLeak}, detail: "leak: Node stack frame"},
 		judgeRow{name: "stack trace in an isError result", c: missingCall, o: result(`{"content":[{"type":"text","text":"Traceback (most recent call last):\n  File \"/app/x.py\", line 3"}],"isError":true}`), verdict: report.Handled, flags: []string{report.FlagLeak}, detail: "leak: Python traceback"},
 		judgeRow{name: "stack trace in structuredContent", c: validCall, o: result(`{"content":[],"structuredContent":{"e":"goroutine 1 [running]:"}}`), verdict: report.OK, flags: []string{report.FlagLeak}, detail: "leak: Go panic"},
 		// No "; " before the leak when the verdict says nothing.
 		judgeRow{name: "stack trace in an ok result", c: validCall, o: result(`{"content":[{"type":"text","text":"at handler (/srv/app/index.js:12:5)"}]}`), verdict: report.OK, flags: []string{report.FlagLeak}, detail: "leak: Node stack frame"},
-		judgeRow{name: "secret value in a result", c: validCall, o: outcome{result: json.RawMessage(`{"content":[{"type":"text","text":"token ***"}]}`), secrets: []string{"--env API_TOKEN"}}, verdict: report.OK, flags: []string{report.FlagLeak}, detail: "leak: value of --env API_TOKEN"},
-		judgeRow{name: "secret value in an error", c: missingCall, o: outcome{rpcErr: &rpc.Error{Code: -32602, Message: "bad token ***"}, secrets: []string{"--env API_TOKEN"}}, verdict: report.Rejected, flags: []string{report.FlagLeak}, detail: "leak: value of --env API_TOKEN"},
-		judgeRow{name: "secret value in a violation", c: missingCall, o: outcome{violations: []string{"garbage: ***"}, secrets: []string{"--env API_TOKEN"}}, verdict: report.ProtocolViolation, flags: []string{report.FlagLeak}, detail: "garbage: ***; leak: value of --env API_TOKEN"},
+		judgeRow{name: "secret value in a result", c: validCall, o: Outcome{Result: json.RawMessage(`{"content":[{"type":"text","text":"token ***"}]}`), Secrets: []string{"--env API_TOKEN"}}, verdict: report.OK, flags: []string{report.FlagLeak}, detail: "leak: value of --env API_TOKEN"},
+		judgeRow{name: "secret value in an error", c: missingCall, o: Outcome{RPCErr: &rpc.Error{Code: -32602, Message: "bad token ***"}, Secrets: []string{"--env API_TOKEN"}}, verdict: report.Rejected, flags: []string{report.FlagLeak}, detail: "leak: value of --env API_TOKEN"},
+		judgeRow{name: "secret value in a violation", c: missingCall, o: Outcome{Violations: []string{"garbage: ***"}, Secrets: []string{"--env API_TOKEN"}}, verdict: report.ProtocolViolation, flags: []string{report.FlagLeak}, detail: "garbage: ***; leak: value of --env API_TOKEN"},
 		judgeRow{name: "secret token in an isError result", c: missingCall, o: result(`{"content":[{"type":"text","text":"token ` + githubToken + `"}],"isError":true}`), verdict: report.Handled, flags: []string{report.FlagLeak}, detail: "isError: token ***; leak: GitHub token", hidden: githubToken},
-		judgeRow{name: "echo of a user example's secret", c: withArgs(exampleCall, `{"q":"`+canary+`"}`), o: outcome{result: json.RawMessage(`{"content":[{"type":"text","text":"you said ***"}]}`), secrets: []string{"--env API_TOKEN"}}, verdict: report.OK},
+		judgeRow{name: "echo of a user example's secret", c: withArgs(exampleCall, `{"q":"`+canary+`"}`), o: Outcome{Result: json.RawMessage(`{"content":[{"type":"text","text":"you said ***"}]}`), Secrets: []string{"--env API_TOKEN"}}, verdict: report.OK},
 		judgeRow{name: "echo of a probe string", c: withArgs(missingCall, `{"q":"at handler (/srv/app/index.js:12:5)"}`), o: result(`{"content":[{"type":"text","text":"no such item: at handler (/srv/app/index.js:12:5)"}],"isError":true}`), verdict: report.Handled},
-		judgeRow{name: "echo of a JSON-escaped argument", c: withArgs(missingCall, `{"q":"x\nat handler (/srv/app/index.js:12:5)"}`), o: outcome{rpcErr: &rpc.Error{Code: -32602, Message: "bad q: x\nat handler (/srv/app/index.js:12:5)"}}, verdict: report.Rejected},
-		judgeRow{name: "a leak besides an echo", c: withArgs(missingCall, `{"q":"at handler (/srv/app/index.js:12:5)"}`), o: outcome{rpcErr: &rpc.Error{Code: -32602, Message: "bad q\nTraceback (most recent call last):"}}, verdict: report.Rejected, flags: []string{report.FlagLeak}, detail: "leak: Python traceback"},
+		judgeRow{name: "echo of a JSON-escaped argument", c: withArgs(missingCall, `{"q":"x\nat handler (/srv/app/index.js:12:5)"}`), o: Outcome{RPCErr: &rpc.Error{Code: -32602, Message: "bad q: x\nat handler (/srv/app/index.js:12:5)"}}, verdict: report.Rejected},
+		judgeRow{name: "a leak besides an echo", c: withArgs(missingCall, `{"q":"at handler (/srv/app/index.js:12:5)"}`), o: Outcome{RPCErr: &rpc.Error{Code: -32602, Message: "bad q\nTraceback (most recent call last):"}}, verdict: report.Rejected, flags: []string{report.FlagLeak}, detail: "leak: Python traceback"},
 		judgeRow{name: "stack trace at the head of an oversize answer", c: missingCall, o: oversizedHead(nodeTrace), verdict: report.Accepted, flags: []string{report.FlagBloated, report.FlagLeak}, detail: "leak: Node stack frame"},
 
 		// Panic text on stderr during the call, whatever the verdict.
-		judgeRow{name: "stderr panic on a handled case", c: missingCall, o: outcome{result: json.RawMessage(isErrorResult), stderrPanic: true}, verdict: report.Handled, flags: []string{report.FlagStderrPanic}},
-		judgeRow{name: "stderr panic on the valid call", c: validCall, o: outcome{result: json.RawMessage(okResult), stderrPanic: true}, verdict: report.OK, flags: []string{report.FlagStderrPanic}},
-		judgeRow{name: "stderr panic then exit", c: missingCall, o: outcome{closed: true, exitStatus: "exit code 2", stderrPanic: true}, verdict: report.Crash, crash: report.CrashExit, flags: []string{report.FlagStderrPanic}},
-		judgeRow{name: "every flag", c: missingCall, o: func() outcome { o := oversizedHead(nodeTrace); o.stderrPanic = true; return o }(), verdict: report.Accepted, flags: []string{report.FlagBloated, report.FlagLeak, report.FlagStderrPanic}},
+		judgeRow{name: "stderr panic on a handled case", c: missingCall, o: Outcome{Result: json.RawMessage(isErrorResult), StderrPanic: true}, verdict: report.Handled, flags: []string{report.FlagStderrPanic}},
+		judgeRow{name: "stderr panic on the valid call", c: validCall, o: Outcome{Result: json.RawMessage(okResult), StderrPanic: true}, verdict: report.OK, flags: []string{report.FlagStderrPanic}},
+		judgeRow{name: "stderr panic then exit", c: missingCall, o: Outcome{Closed: true, ExitStatus: "exit code 2", StderrPanic: true}, verdict: report.Crash, crash: report.CrashExit, flags: []string{report.FlagStderrPanic}},
+		judgeRow{name: "every flag", c: missingCall, o: func() Outcome { o := oversizedHead(nodeTrace); o.StderrPanic = true; return o }(), verdict: report.Accepted, flags: []string{report.FlagBloated, report.FlagLeak, report.FlagStderrPanic}},
 	)
 	return rows
 }
@@ -263,22 +263,22 @@ func judgeRows() []judgeRow {
 // oversized is an answer of 5,000,000 bytes over a 4096-byte cap, seen
 // whole (ended) or not, with the isError the scan found and what broke
 // JSON-RPC, if anything.
-func oversized(ended bool, isError *bool, malformed string) outcome {
-	return outcome{oversize: &rpc.Oversize{Bytes: 5000000, Ended: ended, IsError: isError, Malformed: malformed, Head: `{"jsonrpc":"2.0","id":2,"result":{"content":[`}}
+func oversized(ended bool, isError *bool, malformed string) Outcome {
+	return Outcome{Oversize: &rpc.Oversize{Bytes: 5000000, Ended: ended, IsError: isError, Malformed: malformed, Head: `{"jsonrpc":"2.0","id":2,"result":{"content":[`}}
 }
 
-func oversizedError(code int64) outcome {
-	return outcome{oversize: &rpc.Oversize{Bytes: 5000000, Ended: true, IsErrorAnswer: true, Code: code, Head: `{"jsonrpc":"2.0","id":2,"error":{"code":`}}
+func oversizedError(code int64) Outcome {
+	return Outcome{Oversize: &rpc.Oversize{Bytes: 5000000, Ended: true, IsErrorAnswer: true, Code: code, Head: `{"jsonrpc":"2.0","id":2,"error":{"code":`}}
 }
 
-func oversizedHead(head string) outcome {
+func oversizedHead(head string) Outcome {
 	o := oversized(true, nil, "")
-	o.oversize.Head = head
+	o.Oversize.Head = head
 	return o
 }
 
-func withViolations(o outcome, v ...string) outcome {
-	o.violations = v
+func withViolations(o Outcome, v ...string) Outcome {
+	o.Violations = v
 	return o
 }
 
@@ -288,36 +288,36 @@ func TestJudge(t *testing.T) {
 	det := leak.NewDetector(map[string]string{"--env API_TOKEN": canary})
 	for _, r := range judgeRows() {
 		c := r.c
-		c.leak, c.maxResponse = det, 4096
-		if c.args == nil {
-			c.args = json.RawMessage(`{"q":"x"}`)
+		c.Leak, c.MaxResponse = det, 4096
+		if c.Args == nil {
+			c.Args = json.RawMessage(`{"q":"x"}`)
 		}
-		j := judge(c, r.o)
+		j := Judge(c, r.o)
 		var problems []string
-		if j.verdict != r.verdict || j.crash != r.crash {
-			problems = append(problems, fmt.Sprintf("verdict %s (crash %q), want %s (crash %q)", j.verdict, j.crash, r.verdict, r.crash))
+		if j.Verdict != r.verdict || j.Crash != r.crash {
+			problems = append(problems, fmt.Sprintf("verdict %s (crash %q), want %s (crash %q)", j.Verdict, j.Crash, r.verdict, r.crash))
 		}
-		if !slices.Equal(j.flags, r.flags) {
-			problems = append(problems, fmt.Sprintf("flags %q, want %q", j.flags, r.flags))
+		if !slices.Equal(j.Flags, r.flags) {
+			problems = append(problems, fmt.Sprintf("flags %q, want %q", j.Flags, r.flags))
 		}
-		if !strings.Contains(j.detail, r.detail) {
-			problems = append(problems, fmt.Sprintf("detail %q, want it to contain %q", j.detail, r.detail))
+		if !strings.Contains(j.Detail, r.detail) {
+			problems = append(problems, fmt.Sprintf("detail %q, want it to contain %q", j.Detail, r.detail))
 		}
 		wantCode := r.code
-		if wantCode == nil && r.o.rpcErr != nil {
-			wantCode = &r.o.rpcErr.Code
+		if wantCode == nil && r.o.RPCErr != nil {
+			wantCode = &r.o.RPCErr.Code
 		}
 		if r.noCode {
 			wantCode = nil
 		}
-		if (j.errorCode == nil) != (wantCode == nil) || j.errorCode != nil && *j.errorCode != *wantCode {
-			problems = append(problems, fmt.Sprintf("error code %v, want %v", deref(j.errorCode), deref(wantCode)))
+		if (j.ErrorCode == nil) != (wantCode == nil) || j.ErrorCode != nil && *j.ErrorCode != *wantCode {
+			problems = append(problems, fmt.Sprintf("error code %v, want %v", deref(j.ErrorCode), deref(wantCode)))
 		}
-		if r.size != 0 && j.size != r.size {
-			problems = append(problems, fmt.Sprintf("size %d, want %d", j.size, r.size))
+		if r.size != 0 && j.Size != r.size {
+			problems = append(problems, fmt.Sprintf("size %d, want %d", j.Size, r.size))
 		}
-		if r.hidden != "" && (strings.Contains(j.detail, r.hidden) || strings.Contains(j.response, r.hidden)) {
-			problems = append(problems, fmt.Sprintf("%q shown in %q / %q", r.hidden, j.detail, j.response))
+		if r.hidden != "" && (strings.Contains(j.Detail, r.hidden) || strings.Contains(j.Response, r.hidden)) {
+			problems = append(problems, fmt.Sprintf("%q shown in %q / %q", r.hidden, j.Detail, j.Response))
 		}
 		if len(problems) > 0 {
 			t.Errorf("%s: %s", r.name, strings.Join(problems, "; "))
@@ -349,21 +349,21 @@ func TestIsPanicLine(t *testing.T) {
 		"WARN no panic, just a warning":                               false,
 		"":                                                            false,
 	} {
-		if got := isPanicLine(line); got != want {
+		if got := IsPanicLine(line); got != want {
 			t.Errorf("isPanicLine(%q) = %v, want %v", line, got, want)
 		}
 	}
 }
 
 func TestParseCallResult(t *testing.T) {
-	r, err := parseCallResult(json.RawMessage(`{"content":[{"type":"text","text":"héllo"},{"type":"image","data":"x","mimeType":"image/png"}],"structuredContent":{"a":1},"isError":false}`))
+	r, err := ParseCallResult(json.RawMessage(`{"content":[{"type":"text","text":"héllo"},{"type":"image","data":"x","mimeType":"image/png"}],"structuredContent":{"a":1},"isError":false}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.IsError || r.Content != 2 || !r.Structured || r.Text != "héllo\n" || r.Size != len([]rune("héllo\n"))+len(`{"a":1}`) {
 		t.Errorf("parsed %+v", r)
 	}
-	if r, err := parseCallResult(json.RawMessage(`{"content":[],"isError":null}`)); err != nil || r.IsError {
+	if r, err := ParseCallResult(json.RawMessage(`{"content":[],"isError":null}`)); err != nil || r.IsError {
 		t.Errorf("isError null: %+v, %v", r, err)
 	}
 }
@@ -371,4 +371,12 @@ func TestParseCallResult(t *testing.T) {
 func jsonNumber(n int64) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+func TestJoinDetail(t *testing.T) {
+	for _, tc := range [][3]string{{"", "b", "b"}, {"a", "", "a"}, {"a", "b", "a; b"}, {"", "", ""}} {
+		if got := JoinDetail(tc[0], tc[1]); got != tc[2] {
+			t.Errorf("JoinDetail(%q, %q) = %q, want %q", tc[0], tc[1], got, tc[2])
+		}
+	}
 }

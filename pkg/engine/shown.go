@@ -1,0 +1,139 @@
+package engine
+
+import (
+	"encoding/json"
+	"maps"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/lint"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+)
+
+func (c Config) settings() report.Settings {
+	return report.Settings{
+		Cases:              c.Cases,
+		SlowMs:             c.SlowMs,
+		BloatChars:         c.BloatChars,
+		TimeoutMs:          c.Timeout.Milliseconds(),
+		StartupTimeoutMs:   c.StartupTimeout.Milliseconds(),
+		IncludeDestructive: c.IncludeDestructive,
+		Sequential:         c.Sequential,
+		Tools:              c.Tools,
+		SkipTools:          c.SkipTools,
+		Profile:            c.Profile,
+		Era:                c.Era,
+		Protocol:           c.Protocol,
+		MaxResponseBytes:   c.MaxResponse,
+		MaxHangs:           max(c.MaxHangs, 0),
+		Parallel:           c.Parallel,
+		Repeat:             c.Repeat,
+		NoCalls:            c.NoCalls,
+		Concurrency:        c.Concurrency,
+		ExampleTools:       slices.Sorted(maps.Keys(c.Examples)),
+	}
+}
+
+// shown is c as the report and its reproducers may spell it: the command's
+// words, the URL and the working directory with every secret of d redacted.
+// Environment values and headers are never spelled out.
+func (c Config) shown(d *leak.Detector) Config {
+	if len(c.Command) > 0 {
+		c.Command = slices.Clone(c.Command)
+		for i, a := range c.Command {
+			c.Command[i] = d.Redact(a)
+		}
+		if c.TemporaryProgram {
+			c.Command[0] = filepath.Base(c.Command[0])
+		}
+	}
+	c.URL = d.Redact(redactURL(c.URL))
+	c.Cwd = d.Redact(c.Cwd)
+	return c
+}
+
+// target is what the report records of c's target: call it on c.shown, so
+// that no secret reaches it.
+func (c Config) target(transport string) report.Target {
+	t := report.Target{Transport: transport, URL: c.URL, Cwd: c.Cwd}
+	if len(c.Command) > 0 {
+		t.Command = shellJoin(c.Command)
+		t.Args = slices.Clone(c.Command)
+	}
+	for _, kv := range c.Env {
+		k, _, _ := cutEnv(kv)
+		t.Env = append(t.Env, k)
+	}
+	t.Env = append(t.Env, c.PassEnv...)
+	for _, h := range c.Headers {
+		n, _, _ := parseHeader(h)
+		t.Headers = append(t.Headers, n)
+	}
+	t.Bearer = c.Bearer != ""
+	return t
+}
+
+// staticLint runs the metadata rules (docs/BEHAVIOUR.md#static-lint) over what discovery found.
+func staticLint(s *session, tools []tool) []report.Lint {
+	caps := map[string]json.RawMessage{}
+	_ = json.Unmarshal(s.init.Capabilities, &caps)
+	_, hasTools := caps["tools"]
+	srv := lint.Server{
+		Name:            s.init.ServerInfo.Name,
+		Version:         s.init.ServerInfo.Version,
+		Instructions:    s.init.Instructions,
+		ToolsCapability: hasTools,
+		Source:          lint.SourceInitialize,
+	}
+	if s.era == EraModern {
+		srv.Source = lint.SourceDiscover
+	}
+	lt := make([]lint.Tool, len(tools))
+	for i, t := range tools {
+		in, out := t.compiled()
+		lt[i] = lint.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Annotations: t.Annotations, Input: in, Output: out}
+	}
+	return lint.Check(srv, lt)
+}
+
+// userinfo matches the credentials of a URL, scheme://user:password@.
+var userinfo = regexp.MustCompile(`^([^:/?#]*:?//)[^/?#]*@`)
+
+// hideUserinfo replaces the credentials of a URL as written, and its query,
+// by ***, even in one that does not parse, and leaves the rest as it is.
+func hideUserinfo(raw string) string {
+	raw = userinfo.ReplaceAllString(raw, "${1}***@")
+	if i := strings.IndexByte(raw, '?'); i >= 0 {
+		raw = raw[:i] + "?***"
+	}
+	return raw
+}
+
+// redactURL hides credentials in a URL (user:password@, token-like query
+// values) before it is recorded in a report.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || raw == "" {
+		return hideUserinfo(raw)
+	}
+	if u.User != nil {
+		u.User = url.User("***")
+	}
+	q := u.Query()
+	changed := false
+	for k := range q {
+		switch strings.ToLower(k) {
+		case "token", "access_token", "api_key", "apikey", "key", "secret", "password", "auth":
+			q.Set(k, "***")
+			changed = true
+		}
+	}
+	if changed {
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
+}
