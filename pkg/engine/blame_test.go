@@ -11,6 +11,7 @@ import (
 // keeps its verdict and says what followed; with no known owner of the
 // last answer no case is blamed; a reported case is reported again.
 func TestBlame(t *testing.T) {
+	parallel(t)
 	gone := &serverGone{exitStatus: "exit code 3", stderr: "bye"}
 
 	t.Run("already a failure", func(t *testing.T) {

@@ -36,6 +36,7 @@ func findingByID(t *testing.T, rep *report.Report, id string) report.Finding {
 // silent accept there), the legacy audit's result, and one era_difference
 // finding per forbidden input, whose reproducer shows both answers.
 func TestEraBothFindsValidationThatDiffersByEra(t *testing.T) {
+	parallel(t)
 	var eras []string
 	rep := runFixture(t, "era-split", func(c *Config) {
 		c.Era = EraBoth
@@ -102,6 +103,7 @@ func TestEraBothFindsValidationThatDiffersByEra(t *testing.T) {
 // TestEraBothCleanServerDiffersInNothing: a go-sdk server judged the same
 // in both eras has no difference and no era_difference finding.
 func TestEraBothCleanServerDiffersInNothing(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "clean", eraBoth)
 	cmp := rep.EraComparison
 	if cmp == nil || cmp.Era != EraLegacy || cmp.Note != "" || cmp.Compared == 0 {
@@ -126,6 +128,7 @@ func TestEraBothCleanServerDiffersInNothing(t *testing.T) {
 // TestEraBothOnAServerOfOneEra: a server that speaks one era is audited in
 // that one, once, and the comparison says why there was no other.
 func TestEraBothOnAServerOfOneEra(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct {
 		fixture, era, other, why string
 	}{
@@ -151,6 +154,7 @@ func TestEraBothOnAServerOfOneEra(t *testing.T) {
 // TestEraBothReachingNeither: a target reached in neither era is a
 // connection error that says why for each.
 func TestEraBothReachingNeither(t *testing.T) {
+	parallel(t)
 	cfg := Config{Command: []string{"/nonexistent/mcp-server"}, Era: EraBoth, Version: "test"}
 	_, err := Run(t.Context(), cfg)
 	if err == nil || !strings.Contains(err.Error(), "in the modern era: ") || !strings.Contains(err.Error(), "; in the legacy era: ") {
@@ -168,6 +172,7 @@ func TestEraBothReachingNeither(t *testing.T) {
 // speaks that era; a crash on a shared case is an era_difference finding
 // too; and the comparison names the tool only the legacy era lists.
 func TestEraBothFailsOnFailuresOfTheLegacyEra(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "hostile-era-tools", eraBoth)
 	cmp := rep.EraComparison
 	if cmp == nil || cmp.Era != EraLegacy || rep.Server.Era != EraModern {
@@ -215,6 +220,7 @@ func TestEraBothFailsOnFailuresOfTheLegacyEra(t *testing.T) {
 // TestEraDifferenceReplaysInEachEra: a compacted case's reproducer replays
 // it with --era, once per era, and SetReportPath names the report in both.
 func TestEraDifferenceReplaysInEachEra(t *testing.T) {
+	parallel(t)
 	c := report.Case{ID: "t/oversize/q", Kind: report.KindOversize, Verdict: report.Rejected, ArgumentsDigest: &report.ArgumentsDigest{Bytes: 70000, SHA256: "ab"}}
 	rep := func(era string) *report.Report {
 		r := &report.Report{Server: report.Server{Era: era, ProtocolVersion: "v"}, Tools: []report.Tool{{Name: "t", Cases: []report.Case{c}}}}
@@ -238,6 +244,7 @@ func TestEraDifferenceReplaysInEachEra(t *testing.T) {
 // or between them, returns the report it has as a partial one (not
 // graded), saying that the legacy era was not audited.
 func TestEraBothInterrupted(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct {
 		name string
 		stop func(Event) bool

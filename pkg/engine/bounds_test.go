@@ -26,6 +26,7 @@ func runBounds(t *testing.T, tools ...string) *report.Report {
 // A secret the server writes as JSON \u escapes is a secret all the same:
 // in the head of an oversize answer and in a malformed line's excerpt.
 func TestEscapedSecretsAreRedacted(t *testing.T) {
+	parallel(t)
 	rep := runBounds(t, "escaped_secret_big", "escaped_secret_line")
 	out, err := render.JSON(rep)
 	if err != nil {
@@ -53,6 +54,7 @@ func TestEscapedSecretsAreRedacted(t *testing.T) {
 // A flood of stdout garbage is counted, not kept: each case describes the
 // first few lines and how many more there were.
 func TestGarbageFloodIsBounded(t *testing.T) {
+	parallel(t)
 	rep := runBounds(t, "garbage_flood")
 	pv := withVerdict(rep, report.ProtocolViolation)
 	if len(pv) == 0 {
@@ -73,6 +75,7 @@ func TestGarbageFloodIsBounded(t *testing.T) {
 
 // A tool name of 2,000 bytes is not called, and the report stores it cut.
 func TestLongToolNamesAreNotCalled(t *testing.T) {
+	parallel(t)
 	rep := runBounds(t, "n*")
 	tl := rep.Tools[len(rep.Tools)-1]
 	if !strings.HasPrefix(tl.Name, "nnnn") || tl.Tested {

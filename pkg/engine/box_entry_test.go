@@ -15,7 +15,7 @@ import (
 // program's environment could be read; in the box it cannot, with NoBox
 // it can (the fixture works).
 func TestEveryEntryPointBoxesTheServer(t *testing.T) {
-	t.Parallel()
+	parallel(t)
 	snoop := fixture.Build(t, "hostile-proc-snoop")
 	cfgFor := func(noBox bool) Config {
 		return Config{Command: []string{snoop}, Timeout: 5 * time.Second, StartupTimeout: 20 * time.Second, Version: "test", Cases: 2, NoBox: noBox}

@@ -25,6 +25,7 @@ func checkByID(t *testing.T, rep *report.Report, id string) report.Check {
 // refuses a routing header that contradicts the body with -32020, and the
 // Mcp-Name check sends the valid call of a confirmed read-only tool.
 func TestEnvelopeChecksHTTP(t *testing.T) {
+	parallel(t)
 	srv, _ := recordingServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

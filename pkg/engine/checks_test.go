@@ -35,6 +35,7 @@ func checkFinding(t *testing.T, rep *report.Report, id string) report.Finding {
 // envelope, and the requestState it handed out, passes every check over
 // stdio, and the HTTP-only checks are not listed.
 func TestEnvelopeChecksStrict(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "modern-only", nil)
 	var ids []string
 	for _, c := range rep.Checks {
@@ -65,6 +66,7 @@ func TestEnvelopeChecksStrict(t *testing.T) {
 // reproducer shows the request served as printed; the score and grade do
 // not move (no tool's input caused them).
 func TestEnvelopeChecksLenient(t *testing.T) {
+	parallel(t)
 	strict := runFixture(t, "modern-only", nil)
 	rep := runFixture(t, "modern-only", func(c *Config) { c.Command = append(c.Command, "--lenient") })
 	want := map[string]string{
@@ -103,6 +105,7 @@ func TestEnvelopeChecksLenient(t *testing.T) {
 // fails the checks with crash findings (a restart between checks), which
 // cap the grade at D and raise the critical callout.
 func TestEnvelopeCheckCrash(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "modern-only", func(c *Config) { c.Command = append(c.Command, "--exit-on-bad-envelope") })
 	c := checkByID(t, rep, "envelope/no-meta")
 	if c.Status != report.CheckFail || c.Code != string(report.Crash) || c.Crash == nil || c.Crash.How != report.CrashExit || !strings.Contains(c.Crash.ExitStatus, "3") {
@@ -131,6 +134,8 @@ func TestEnvelopeCheckCrash(t *testing.T) {
 // envelope costs two check timeouts, not one per check: the rest are
 // skipped, saying why.
 func TestEnvelopeCheckHangsBounded(t *testing.T) {
+	// Not parallel: it judges wall-clock times (slow, hang), which
+	// tests running alongside would distort.
 	rep := runFixture(t, "modern-only", func(c *Config) { c.Command = append(c.Command, "--hang-on-bad-envelope") })
 	var hangs, skipped int
 	for _, c := range rep.Checks {
@@ -151,6 +156,7 @@ func TestEnvelopeCheckHangsBounded(t *testing.T) {
 
 // TestEnvelopeChecksLegacy: a legacy server gets no envelope checks.
 func TestEnvelopeChecksLegacy(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "legacy-only", nil)
 	if len(rep.Checks) != 0 {
 		t.Errorf("checks on a legacy server: %+v", rep.Checks)
@@ -161,6 +167,7 @@ func TestEnvelopeChecksLegacy(t *testing.T) {
 // goes back to the server as it was handed out (the valid call succeeds),
 // and neither it nor its tampered form reaches the report.
 func TestRequestStateNotRecorded(t *testing.T) {
+	parallel(t)
 	const token = "sk-live-SECRET1234567890abcdef"
 	rep := runFixture(t, "modern-only", func(c *Config) {
 		c.Command = append(c.Command, "--secret-state")
@@ -188,6 +195,7 @@ func TestRequestStateNotRecorded(t *testing.T) {
 // TestCheckBudget: a server that answers each malformed request just under
 // the timeout costs the checks' time budget, not a timeout per check.
 func TestCheckBudget(t *testing.T) {
+	parallel(t)
 	defer func(b time.Duration) { checkBudget = b }(checkBudget)
 	checkBudget = 2 * time.Second
 	rep := runFixture(t, "modern-only", func(c *Config) { c.Command = append(c.Command, "--slow-on-bad-envelope") })

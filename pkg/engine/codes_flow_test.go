@@ -19,6 +19,7 @@ import (
 // for it, and --fail-on gates on it. Nothing else needs to change, which this
 // test checks for every row, present and future.
 func TestEveryCodeFlowsFromItsRow(t *testing.T) {
+	parallel(t)
 	cfg := Config{Command: []string{"srv"}}
 	for _, code := range report.Codes() {
 		t.Run(code.Name, func(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 // A case whose arguments the report compacted is reproduced by a replay
 // command, which SetReportPath points at the JSON report.
 func TestReproduceCompactedCase(t *testing.T) {
+	parallel(t)
 	big := json.RawMessage(`{"q":"` + strings.Repeat("x", 64<<10) + `"}`)
 	args, digest := report.CompactArguments(big)
 	c := report.Case{ID: "search/oversize/q#string", Arguments: args, ArgumentsDigest: digest}
@@ -62,6 +63,7 @@ func TestReproduceCompactedCase(t *testing.T) {
 // No field of a finding grows with the case: messages are cut, long
 // arguments are replayed rather than copied.
 func TestFindingsStaySmall(t *testing.T) {
+	parallel(t)
 	args, digest := report.CompactArguments(json.RawMessage(`["` + strings.Repeat("a", 1<<20) + `"]`))
 	rep := &report.Report{Tools: []report.Tool{{Name: "t", Tested: true, Cases: []report.Case{
 		{ID: "t/structural#huge", Verdict: report.Crash, Detail: strings.Repeat("d", 100000), Arguments: args, ArgumentsDigest: digest,
@@ -84,6 +86,7 @@ func TestFindingsStaySmall(t *testing.T) {
 // oversize string and array per tool with 64 KiB arguments; a third of the
 // cases fail, each with a finding.
 func TestReportSize(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct {
 		cases, limit int
 	}{
@@ -164,6 +167,7 @@ func replayFixture(t *testing.T) (Config, *report.Report, report.Case) {
 }
 
 func TestReplayRegeneratesCompactedArguments(t *testing.T) {
+	parallel(t)
 	cfg, rep, c := replayFixture(t)
 	if c.Arguments != nil {
 		t.Errorf("compacted case %s keeps %d bytes of arguments", c.ID, len(c.Arguments))

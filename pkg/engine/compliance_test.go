@@ -20,6 +20,7 @@ var complianceIDs = []string{
 // TestComplianceClean: a server of the revision passes every compliance
 // check (the resource one is skipped: it declares no resources).
 func TestComplianceClean(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "modern-only", nil)
 	for _, id := range complianceIDs {
 		c := checkByID(t, rep, id)
@@ -34,6 +35,7 @@ func TestComplianceClean(t *testing.T) {
 // removed fails each check with its own code, in words that name what it
 // did.
 func TestComplianceLegacyHabits(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "modern-only", func(c *Config) { c.Command = append(c.Command, "--legacy-habits") })
 	for id, want := range map[string]struct{ code, says string }{
 		"compliance/ping-removed":        {report.CodeRemovedMethodServed, "served"},
@@ -61,6 +63,7 @@ func TestComplianceLegacyHabits(t *testing.T) {
 // TestCompliance2026RefusalsAreNotCrashes: -32020…-32022 answering a tool
 // call are refusals of the request, not escaped exceptions.
 func TestCompliance2026RefusalsAreNotCrashes(t *testing.T) {
+	parallel(t)
 	for _, code := range []int64{oracle.CodeHeaderMismatch, oracle.CodeMissingClientCapabilities, oracle.CodeUnsupportedProtocolVersion} {
 		if oracle.Classify(code) == oracle.ClassInternal {
 			t.Errorf("%d classified as an internal error", code)
@@ -69,6 +72,7 @@ func TestCompliance2026RefusalsAreNotCrashes(t *testing.T) {
 }
 
 func TestCacheHintProblem(t *testing.T) {
+	parallel(t)
 	for in, want := range map[string]string{
 		`{"ttlMs":60000,"cacheScope":"private"}`: "",
 		`{"ttlMs":0,"cacheScope":"public"}`:      "",
@@ -92,6 +96,7 @@ func TestCacheHintProblem(t *testing.T) {
 }
 
 func TestSupersededCode(t *testing.T) {
+	parallel(t)
 	for code, bad := range map[int64]bool{
 		-32002: true, -32001: true, -32003: true, -32004: true, -32050: true, -32099: true, -32023: true,
 		-32020: false, -32021: false, -32022: false, -32602: false, -32603: false, -32000: false, -32019: false, -32100: false, 1: false,
@@ -105,6 +110,7 @@ func TestSupersededCode(t *testing.T) {
 // TestObservedBounded: a server that sends many distinct methods, and
 // input requests of many kinds, costs a few entries, and names cut short.
 func TestObservedBounded(t *testing.T) {
+	parallel(t)
 	o := &observed{}
 	long := strings.Repeat("m", 10000)
 	for i := 0; i < 1000; i++ {
@@ -128,6 +134,7 @@ func TestObservedBounded(t *testing.T) {
 // check's detail; the run's later redaction of details cannot see a
 // secret already cut.
 func TestObservedRedactsBeforeCut(t *testing.T) {
+	parallel(t)
 	secret := "canary-0123456789abcdef"
 	o := &observed{leak: leak.NewDetector(map[string]string{"--env TOKEN": secret})}
 	o.sawServerMessage(strings.Repeat("m", 55)+secret, true)
@@ -154,6 +161,7 @@ func TestObservedRedactsBeforeCut(t *testing.T) {
 // legacy era, saying why, with a handshake_required finding; with --era
 // modern it is a connect error.
 func TestHandshakeRequiredFallsBack(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "legacy-only", func(c *Config) { c.Env = []string{"LEGACY_ONLY_DISCOVER=claims"} })
 	if rep.Server.Era != EraLegacy || !strings.Contains(rep.Server.EraReason, "refused the stateless tools/list with -32600") {
 		t.Fatalf("era %q, reason %q", rep.Server.Era, rep.Server.EraReason)
@@ -180,6 +188,7 @@ func TestHandshakeRequiredFallsBack(t *testing.T) {
 // TestHandshakeRequiredInOtherEras: --era modern says why it cannot go
 // on, and --era both keeps the finding on the legacy audit's report.
 func TestHandshakeRequiredInOtherEras(t *testing.T) {
+	parallel(t)
 	_, err := runFixtureErr(t, "legacy-only", func(c *Config) { c.Env = []string{"LEGACY_ONLY_DISCOVER=claims"}; c.Era = EraModern })
 	if err == nil || !strings.Contains(err.Error(), "answered server/discover (supportedVersions 2026-07-28, 2025-11-25) but refused the stateless tools/list with -32600") {
 		t.Errorf("--era modern: %v", err)

@@ -54,6 +54,7 @@ func alivePIDs(t *testing.T, dir, glob string) []int {
 // that outlives the server: none may survive the run, though several
 // servers ran at once when they were orphaned.
 func TestHostileConcurrencyOrphans(t *testing.T) {
+	parallel(t)
 	pidDir := t.TempDir()
 	rep := runFixture(t, "hostile-concurrency", func(c *Config) {
 		c.Command = append(c.Command, "-daemon")
@@ -78,6 +79,7 @@ func TestHostileConcurrencyOrphans(t *testing.T) {
 // check says hang, once, within the checks' budget, and the call alone
 // stays ok; nothing is left running.
 func TestHostileConcurrencyHangShared(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "hostile-concurrency", func(c *Config) {
 		c.Command = append(c.Command, "-hang-shared")
 		c.Cases = 2
@@ -100,6 +102,7 @@ func TestHostileConcurrencyHangShared(t *testing.T) {
 // concurrency checks stop the N sessions of a check together: every close
 // is under way before any has finished.
 func TestConcurrencyClosesTogether(t *testing.T) {
+	parallel(t)
 	const n = MaxConcurrency
 	var entered sync.WaitGroup
 	entered.Add(n)
@@ -132,6 +135,7 @@ func TestConcurrencyClosesTogether(t *testing.T) {
 // stopped, and the concurrency check still passes (the server answers
 // well) with nothing left running.
 func TestHostileConcurrencyStubborn(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "hostile-concurrency", func(c *Config) {
 		c.Command = append(c.Command, "-stubborn")
 		c.Cases = 1
@@ -166,6 +170,7 @@ func lifecycleHostile(t *testing.T, secret string, args ...string) (*report.Repo
 // report, the escapes are quoted in the detail, and nothing is a crash or
 // a hang; a delete that never answers is the hang it is.
 func TestHostileLifecycle(t *testing.T) {
+	parallel(t)
 	const secret = "sk-live-4f9a8b7c6d5e4f3a2b1c"
 	for _, tc := range []struct {
 		args   []string
@@ -200,6 +205,7 @@ func TestHostileLifecycle(t *testing.T) {
 // scan of the whole answer found, not "answered ..., not an error" (a
 // false bad_request_served on every probe).
 func TestHostileProbesHugeRefusal(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "hostile-probes", func(c *Config) {
 		c.Command = append(c.Command, "-mode", "huge")
 		c.Protocol = true
@@ -220,6 +226,7 @@ func TestHostileProbesHugeRefusal(t *testing.T) {
 // code; an oversize result is judged by what the check expects of a
 // result; an oversize answer that breaks JSON-RPC is a violation.
 func TestJudgeCheckOversize(t *testing.T) {
+	parallel(t)
 	isErr := true
 	for _, tc := range []struct {
 		name   string
@@ -249,6 +256,7 @@ func TestJudgeCheckOversize(t *testing.T) {
 // asks the client to ignore that answer): concurrency/cancel passes, and
 // the answer is no protocol violation anywhere.
 func TestHostileConcurrencyCancelRace(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "hostile-concurrency", func(c *Config) {
 		c.Command = append(c.Command, "-slow")
 		c.Cases = 1
@@ -269,6 +277,7 @@ func TestHostileConcurrencyCancelRace(t *testing.T) {
 // rest are skipped with why, so the server costs a few timeouts, not a
 // few per resource.
 func TestHostileLifecycleHangsBounded(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "hostile-lifecycle", func(c *Config) {
 		c.Command = append(c.Command, "-delete-hang", "-nouns", "6")
 		c.IncludeDestructive, c.Sequential = true, true
@@ -300,6 +309,7 @@ func TestHostileLifecycleHangsBounded(t *testing.T) {
 // check fails, its detail does not carry the token, and the reproducer
 // neither.
 func TestHostileConcurrencyHTTPBusy(t *testing.T) {
+	parallel(t)
 	const bearer = "s3cret-bearer"
 	inner := httpServer(t, false)
 	var inFlight atomic.Int32
@@ -358,6 +368,7 @@ func TestHostileConcurrencyHTTPBusy(t *testing.T) {
 // declare resources and prompts, or answer with huge discovery: no
 // secret in the report, nothing called, no crash or hang anywhere.
 func TestHostileNoCalls(t *testing.T) {
+	parallel(t)
 	const secret = "sk-live-4f9a8b7c6d5e4f3a2b1c"
 	for _, fx := range []struct {
 		name string
@@ -389,6 +400,7 @@ func TestHostileNoCalls(t *testing.T) {
 // answered one after another, never a timeout without progress. That is
 // no hang: the same-session check passes.
 func TestHostileConcurrencySequentialServer(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "hostile-concurrency", func(c *Config) {
 		c.Command = append(c.Command, "-slow")
 		c.Cases = 1
@@ -409,6 +421,7 @@ func TestHostileConcurrencySequentialServer(t *testing.T) {
 // Its twin that deadlocks: tools/calls that overlap on one session are
 // never answered. The same-session check is still a hang.
 func TestHostileConcurrencyDeadlock(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "hostile-concurrency", func(c *Config) {
 		c.Command = append(c.Command, "-deadlock")
 		c.Cases = 1
@@ -430,6 +443,7 @@ func TestHostileConcurrencyDeadlock(t *testing.T) {
 // (2,000 of each: 2,000 details of 2,000 names). It grows with the tools
 // now.
 func TestPlanLifecycleDetailsBounded(t *testing.T) {
+	parallel(t)
 	const n = 2000
 	specs := map[string]string{}
 	for i := range n {

@@ -38,6 +38,7 @@ func concurrencyFinding(rep *report.Report, id string) *report.Finding {
 // concurrency fail-on kind gates on. One session at a time, the server is
 // fine.
 func TestConcurrencyRaceFlagged(t *testing.T) {
+	parallel(t)
 	rep := concurrencyFixture(t, "concurrency-race", 4)
 	if rep.Config.Concurrency != 4 {
 		t.Errorf("settings concurrency = %d, want 4", rep.Config.Concurrency)
@@ -73,6 +74,7 @@ func TestConcurrencyRaceFlagged(t *testing.T) {
 
 // The clean twin, the same tool without shared state, passes every check.
 func TestConcurrencySafeTwin(t *testing.T) {
+	parallel(t)
 	rep := concurrencyFixture(t, "concurrency-race", 4, "--safe")
 	for _, id := range []string{"concurrency/reserve", "concurrency/same-session", "concurrency/cancel"} {
 		if c := checkByID(t, rep, id); c.Status != report.CheckPass {
@@ -91,6 +93,7 @@ func TestConcurrencySafeTwin(t *testing.T) {
 // the grade), though each of many sessions, with one request each, is
 // answered right.
 func TestConcurrencySwappedIDs(t *testing.T) {
+	parallel(t)
 	rep := concurrencyFixture(t, "concurrency-swapped-ids", 4)
 	if c := checkByID(t, rep, "concurrency/echo"); c.Status != report.CheckPass {
 		t.Errorf("concurrency/echo = %+v, want a pass: one request per session is answered right", c)
@@ -114,6 +117,7 @@ func TestConcurrencySwappedIDs(t *testing.T) {
 // Without --concurrency there are no concurrency checks; above the bound
 // the run is refused before anything starts.
 func TestConcurrencyOffAndBounded(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "concurrency-race", func(c *Config) { c.Command = append(c.Command, "--safe"); c.Cases = 1; c.Cwd = t.TempDir() })
 	for _, c := range rep.Checks {
 		if c.Group == "concurrency" {
@@ -130,6 +134,7 @@ func TestConcurrencyOffAndBounded(t *testing.T) {
 
 // judgeConcurrent, one row per way the calls made at once can end.
 func TestJudgeConcurrent(t *testing.T) {
+	parallel(t)
 	ok := concurrentCall{verdict: report.OK}
 	errored := concurrentCall{verdict: report.Errored, detail: "busy"}
 	crash := concurrentCall{verdict: report.Crash, crash: &report.CrashInfo{How: report.CrashExit}}
@@ -159,6 +164,7 @@ func TestJudgeConcurrent(t *testing.T) {
 
 // wrongKind tells a tools/list answer from the others.
 func TestWrongKind(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct {
 		method, raw string
 		wrong       bool
@@ -180,6 +186,7 @@ func TestWrongKind(t *testing.T) {
 // Over Streamable HTTP (127.0.0.1) the sessions are connections, and a
 // well-behaved server passes every concurrency check.
 func TestConcurrencyHTTP(t *testing.T) {
+	parallel(t)
 	srv := httpServer(t, false)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -206,6 +213,7 @@ func TestConcurrencyHTTP(t *testing.T) {
 // call again is told apart by what it is annotated, not "not annotated
 // readOnlyHint, or destructiveHint false", which read as the opposite.
 func TestConcurrencyEligibleSaysWhichAnnotation(t *testing.T) {
+	parallel(t)
 	yes, no := true, false
 	rt := report.Tool{Name: "t", Tested: true, Confirmed: true,
 		Cases: []report.Case{{ID: "t/valid", Kind: report.KindValid, Verdict: report.OK, Arguments: []byte(`{}`)}}}

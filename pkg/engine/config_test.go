@@ -7,6 +7,7 @@ import (
 )
 
 func TestRangeCheck(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct {
 		r    Range
 		v    int
@@ -40,6 +41,7 @@ func TestRangeCheck(t *testing.T) {
 // Validate holds the bounded fields to the ranges RangeOf gives, names the
 // field, and takes each field's zero value as its default.
 func TestValidateUsesTheRanges(t *testing.T) {
+	parallel(t)
 	base := Config{Command: []string{"srv"}}
 	if err := base.Validate(); err != nil {
 		t.Fatalf("zero values: %v", err)

@@ -56,6 +56,7 @@ func recordingServer(t *testing.T) (*httptest.Server, func() []seenRequest) {
 // TestStreamableHTTPModern: over Streamable HTTP the audit speaks the
 // stateless era: no initialize, no session id, the routing headers.
 func TestStreamableHTTPModern(t *testing.T) {
+	parallel(t)
 	srv, seen := recordingServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -121,6 +122,7 @@ func TestStreamableHTTPModern(t *testing.T) {
 // server/discover with an HTTP 400 (as a 2025-era server does before
 // initialize) is audited in the legacy era.
 func TestStreamableHTTPLegacyFallback(t *testing.T) {
+	parallel(t)
 	inner := httpServer(t, false)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
@@ -163,6 +165,7 @@ func TestStreamableHTTPLegacyFallback(t *testing.T) {
 // TestEraModernNotOverSSE: --era modern never ends up in the legacy
 // HTTP+SSE transport's handshake.
 func TestEraModernNotOverSSE(t *testing.T) {
+	parallel(t)
 	srv := httpServer(t, true)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

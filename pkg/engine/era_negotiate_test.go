@@ -84,6 +84,7 @@ func startScripted(t *testing.T, cfg Config, answer func(string, json.RawMessage
 // TestDiscoverRetriesOnUnsupportedVersion: -32022 with data.supported
 // naming a stateless version mcp-fuzz speaks gets one retry with it.
 func TestDiscoverRetriesOnUnsupportedVersion(t *testing.T) {
+	parallel(t)
 	answer := func(method string, params json.RawMessage) (json.RawMessage, *jsonrpc.Error) {
 		if v := metaVersion(params); v != ModernProtocolVersion {
 			return nil, &jsonrpc.Error{Code: oracle.CodeUnsupportedProtocolVersion, Message: "unsupported", Data: json.RawMessage(`{"supported":["2026-07-28","2025-11-25"],"requested":"` + v + `"}`)}
@@ -106,6 +107,7 @@ func TestDiscoverRetriesOnUnsupportedVersion(t *testing.T) {
 // TestDiscoverFallbacks: every refusal of server/discover falls back to
 // initialize in the auto era, and is the error in the modern one.
 func TestDiscoverFallbacks(t *testing.T) {
+	parallel(t)
 	initOK := json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"x","version":"1"}}`)
 	for name, discover := range map[string]func() (json.RawMessage, *jsonrpc.Error){
 		"-32601": func() (json.RawMessage, *jsonrpc.Error) { return nil, &jsonrpc.Error{Code: -32601, Message: "no"} },
@@ -154,6 +156,7 @@ func TestDiscoverFallbacks(t *testing.T) {
 // TestModernEnvelopeOnEveryRequest: in the modern era every request
 // carries the envelope, and liveness is server/discover, never ping.
 func TestModernEnvelopeOnEveryRequest(t *testing.T) {
+	parallel(t)
 	var mu sync.Mutex
 	var missing []string
 	answer := func(method string, params json.RawMessage) (json.RawMessage, *jsonrpc.Error) {

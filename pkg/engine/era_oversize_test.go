@@ -80,6 +80,7 @@ func TestOversizeDiscoverFallsBack(t *testing.T) {
 // TestOversizeDiscoverModern: with --era modern forced, an oversize answer
 // to server/discover stays a connect error, which names --max-response.
 func TestOversizeDiscoverModern(t *testing.T) {
+	parallel(t)
 	cfg := Config{Command: []string{fixture.Build(t, "hostile-huge-discover")}, Era: EraModern, StartupTimeout: 20 * time.Second, Version: "test"}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

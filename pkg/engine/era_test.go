@@ -36,6 +36,7 @@ func runShell(t *testing.T, line string) string {
 }
 
 func TestModernOnlyAuto(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "modern-only", nil)
 	if rep.Server.Era != EraModern || rep.Server.ProtocolVersion != ModernProtocolVersion {
 		t.Fatalf("era %q, version %q; want modern %s", rep.Server.Era, rep.Server.ProtocolVersion, ModernProtocolVersion)
@@ -75,6 +76,7 @@ func TestModernOnlyAuto(t *testing.T) {
 // elicitation; mcp-fuzz declines it, retries with the requestState, and
 // judges the real answer.
 func TestInputRequiredRoundTrip(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "modern-only", func(c *Config) { c.Tools = []string{"confirm"}; c.Cases = 3 })
 	if v := validCase(t, rep, "confirm").Verdict; v != report.OK {
 		t.Fatalf("confirm valid call: %s", v)
@@ -82,6 +84,7 @@ func TestInputRequiredRoundTrip(t *testing.T) {
 }
 
 func TestLegacyOnlyAuto(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "legacy-only", nil)
 	if rep.Server.Era != EraLegacy || rep.Server.ProtocolVersion != "2025-11-25" || len(rep.Server.SupportedVersions) != 0 {
 		t.Fatalf("server %+v: want legacy 2025-11-25", rep.Server)
@@ -95,6 +98,7 @@ func TestLegacyOnlyAuto(t *testing.T) {
 }
 
 func TestEraModernOnLegacyOnly(t *testing.T) {
+	parallel(t)
 	cfg := Config{Command: []string{fixture.Build(t, "legacy-only")}, Era: EraModern, StartupTimeout: 20 * time.Second, Version: "test"}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -106,6 +110,7 @@ func TestEraModernOnLegacyOnly(t *testing.T) {
 }
 
 func TestEraLegacyOnModernOnly(t *testing.T) {
+	parallel(t)
 	cfg := Config{Command: []string{fixture.Build(t, "modern-only")}, Era: EraLegacy, StartupTimeout: 20 * time.Second, Version: "test"}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -119,6 +124,7 @@ func TestEraLegacyOnModernOnly(t *testing.T) {
 // TestDemoBothEras audits the demo server in each era: the verdicts must
 // not depend on the era, and a modern reproducer works as printed.
 func TestDemoBothEras(t *testing.T) {
+	parallel(t)
 	if testing.Short() {
 		t.Skip("audits the demo twice")
 	}
@@ -173,6 +179,7 @@ func TestDemoBothEras(t *testing.T) {
 // server/discover is started again and audited in the legacy era, as a
 // current client falls back to initialize on any failure of discover.
 func TestLegacyDiesOnDiscover(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "legacy-only", func(c *Config) { c.Env = []string{"LEGACY_ONLY_DIE=1"} })
 	if rep.Server.Era != EraLegacy || validCase(t, rep, "echo").Verdict != report.OK {
 		t.Fatalf("era %q, echo %s", rep.Server.Era, validCase(t, rep, "echo").Verdict)
@@ -193,6 +200,7 @@ func TestLegacyDiesOnDiscover(t *testing.T) {
 // modern era discovers and lists with the envelope, no handshake, and
 // works as printed.
 func TestModernStartupReproducer(t *testing.T) {
+	parallel(t)
 	rep := &report.Report{Server: report.Server{Era: EraModern, ProtocolVersion: ModernProtocolVersion}}
 	r := reproduceStartup(rep, Config{Command: []string{fixture.Build(t, "modern-only")}})
 	if strings.Contains(r.Shell, "initialize") {

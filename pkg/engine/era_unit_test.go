@@ -14,6 +14,7 @@ import (
 // TestParseDiscoverHostile: whatever a server answers to server/discover,
 // parsing never panics and keeps a bounded list of versions.
 func TestParseDiscoverHostile(t *testing.T) {
+	parallel(t)
 	many := make([]string, 10000)
 	for i := range many {
 		many[i] = strings.Repeat("9", 1000)
@@ -49,6 +50,7 @@ func TestParseDiscoverHostile(t *testing.T) {
 }
 
 func TestValidProtocolVersion(t *testing.T) {
+	parallel(t)
 	for v, ok := range map[string]bool{"2026-07-28": true, "2026-7-28": false, "": false, "2026-07-28x": false, "latest": false} {
 		if validProtocolVersion(v) != ok {
 			t.Errorf("validProtocolVersion(%q) != %v", v, ok)
@@ -57,6 +59,7 @@ func TestValidProtocolVersion(t *testing.T) {
 }
 
 func TestProbeTimeoutLeavesHalfTheStartup(t *testing.T) {
+	parallel(t)
 	if got := probeTimeout(context.Background()); got != discoverTimeout {
 		t.Errorf("no deadline: %s, want %s", got, discoverTimeout)
 	}
@@ -75,6 +78,7 @@ func TestProbeTimeoutLeavesHalfTheStartup(t *testing.T) {
 // The metadata lint names the request the server described itself in: a
 // modern-era server has no initialize result to blame.
 func TestStaticLintNamesTheEraRequest(t *testing.T) {
+	parallel(t)
 	for era, want := range map[string]string{
 		EraModern: `the server/discover result has no "instructions"`,
 		EraLegacy: `the initialize result has no "instructions"`,

@@ -41,6 +41,7 @@ func crashFinding(t *testing.T, rep *report.Report, id string) report.Finding {
 // call three times), and the next case, which the dead server never read,
 // is not blamed but sent again to a restarted server.
 func TestExitAfterLastRepeatRun(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "exit-after-answer", func(c *Config) {
 		c.Tools = []string{"status"}
 		c.Cases = 6
@@ -88,6 +89,7 @@ func TestExitAfterLastRepeatRun(t *testing.T) {
 // and then exits has crashed on that case, not on the next one, which runs
 // normally on a restarted server.
 func TestExitAfterAnsweringBadInput(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "exit-after-answer", func(c *Config) {
 		c.Tools = []string{"probe"}
 		c.Cases = -1
@@ -132,6 +134,7 @@ func TestExitAfterAnsweringBadInput(t *testing.T) {
 // the last call of one tool is not blamed on the next tool's first case,
 // which runs on a restarted server; the exit goes to the call it answered.
 func TestExitAfterLastCaseOfATool(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "exit-after-answer", func(c *Config) {
 		c.Cases = 1 // the valid case only
 		c.Repeat = 3
@@ -156,6 +159,7 @@ func TestExitAfterLastCaseOfATool(t *testing.T) {
 // the repeats stop there, and the tool's next case runs on a restarted
 // server.
 func TestExitAfterAnEarlierRepeatRun(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "exit-after-answer", func(c *Config) {
 		c.Tools = []string{"status"}
 		c.Cases = 3
@@ -181,6 +185,7 @@ func TestExitAfterAnEarlierRepeatRun(t *testing.T) {
 // right after answering finds the crash again (a ping after the answer
 // never reaches the server), and a case after which it stays up is not one.
 func TestReplayExitAfterAnswer(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "exit-after-answer", func(c *Config) {
 		c.Tools = []string{"probe"}
 		c.Cases = -1
@@ -223,6 +228,7 @@ func TestReplayExitAfterAnswer(t *testing.T) {
 // input never reaches it; the exit is the valid call's crash, and what the
 // restarted server then answers to a learned call does not hide it.
 func TestExitAfterAnsweringBeforeLearning(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "exit-after-answer", func(c *Config) {
 		c.Tools = []string{"color"}
 		c.Cases = 1

@@ -14,6 +14,7 @@ import (
 )
 
 func TestCrashByClosedConnection(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "closed-stdout", func(c *Config) { c.Cases = 4 })
 	crashes := withVerdict(rep, report.Crash)
 	if len(crashes) == 0 {
@@ -25,6 +26,7 @@ func TestCrashByClosedConnection(t *testing.T) {
 }
 
 func TestStderrPanicFlag(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "stderr-panic", nil)
 	flagged := 0
 	for _, c := range cases(rep) {
@@ -44,6 +46,8 @@ func TestStderrPanicFlag(t *testing.T) {
 }
 
 func TestSlowAndBloatedFlags(t *testing.T) {
+	// Not parallel: it judges wall-clock times (slow, hang), which
+	// tests running alongside would distort.
 	rep := runFixture(t, "slow-bloated", func(c *Config) { c.Cases = 1; c.SlowMs = 300 })
 	want := map[string][]string{"slow_lookup": {report.FlagSlow}, "bloated_lookup": {report.FlagBloated}, "quick_lookup": nil}
 	for tool, flags := range want {
@@ -55,6 +59,7 @@ func TestSlowAndBloatedFlags(t *testing.T) {
 }
 
 func TestPassEnvReachesTheServer(t *testing.T) {
+	parallel(t)
 	const secret = "passed-through-4e1d"
 	env := map[string]string{"API_TOKEN": secret, "UNRELATED_SECRET": "must-not-pass"}
 	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
@@ -69,6 +74,7 @@ func TestPassEnvReachesTheServer(t *testing.T) {
 }
 
 func TestCwd(t *testing.T) {
+	parallel(t)
 	dir := t.TempDir()
 	rep := runFixture(t, "clean", func(c *Config) {
 		// A relative program path is resolved against --cwd.
@@ -88,6 +94,7 @@ func TestCwd(t *testing.T) {
 // A server that crashes and then cannot be started again ends the run after
 // three failed reconnects, and says so; the remaining cases are not_run.
 func TestRunEndsAfterThreeFailedReconnects(t *testing.T) {
+	parallel(t)
 	marker := filepath.Join(t.TempDir(), "started")
 	bin := fixture.Build(t, "crash-exit")
 	script := `if [ -e "$1" ]; then echo "cannot start twice" >&2; exit 1; fi; touch "$1"; exec "$2"`
@@ -105,6 +112,7 @@ func TestRunEndsAfterThreeFailedReconnects(t *testing.T) {
 // A finding's shell reproducer, run by hand, shows the same failure: the
 // crash-exit fixture dies with exit code 2 and "fatal: city missing".
 func TestReproducerReproducesTheCrash(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "crash-exit", func(c *Config) { c.Cases = 3 })
 	var shell string
 	for _, f := range rep.Findings {

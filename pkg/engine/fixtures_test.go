@@ -3,8 +3,13 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"flag"
+	"fmt"
 	"os"
+	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -12,7 +17,65 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-func TestMain(m *testing.M) { fixture.Main(m) }
+func TestMain(m *testing.M) { os.Exit(fixture.Wrap(reapCheck{m}).Run()) }
+
+// reapCheck runs the package's tests, then fails the run when a child
+// process of the test binary is still alive: the engine must reap every
+// server it started. Tests that run in parallel (see [parallel]) are
+// checked here, all together; the others each check their own runs (see
+// [runFixtureErr]).
+type reapCheck struct{ m fixture.Runner }
+
+func (r reapCheck) Run() int {
+	// The tests mostly wait: on servers that hang, sleep or time out, not
+	// on the CPU. Unless -parallel is given, run more of them at once
+	// than the default of one per CPU.
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		_ = flag.Set("test.parallel", strconv.Itoa(max(runtime.GOMAXPROCS(0), waitingTests)))
+	}
+	code := r.m.Run()
+	if kids := waitNoChildren(3 * time.Second); len(kids) > 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: child processes left alive after the tests: %v\n", kids)
+		if code == 0 {
+			code = 1
+		}
+	}
+	return code
+}
+
+// waitingTests is how many tests run at once unless -parallel says.
+const waitingTests = 6
+
+// parallelTests are the tests that called [parallel].
+var parallelTests sync.Map
+
+// parallel marks t as one that runs alongside others (t.Parallel): its
+// runs cannot tell their children from the other tests', so TestMain
+// checks that none is left instead (see [reapCheck]).
+func parallel(t *testing.T) {
+	parallelTests.Store(t, true)
+	t.Cleanup(func() { parallelTests.Delete(t) })
+	t.Parallel()
+}
+
+// isParallel reports whether t, or the test it is a subtest of, called
+// [parallel].
+func isParallel(t *testing.T) bool {
+	name := t.Name()
+	found := false
+	parallelTests.Range(func(k, _ any) bool {
+		p := k.(*testing.T).Name()
+		if name == p || strings.HasPrefix(name, p+"/") {
+			found = true
+			return false
+		}
+		return true
+	})
+	return found
+}
 
 // runFixture audits one fixture server with short deadlines.
 func runFixture(t *testing.T, name string, adjust func(*Config)) *report.Report {
@@ -89,6 +152,7 @@ func failures(rep *report.Report) []report.Case {
 }
 
 func TestCleanServer(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "clean", nil)
 	if f := failures(rep); len(f) > 0 {
 		t.Fatalf("clean server got failures: %+v", f[0])
@@ -113,6 +177,7 @@ func TestCleanServer(t *testing.T) {
 }
 
 func TestCrashByProcessExit(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "crash-exit", nil)
 	crashes := withVerdict(rep, report.Crash)
 	if len(crashes) == 0 {
@@ -138,6 +203,7 @@ func TestCrashByProcessExit(t *testing.T) {
 }
 
 func TestCrashByInternalError(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "internal-error", nil)
 	crashes := withVerdict(rep, report.Crash)
 	if len(crashes) == 0 {
@@ -151,6 +217,7 @@ func TestCrashByInternalError(t *testing.T) {
 }
 
 func TestHang(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "hang", func(c *Config) { c.Timeout = time.Second; c.Cases = 8 })
 	hangs := withVerdict(rep, report.Hang)
 	if len(hangs) == 0 {
@@ -162,6 +229,7 @@ func TestHang(t *testing.T) {
 }
 
 func TestStdoutGarbage(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "stdout-garbage", nil)
 	pv := withVerdict(rep, report.ProtocolViolation)
 	if len(pv) == 0 {
@@ -173,6 +241,7 @@ func TestStdoutGarbage(t *testing.T) {
 }
 
 func TestRejectedWithInvalidParams(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "reject-32602", nil)
 	if f := failures(rep); len(f) > 0 {
 		t.Fatalf("failures on a -32602 server: %+v", f[0])
@@ -187,6 +256,7 @@ func TestRejectedWithInvalidParams(t *testing.T) {
 }
 
 func TestSilentAccept(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "silent-accept", nil)
 	acc := withVerdict(rep, report.Accepted)
 	if len(acc) == 0 {
@@ -205,6 +275,7 @@ func TestSilentAccept(t *testing.T) {
 }
 
 func TestLeakOfStackTrace(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "leak-trace", nil)
 	if rep.Summary.Leak == 0 {
 		t.Fatal("no leak flag")
@@ -212,6 +283,7 @@ func TestLeakOfStackTrace(t *testing.T) {
 }
 
 func TestLeakOfEnvSecretIsFlaggedAndRedacted(t *testing.T) {
+	parallel(t)
 	const secret = "canary-7f3a9c1e2b"
 	rep := runFixture(t, "leak-env", func(c *Config) { c.Env = []string{"API_TOKEN=" + secret} })
 	if rep.Summary.Leak == 0 {
@@ -233,6 +305,7 @@ func TestLeakOfEnvSecretIsFlaggedAndRedacted(t *testing.T) {
 }
 
 func TestOutputViolation(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "output-violation", nil)
 	if v := validCase(t, rep, "get_stats").Verdict; v != report.OutputViolation {
 		t.Fatalf("valid verdict = %s, want output_violation", v)
@@ -240,6 +313,7 @@ func TestOutputViolation(t *testing.T) {
 }
 
 func TestBadEnvelope(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "bad-envelope", nil)
 	byTool := map[string]int{}
 	for _, tl := range rep.Tools {
@@ -255,6 +329,7 @@ func TestBadEnvelope(t *testing.T) {
 }
 
 func TestMalformedToolsNeverPanic(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "malformed-tools", nil)
 	codes := map[string]bool{}
 	for _, l := range rep.Lint {
@@ -274,6 +349,7 @@ func TestMalformedToolsNeverPanic(t *testing.T) {
 }
 
 func TestPagination(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "paginated", nil)
 	if rep.Discovery.Tools != 7 || rep.Discovery.ToolPages != 3 {
 		t.Fatalf("discovery = %+v, want 7 tools over 3 pages", rep.Discovery)
@@ -296,6 +372,7 @@ func TestPagination(t *testing.T) {
 // but answers its task-augmented call with an error gets that error
 // judged like a plain call's (errored, rejected), never a failure.
 func TestTaskOnlyToolWithoutTasks(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "task-only", nil)
 	for _, tl := range rep.Tools {
 		if !tl.Tested {
@@ -311,6 +388,7 @@ func TestTaskOnlyToolWithoutTasks(t *testing.T) {
 }
 
 func TestSafetyGating(t *testing.T) {
+	parallel(t)
 	tested := func(rep *report.Report) map[string]string {
 		out := map[string]string{}
 		for _, tl := range rep.Tools {
@@ -340,32 +418,43 @@ func TestSafetyGating(t *testing.T) {
 }
 
 func TestNothingCalledIsNotGraded(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "destructive", func(c *Config) { c.SkipTools = []string{"*"} })
 	if rep.Graded {
 		t.Fatal("a run that called nothing is graded")
 	}
 }
 
-// assertNoChildren fails when a child process of this test binary is still
-// alive (the engine must reap every server it started).
-func assertNoChildren(t *testing.T) {
-	t.Helper()
+// waitNoChildren waits up to limit for the test binary to have no child
+// process, and returns those still alive then.
+func waitNoChildren(limit time.Duration) []string {
 	self := os.Getpid()
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(limit)
 	for {
 		kids := childrenOf(self)
-		if len(kids) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("child processes left alive: %v", kids)
+		if len(kids) == 0 || time.Now().After(deadline) {
+			return kids
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 }
 
+// assertNoChildren fails when a child process of this test binary is still
+// alive (the engine must reap every server it started). In a test that
+// runs in parallel with others it checks nothing: TestMain does.
+func assertNoChildren(t *testing.T) {
+	t.Helper()
+	if isParallel(t) {
+		return // checked by TestMain (see reapCheck)
+	}
+	if kids := waitNoChildren(3 * time.Second); len(kids) > 0 {
+		t.Fatalf("child processes left alive: %v", kids)
+	}
+}
+
 // The JSON report validates against the published schema (docs/report.schema.json).
 func TestReportValidatesAgainstPublishedSchema(t *testing.T) {
+	parallel(t)
 	for _, name := range []string{"clean", "crash-exit", "malformed-tools"} {
 		rep := runFixture(t, name, func(c *Config) { c.Cases = 6 })
 		b, err := json.Marshal(rep)

@@ -12,6 +12,7 @@ import (
 // gate keeps copies so that an agent need not import the engine, and a
 // change to one side must not leave the other behind.
 func TestGateDefaultsAreTheAudits(t *testing.T) {
+	parallel(t)
 	for _, c := range []struct {
 		name      string
 		gate, own time.Duration

@@ -13,6 +13,7 @@ import (
 // The generator of an oversize reproducer prints, as printed, the exact
 // tools/call line of the case: arguments that match the report's digest.
 func TestGeneratorPrintsTheExactCall(t *testing.T) {
+	parallel(t)
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 not found")
 	}

@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseInitialize(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct {
 		in, err string
 	}{
@@ -39,6 +40,7 @@ func TestParseInitialize(t *testing.T) {
 }
 
 func TestVersionLint(t *testing.T) {
+	parallel(t)
 	for _, v := range knownVersions {
 		if l := versionLint(EraLegacy, v); l != nil {
 			t.Errorf("versionLint(EraLegacy, %q) = %v, want none: mcp-fuzz speaks it", v, l)

@@ -19,6 +19,7 @@ import (
 // the session is kept (before, every such case was a "connection closed"
 // crash followed by a new initialize).
 func TestHTTPErrorStatusWithJSONRPCErrorIsAnAnswer(t *testing.T) {
+	parallel(t)
 	var inits atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {

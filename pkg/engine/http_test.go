@@ -50,6 +50,7 @@ func runHTTP(t *testing.T, url string, headers []string, bearer string) (*report
 }
 
 func TestStreamableHTTPWithHeaders(t *testing.T) {
+	parallel(t)
 	srv := httpServer(t, false)
 	rep, err := runHTTP(t, srv.URL, []string{"X-Tenant: t1"}, "s3cret-bearer")
 	if err != nil {
@@ -64,6 +65,7 @@ func TestStreamableHTTPWithHeaders(t *testing.T) {
 }
 
 func TestLegacySSEFallback(t *testing.T) {
+	parallel(t)
 	srv := httpServer(t, true)
 	rep, err := runHTTP(t, srv.URL, []string{"X-Tenant: t1"}, "s3cret-bearer")
 	if err != nil {
@@ -75,6 +77,7 @@ func TestLegacySSEFallback(t *testing.T) {
 }
 
 func TestHTTPRefusedCredentialsIsAConnectError(t *testing.T) {
+	parallel(t)
 	srv := httpServer(t, false)
 	_, err := runHTTP(t, srv.URL, nil, "wrong-bearer")
 	if err == nil || !strings.Contains(err.Error(), "cannot connect") {

@@ -102,6 +102,7 @@ func runCompliance(t *testing.T, srv *httptest.Server) *report.Report {
 // finding with the catalogue's severity and a curl reproducer that prints
 // no secret.
 func TestHTTPChecksHostile(t *testing.T) {
+	parallel(t)
 	srv := complianceServer(t, true, map[string]func(string, http.ResponseWriter, *http.Request){
 		"/.well-known/oauth-protected-resource/mcp": func(origin string, w http.ResponseWriter, _ *http.Request) {
 			writeJSON(w, map[string]any{"resource": origin + "/mcp", "authorization_servers": []any{origin + "/as", 42}})
@@ -149,6 +150,7 @@ func TestHTTPChecksHostile(t *testing.T) {
 // TestHTTPChecksClean: a server with no session id, no OAuth metadata and
 // a 405 on GET passes or skips each check and has no finding of them.
 func TestHTTPChecksClean(t *testing.T) {
+	parallel(t)
 	rep := runCompliance(t, complianceServer(t, false, nil))
 	for _, tc := range []struct{ id, status, detail string }{
 		{"compliance/no-session", report.CheckPass, "set Mcp-Session-Id"},
@@ -174,6 +176,7 @@ func TestHTTPChecksClean(t *testing.T) {
 // never contacted, not even its metadata; both checks skip saying why, and
 // the issuer, server text, is escaped in the Markdown report.
 func TestHTTPChecksOtherOrigin(t *testing.T) {
+	parallel(t)
 	var contacted atomic.Int64
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		contacted.Add(1)
@@ -207,6 +210,7 @@ func TestHTTPChecksOtherOrigin(t *testing.T) {
 // metadata of 10 MiB do not hold the run: the checks finish, saying what
 // they saw.
 func TestHTTPChecksBounded(t *testing.T) {
+	parallel(t)
 	huge := `{"authorization_servers":["` + strings.Repeat("a", 10<<20) + `"]}`
 	srv := complianceServer(t, false, map[string]func(string, http.ResponseWriter, *http.Request){
 		"/.well-known/oauth-protected-resource/mcp": func(_ string, w http.ResponseWriter, _ *http.Request) {
@@ -242,6 +246,7 @@ func TestHTTPChecksBounded(t *testing.T) {
 // TestJudgeAuthServer: one row per rule of the authorization server
 // metadata checks.
 func TestJudgeAuthServer(t *testing.T) {
+	parallel(t)
 	const issuer = "https://mcp.example/as"
 	for _, tc := range []struct {
 		name, meta string
@@ -290,6 +295,7 @@ func TestJudgeAuthServer(t *testing.T) {
 // TestJudgeNoSession: a session id fails the check without showing it;
 // none passes; no stateless answer at all is a skip.
 func TestJudgeNoSession(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct {
 		posts, sessions int64
 		first           string
@@ -311,6 +317,7 @@ func TestJudgeNoSession(t *testing.T) {
 // TestScanEndpoint: only a line that is exactly an endpoint event counts,
 // CRLF or not, and a line longer than the cap ends the scan.
 func TestScanEndpoint(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct {
 		stream string
 		found  bool
@@ -331,6 +338,7 @@ func TestScanEndpoint(t *testing.T) {
 // TestWellKnown: the well-known path goes before the URL's path, without
 // its trailing slash, and a path of "/" gives each URL once.
 func TestWellKnown(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct {
 		path string
 		want string
@@ -350,6 +358,7 @@ func TestWellKnown(t *testing.T) {
 // cover, says that its own GET got no answer in time, however the
 // metadata checks ended.
 func TestHTTPCheckWhy(t *testing.T) {
+	parallel(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
 	defer srv.Close()
 	target, _ := url.Parse(srv.URL + "/mcp")

@@ -13,6 +13,7 @@ import (
 // Cancelling the run (SIGINT in the CLI) while a call hangs stops the server
 // and returns the cases run so far, not nothing.
 func TestInterruptedRunReturnsPartialReport(t *testing.T) {
+	parallel(t)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	cases := 0

@@ -13,6 +13,7 @@ import (
 )
 
 func TestSecretValuesFollowSPEC(t *testing.T) {
+	parallel(t)
 	cfg := Config{
 		Command: []string{"srv"},
 		Env:     []string{"API_TOKEN=canary-7f3a9c1e5b", "DEBUG=true", "N8N_MCP_TELEMETRY_DISABLED=true", "PORT=3000"},
@@ -35,7 +36,7 @@ func TestSecretValuesFollowSPEC(t *testing.T) {
 // those given to the server: a value also given keeps that source, and an
 // ineligible one is left out.
 func TestOwnSecretsJoinTheSet(t *testing.T) {
-	t.Parallel()
+	parallel(t)
 	cfg := Config{
 		Command: []string{"srv"},
 		Env:     []string{"API_TOKEN=canary-7f3a9c1e5b"},

@@ -49,6 +49,7 @@ func callsTo(calls []string, tool string) []string {
 }
 
 func TestLearnedValidCalls(t *testing.T) {
+	parallel(t)
 	rep, calls := runLearning(t, nil)
 	for _, tc := range []struct {
 		tool, from, arg, value string
@@ -102,6 +103,7 @@ func toolOf(t *testing.T, rep *report.Report, name string) report.Tool {
 // TestLearnedCasesDeriveFromLearnedArgs: the mutations of a tool whose
 // valid call was learned start from the learned arguments.
 func TestLearnedCasesDeriveFromLearnedArgs(t *testing.T) {
+	parallel(t)
 	rep, _ := runLearning(t, nil)
 	tl := toolOf(t, rep, "get_color")
 	synthetic := ""
@@ -126,6 +128,7 @@ func TestLearnedCasesDeriveFromLearnedArgs(t *testing.T) {
 // TestLearningNeverCallsDestructiveOrSkippedTools: discovery only calls
 // read-only tools the run selected; a destructive tool is never retried.
 func TestLearningNeverCallsDestructiveOrSkippedTools(t *testing.T) {
+	parallel(t)
 	rep, calls := runLearning(t, func(c *Config) {
 		c.SkipTools = []string{"list_private"}
 	})
@@ -162,6 +165,7 @@ func TestLearningNeverCallsDestructiveOrSkippedTools(t *testing.T) {
 // TestLearnedHangIsReported: a learned retry that hangs is the valid
 // call's verdict, not hidden behind the first attempt's errored.
 func TestLearnedHangIsReported(t *testing.T) {
+	parallel(t)
 	rep, _ := runLearning(t, nil)
 	c := validCase(t, rep, "find_item")
 	if c.Verdict != report.Hang || c.LearnedFrom != "error message" || !strings.Contains(string(c.Arguments), "item-7") {
@@ -172,6 +176,7 @@ func TestLearnedHangIsReported(t *testing.T) {
 // TestLearnedLeakIsReported: a learned retry whose answer leaks is the
 // valid call, with its flag, not a failed try left out of the report.
 func TestLearnedLeakIsReported(t *testing.T) {
+	parallel(t)
 	rep, _ := runLearning(t, nil)
 	c := validCase(t, rep, "get_note")
 	if c.LearnedFrom != "error message" || !slices.Contains(c.Flags, report.FlagLeak) || !strings.Contains(string(c.Arguments), "note-1") {
@@ -180,6 +185,7 @@ func TestLearnedLeakIsReported(t *testing.T) {
 }
 
 func TestLearningIsDeterministic(t *testing.T) {
+	parallel(t)
 	first, _ := runLearning(t, nil)
 	second, _ := runLearning(t, nil)
 	for i, tl := range first.Tools {
@@ -199,6 +205,7 @@ func TestLearningIsDeterministic(t *testing.T) {
 // TestConfigExampleIsNeverReplaced: a user's example stays the valid call,
 // and its failure is a finding, not something to learn around.
 func TestConfigExampleIsNeverReplaced(t *testing.T) {
+	parallel(t)
 	rep, calls := runLearning(t, func(c *Config) {
 		c.Examples = map[string]map[string]any{"get_color": {"color_name": "mauve"}}
 	})
@@ -216,6 +223,7 @@ func TestConfigExampleIsNeverReplaced(t *testing.T) {
 // TestLearnedValuesCarryNoSecret: a value that holds a secret is never
 // sent, so it never reaches the report.
 func TestLearnedValuesCarryNoSecret(t *testing.T) {
+	parallel(t)
 	d := leak.NewDetector(map[string]string{"TOKEN": "hunter2-very-secret"})
 	r := &runner{leak: d}
 	for _, v := range []string{"***", "/srv/hunter2-very-secret", "/srv/***/x", "AKIAIOSFODNN7EXAMPLE", "ok\x00", strings.Repeat("a", learn.MaxValue+1),
@@ -230,6 +238,7 @@ func TestLearnedValuesCarryNoSecret(t *testing.T) {
 }
 
 func TestRetryAndDiscoverySafety(t *testing.T) {
+	parallel(t)
 	yes, no := true, false
 	for _, tc := range []struct {
 		ro, destr        *bool
@@ -253,6 +262,7 @@ func TestRetryAndDiscoverySafety(t *testing.T) {
 // recorded arguments, and a compacted mutation regenerates only from the
 // learned arguments (Config.Learned), as the run generated it.
 func TestReplayOfLearnedTool(t *testing.T) {
+	parallel(t)
 	var cfg Config
 	rep := runFixture(t, "needs-learning", func(c *Config) {
 		c.Tools = []string{"get_color"}
@@ -298,6 +308,7 @@ func TestReplayOfLearnedTool(t *testing.T) {
 // (skipped), read_doc only learns directories, which it cannot read: the
 // verdict stays errored, and the detail names the tries, at most three.
 func TestFailedLearningSaysWhatWasTried(t *testing.T) {
+	parallel(t)
 	rep, calls := runLearning(t, func(c *Config) { c.SkipTools = []string{"list_dir"} })
 	if got := callsTo(calls, "list_dir"); len(got) > 0 {
 		t.Fatalf("the skipped list_dir was called: %v", got)
@@ -324,6 +335,7 @@ func TestFailedLearningSaysWhatWasTried(t *testing.T) {
 // of the run is redacted before learning sees it, so it is never sent back
 // and never reaches the report.
 func TestLearningNeverSendsASecret(t *testing.T) {
+	parallel(t)
 	const secret = "vault-s3cr3t-Key-8812"
 	rep, calls := runLearning(t, func(c *Config) {
 		c.Env = append(c.Env, "NEEDS_LEARNING_VAULT_KEY="+secret)
@@ -355,6 +367,7 @@ func TestLearningNeverSendsASecret(t *testing.T) {
 // TestLearnedCallIsTheOneTimed checks that --repeat times the learned call,
 // not the synthetic one that errored.
 func TestLearnedCallIsTheOneTimed(t *testing.T) {
+	parallel(t)
 	rep, calls := runLearning(t, func(c *Config) { c.Repeat = 3 })
 	c := validCase(t, rep, "read_doc")
 	if c.Verdict != report.OK || c.Timing == nil || c.Timing.Runs != 3 {
@@ -405,6 +418,7 @@ func findingOf(rep *report.Report, caseID, code string) *report.Finding {
 // finding whose reproducer is that call, and it replays; the learned tool
 // stays errored and names the case.
 func TestDiscoveryCrashIsAFinding(t *testing.T) {
+	parallel(t)
 	var cfg Config
 	rep, _ := runLearning(t, func(c *Config) {
 		c.Env = append(c.Env, "NEEDS_LEARNING_MODE=crash-dir")
@@ -448,6 +462,7 @@ func TestDiscoveryCrashIsAFinding(t *testing.T) {
 // TestDiscoveryHangIsAFinding: a listing that never answers a learned path
 // is a hang case of the listing tool, not silence.
 func TestDiscoveryHangIsAFinding(t *testing.T) {
+	parallel(t)
 	rep, _ := runLearning(t, func(c *Config) {
 		c.Env = append(c.Env, "NEEDS_LEARNING_MODE=hang-dir")
 	})
@@ -466,6 +481,7 @@ func TestDiscoveryHangIsAFinding(t *testing.T) {
 // later tools: with --max-hangs 1 it gets its discovery call and its own
 // valid call, nothing more.
 func TestHungListingIsNotCalledAgain(t *testing.T) {
+	parallel(t)
 	rep, calls := runLearning(t, func(c *Config) {
 		c.Env = append(c.Env, "NEEDS_LEARNING_MODE=wedge-roots")
 		c.MaxHangs = 1

@@ -14,6 +14,7 @@ import (
 )
 
 func TestToolVerb(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct {
 		name string
 		verb verb
@@ -43,6 +44,7 @@ func TestToolVerb(t *testing.T) {
 }
 
 func TestFindIDArg(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct {
 		schema, noun string
 		want         idArg
@@ -63,6 +65,7 @@ func TestFindIDArg(t *testing.T) {
 }
 
 func TestFindID(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct {
 		text, structured string
 		args             map[string]any
@@ -89,6 +92,7 @@ func TestFindID(t *testing.T) {
 }
 
 func TestIDValue(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct {
 		id   any
 		arg  idArg
@@ -118,6 +122,7 @@ func toolsNamed(specs map[string]string) []tool {
 }
 
 func TestPlanLifecycle(t *testing.T) {
+	parallel(t)
 	none := func(tool) string { return "" }
 	p := planLifecycle(toolsNamed(map[string]string{
 		"create_note": "title", "get_note": "note_id", "delete_note": "note_id",
@@ -172,6 +177,7 @@ func TestPlanLifecycle(t *testing.T) {
 // The config's lifecycle groups pair tools whatever they are called, and
 // leave their tools and resource out of the detection by name.
 func TestPlanLifecycleMapped(t *testing.T) {
+	parallel(t)
 	none := func(tool) string { return "" }
 	tools := toolsNamed(map[string]string{
 		"create_entities": "entities", "delete_entities": "entityNames", "open_nodes": "names",
@@ -209,6 +215,7 @@ func TestPlanLifecycleMapped(t *testing.T) {
 }
 
 func TestValidLifecycle(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct {
 		groups []LifecycleGroup
 		want   string
@@ -240,6 +247,7 @@ func lifecycleChecks(rep *report.Report) map[string]report.Check {
 }
 
 func TestLifecycleStaleRead(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "lifecycle-stale", func(c *Config) { c.IncludeDestructive, c.Sequential = true, true })
 	if rep.Lifecycle == nil || rep.Lifecycle.Groups != 3 {
 		t.Fatalf("lifecycle = %+v, want 3 groups (note, project, task)", rep.Lifecycle)
@@ -293,6 +301,7 @@ func findLifecycleFinding(rep *report.Report, id string) *report.Finding {
 }
 
 func TestLifecycleClean(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "lifecycle-clean", func(c *Config) { c.IncludeDestructive, c.Sequential = true, true })
 	for id, c := range lifecycleChecks(rep) {
 		want := report.CheckPass
@@ -318,6 +327,7 @@ func TestLifecycleClean(t *testing.T) {
 // call made the generated one already), and the name is short enough to
 // sit inside "entities" of every open_nodes answer.
 func TestLifecycleMappedGraph(t *testing.T) {
+	parallel(t)
 	graph := []LifecycleGroup{{Create: "create_entities", Read: "open_nodes", Delete: "delete_entities"}}
 	run := func(name string, mapped []LifecycleGroup) map[string]report.Check {
 		rep := runFixture(t, name, func(c *Config) {
@@ -343,6 +353,7 @@ func TestLifecycleMappedGraph(t *testing.T) {
 }
 
 func TestMentions(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct {
 		text string
 		id   any
@@ -365,6 +376,7 @@ func TestMentions(t *testing.T) {
 
 // Without --sequential nothing of it runs; it needs --include-destructive.
 func TestLifecycleNeedsDestructive(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "lifecycle-stale", func(c *Config) { c.IncludeDestructive = true })
 	if rep.Lifecycle != nil || len(lifecycleChecks(rep)) != 0 {
 		t.Errorf("lifecycle ran without Sequential: %+v", rep.Lifecycle)
@@ -377,6 +389,7 @@ func TestLifecycleNeedsDestructive(t *testing.T) {
 
 // A server with no resource to create says so plainly.
 func TestLifecycleNoGroups(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "clean", func(c *Config) { c.IncludeDestructive, c.Sequential = true, true })
 	if rep.Lifecycle == nil || rep.Lifecycle.Groups != 0 || !strings.HasPrefix(rep.Lifecycle.Summary, "0 groups detected") {
 		t.Errorf("lifecycle = %+v, want 0 groups detected", rep.Lifecycle)
@@ -387,6 +400,7 @@ func TestLifecycleNoGroups(t *testing.T) {
 // a read that crashes fails it with the verdict's code, which caps the
 // grade like any crash.
 func TestLifecycleFailedSteps(t *testing.T) {
+	parallel(t)
 	stale := fixtureCommand(t, "lifecycle-stale")
 	rep := runFixture(t, "lifecycle-stale", func(c *Config) {
 		c.IncludeDestructive, c.Sequential = true, true
@@ -423,6 +437,7 @@ func fixtureCommand(t *testing.T, name string) []string {
 
 // An id the server makes up is shown cut: it is the server's text.
 func TestIDTextBounded(t *testing.T) {
+	parallel(t)
 	if got := idText("note-1"); got != `id "note-1"` {
 		t.Errorf("idText(note-1) = %s", got)
 	}

@@ -51,6 +51,7 @@ func malformedSession(t *testing.T, url string) *session {
 // An answer over the cap that is malformed, not JSON, or the answer to
 // another id is an Oversize that says so: its size does not launder it.
 func TestOversizeHTTPMalformed(t *testing.T) {
+	parallel(t)
 	pad := strings.Repeat("x", 2*MinMaxResponse)
 	text := `{"content":[{"type":"text","text":"` + pad + `"}]}`
 	sse := func(data string) string { return "event: message\ndata: " + data + "\n\n" }

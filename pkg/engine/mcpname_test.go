@@ -20,6 +20,7 @@ func (c *captureTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 // TestMcpNameHeaderIsAlwaysSendable: a tool name with control characters
 // goes in its base64 form, as the reproducer writes it; a plain one as it is.
 func TestMcpNameHeaderIsAlwaysSendable(t *testing.T) {
+	parallel(t)
 	target, _ := url.Parse("http://127.0.0.1:1/mcp")
 	capture := &captureTransport{}
 	h := &headerTransport{base: capture, target: target, headers: http.Header{}}
@@ -46,6 +47,7 @@ func TestMcpNameHeaderIsAlwaysSendable(t *testing.T) {
 // TestModernRequestsCarryNoSessionID: in the stateless era a session id
 // the server handed out is not sent back; in the legacy era it is.
 func TestModernRequestsCarryNoSessionID(t *testing.T) {
+	parallel(t)
 	target, _ := url.Parse("http://127.0.0.1:1/mcp")
 	capture := &captureTransport{}
 	h := &headerTransport{base: capture, target: target, headers: http.Header{}}

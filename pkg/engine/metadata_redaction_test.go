@@ -78,10 +78,10 @@ func caseVerdicts(rep *report.Report) map[string]report.Verdict {
 // format nor the progress events, the leak in its results is still a finding, and its clean twin
 // has the same verdicts and nothing redacted.
 func TestShapeRedactionEverywhere(t *testing.T) {
-	t.Parallel()
+	parallel(t)
 	var dirty, clean *report.Report
 	t.Run("hostile", func(t *testing.T) {
-		t.Parallel()
+		parallel(t)
 		var mu sync.Mutex
 		var events strings.Builder
 		dirty = runFixture(t, "hostile-shape-leak", func(c *Config) {
@@ -132,7 +132,7 @@ func TestShapeRedactionEverywhere(t *testing.T) {
 		}
 	})
 	t.Run("clean twin", func(t *testing.T) {
-		t.Parallel()
+		parallel(t)
 		clean = runFixture(t, "hostile-shape-leak", func(c *Config) { c.Command = append(c.Command, "-clean") })
 		out := renderAll(t, clean)
 		for format, text := range out {
@@ -167,7 +167,7 @@ func TestShapeRedactionEverywhere(t *testing.T) {
 // Plan's preview (the schemas as listed, the cases it would send, the
 // valid call kept for example skeletons) is redacted too.
 func TestShapeRedactionInPlan(t *testing.T) {
-	t.Parallel()
+	parallel(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	p, err := Plan(ctx, Config{Command: []string{fixture.Build(t, "hostile-shape-leak")}, Timeout: 2 * time.Second, StartupTimeout: 20 * time.Second})

@@ -29,6 +29,7 @@ import (
 // reach it; the report lints every tool, lists each as not called, and is
 // graded on Schema alone.
 func TestNoCallsStaticAudit(t *testing.T) {
+	parallel(t)
 	for _, era := range []string{EraAuto, EraLegacy} {
 		t.Run(era, func(t *testing.T) {
 			log := filepath.Join(t.TempDir(), "methods.log")
@@ -104,6 +105,7 @@ func TestNoCallsStaticAudit(t *testing.T) {
 }
 
 func TestNoCallsConflicts(t *testing.T) {
+	parallel(t)
 	for name, c := range map[string]Config{
 		"era both":            {Era: EraBoth},
 		"include-destructive": {IncludeDestructive: true},
@@ -129,6 +131,7 @@ func TestNoCallsConflicts(t *testing.T) {
 // protocol check's (a GET of a well-known path, a request with a broken
 // envelope).
 func TestNoCallsOverHTTP(t *testing.T) {
+	parallel(t)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server {
 		s := mcp.NewServer(&mcp.Implementation{Name: "http-static", Version: "1.0.0"}, nil)
 		demo.AddLookupUser(s)

@@ -104,6 +104,7 @@ func runWithCanaries(t *testing.T, url string) error {
 }
 
 func TestCrossOriginRedirectIsRefused(t *testing.T) {
+	parallel(t)
 	for _, code := range []int{http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
 		t.Run(fmt.Sprint(code), func(t *testing.T) {
 			b := newEavesdropper(t)
@@ -118,6 +119,7 @@ func TestCrossOriginRedirectIsRefused(t *testing.T) {
 }
 
 func TestSameOriginRedirectIsFollowedWithHeaders(t *testing.T) {
+	parallel(t)
 	newServer := func(*http.Request) *mcp.Server {
 		s := mcp.NewServer(&mcp.Implementation{Name: "redirect-fixture", Version: "1.0.0"}, nil)
 		demo.AddLookupUser(s)
@@ -174,6 +176,7 @@ func legacySSEServer(t *testing.T, endpoint string) *httptest.Server {
 }
 
 func TestSSEEndpointOnAnotherOriginGetsNoSecrets(t *testing.T) {
+	parallel(t)
 	b := newEavesdropper(t)
 	a := legacySSEServer(t, b.URL+"/messages?sessionid=1")
 
@@ -181,6 +184,7 @@ func TestSSEEndpointOnAnotherOriginGetsNoSecrets(t *testing.T) {
 }
 
 func TestSameOrigin(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct {
 		a, b string
 		same bool
@@ -209,6 +213,7 @@ func TestSameOrigin(t *testing.T) {
 }
 
 func TestConnectorRecordsRefusedOrigin(t *testing.T) {
+	parallel(t)
 	b := newEavesdropper(t)
 	a := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, b.URL+"/mcp", http.StatusTemporaryRedirect)
@@ -235,6 +240,7 @@ func TestConnectorRecordsRefusedOrigin(t *testing.T) {
 }
 
 func TestDisplayOriginIsBounded(t *testing.T) {
+	parallel(t)
 	u := &url.URL{Scheme: "http", Host: strings.Repeat("é", 300) + ":1"}
 	got := displayOrigin(u)
 	if len(got) > maxOriginLen+len("…") || !utf8.ValidString(got) {
@@ -246,6 +252,7 @@ func TestDisplayOriginIsBounded(t *testing.T) {
 // run costs it its calls, not the user's credentials, and the report says
 // what it tried.
 func TestMidRunCrossOriginRedirectIsRecorded(t *testing.T) {
+	parallel(t)
 	b := newEavesdropper(t)
 	newServer := func(*http.Request) *mcp.Server {
 		s := mcp.NewServer(&mcp.Implementation{Name: "turncoat", Version: "1.0.0"}, nil)

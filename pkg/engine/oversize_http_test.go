@@ -153,6 +153,7 @@ func TestOversizeHTTPAnswer(t *testing.T) {
 
 // A wire error that mimics the stand-in is no Oversize.
 func TestOversizeHTTPNotForgeable(t *testing.T) {
+	parallel(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			ID     json.RawMessage `json:"id"`
@@ -193,6 +194,7 @@ func mustID(t *testing.T, raw json.RawMessage) (id jsonrpc.ID) {
 // An oversize answer still coming at the deadline is an unfinished Oversize,
 // not a plain timeout.
 func TestOversizeHTTPUnfinished(t *testing.T) {
+	parallel(t)
 	stalled := make(chan struct{})
 	s := hugeSession(t, hugeServer(t, false, 8, stalled).URL)
 	// The call times out once the server has written everything but the

@@ -131,6 +131,7 @@ func addTools(w http.ResponseWriter, r *http.Request, h http.Handler) {
 // hostile header name reaches a request or a reproducer; a finding's
 // reproducer sends the same headers and works as printed.
 func TestParamHeadersGoSDK(t *testing.T) {
+	parallel(t)
 	srv, seen := paramServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

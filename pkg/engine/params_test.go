@@ -12,6 +12,7 @@ import (
 // TestParamHeadersStdio: over stdio an invalid x-mcp-header is a warning
 // and the tool is called all the same.
 func TestParamHeadersStdio(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "invalid-mcp-header", nil)
 	if len(rep.Tools) != 1 || !rep.Tools[0].Tested {
 		t.Fatalf("tools %+v", rep.Tools)
@@ -33,6 +34,7 @@ func TestParamHeadersStdio(t *testing.T) {
 // TestParamSkipReason: only a modern run over Streamable HTTP skips a tool
 // with an invalid annotation.
 func TestParamSkipReason(t *testing.T) {
+	parallel(t)
 	tl, err := parseTool(json.RawMessage(`{"name":"t","inputSchema":{"type":"object","properties":{"p":{"type":"number","x-mcp-header":"P"}}}}`))
 	if err != nil {
 		t.Fatal(err)
@@ -61,6 +63,7 @@ func TestParamSkipReason(t *testing.T) {
 // shell words that reach curl unchanged, and a name that is no HTTP token
 // never reaches the line.
 func TestParamReproducerQuoting(t *testing.T) {
+	parallel(t)
 	rep := &report.Report{Server: report.Server{Era: EraModern, ProtocolVersion: ModernProtocolVersion}}
 	cfg := Config{URL: "http://127.0.0.1:9/mcp", params: map[string][]mcpheader.Binding{"t": {
 		{Path: []string{"a"}, Name: "It's`$x`|~"},

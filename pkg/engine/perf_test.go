@@ -18,6 +18,7 @@ func validWith(durationMs, p50 float64, runs int) report.Case {
 }
 
 func TestFlagPerformanceLatency(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct {
 		name   string
 		cases  []report.Case // one tool each
@@ -89,6 +90,7 @@ func TestFlagPerformanceLatency(t *testing.T) {
 }
 
 func TestFlagDetail(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct {
 		detail, flag, want string
 		ok                 bool
@@ -108,6 +110,7 @@ func TestFlagDetail(t *testing.T) {
 }
 
 func TestTimingPercentiles(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct {
 		runs     []float64
 		p50, p95 float64

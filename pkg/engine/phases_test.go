@@ -13,6 +13,7 @@ import (
 // The report's goldens pin the order of the checks: the phases are listed
 // in it, each either planning requests or running on its own.
 func TestPhasesOrder(t *testing.T) {
+	parallel(t)
 	var names []string
 	for _, p := range phases {
 		names = append(names, p.name)
@@ -38,6 +39,7 @@ func testAudit(cfg Config, era, transport, caps string) *audit {
 }
 
 func TestPhasesApply(t *testing.T) {
+	parallel(t)
 	cases := []struct {
 		name string
 		a    *audit
@@ -74,6 +76,7 @@ func TestPhasesApply(t *testing.T) {
 // HTTP checks apply; a fallback to initialize, its failed no-handshake
 // check.
 func TestPhasesAfterRequests(t *testing.T) {
+	parallel(t)
 	a := testAudit(Config{}, EraModern, "streamable-http", `{}`)
 	a.requestsSent = true
 	a.cn.handshakeRequired = "initialize wanted"
@@ -93,6 +96,7 @@ func TestPhasesAfterRequests(t *testing.T) {
 // phase whose preconditions fail does not run; with --no-calls no batch of
 // requests is planned.
 func TestRunPhases(t *testing.T) {
+	parallel(t)
 	var ran []string
 	never := func(context.Context, *audit) bool { return false }
 	check := func(name string) func(context.Context, *audit) []report.Check {

@@ -15,6 +15,7 @@ import (
 // TestPlanMatchesRun checks that Plan says what Run does: the same tools
 // called, the same skip reasons, the same case ids in the same order.
 func TestPlanMatchesRun(t *testing.T) {
+	parallel(t)
 	for _, adjust := range []func(*Config){
 		nil,
 		func(c *Config) { c.IncludeDestructive = true },
@@ -67,6 +68,7 @@ func TestPlanMatchesRun(t *testing.T) {
 // TestPlanCallsNothing plans the malformed-tools fixture, which logs every
 // message it reads: nothing may reach it after discovery.
 func TestPlanCallsNothing(t *testing.T) {
+	parallel(t)
 	log := filepath.Join(t.TempDir(), "methods.log")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -51,6 +51,7 @@ func paramsRefusingServer(t *testing.T, body string) *httptest.Server {
 // detail says so; a 400 with no error in the body says that instead, a
 // protocol_deviation as silence is over stdio (a probe's rule).
 func TestProbeHTTPErrorBody(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct {
 		name, body string
 		status     string

@@ -21,6 +21,7 @@ func checkStatuses(rep *report.Report) map[string]string {
 // TestResourcesPromptsAndProbesClean: a server that refuses every
 // malformed request passes every resources, prompts and probe check.
 func TestResourcesPromptsAndProbesClean(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "prompts-resources", func(c *Config) { c.Protocol = true })
 	got := checkStatuses(rep)
 	for _, id := range []string{"resources/read-missing", "resources/template-1", "prompts/get-unknown", "prompts/get-missing-argument", "prompts/get-wrong-type",
@@ -50,6 +51,7 @@ func checkIDs(rep *report.Report) []string {
 // wrong-typed prompt argument, a garbage cursor served — are warnings,
 // never a hang or crash cap: the grade is the clean twin's.
 func TestProbesDeviations(t *testing.T) {
+	parallel(t)
 	clean := runFixture(t, "prompts-resources", func(c *Config) { c.Protocol = true })
 	rep := runFixture(t, "prompts-resources", func(c *Config) { c.Protocol = true; c.Command = append(c.Command, "--deviant") })
 	got := checkStatuses(rep)
@@ -79,6 +81,7 @@ func TestProbesDeviations(t *testing.T) {
 // parameter fails the check with a crash that caps the grade and costs
 // Robustness like a tool's crash; its reproducer does the 2025 handshake.
 func TestResourceTemplateCrash(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "prompts-resources", func(c *Config) { c.Command = append(c.Command, "--crash-on-template") })
 	if got := checkStatuses(rep)["resources/template-1"]; got != "fail crash" {
 		t.Fatalf("template-1: %q", got)
@@ -100,6 +103,7 @@ func TestResourceTemplateCrash(t *testing.T) {
 // (a template of many variables grows with each) is not put in a check's
 // request; the next one that fits is.
 func TestProbeRequestsBounded(t *testing.T) {
+	parallel(t)
 	required := func(names ...string) []any {
 		var args []any
 		for _, n := range names {

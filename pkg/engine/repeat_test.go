@@ -12,6 +12,8 @@ import (
 // call's runs, not its first run; tools not harmless to repeat are called
 // once; a run that crashes becomes the case's verdict.
 func TestRepeatMedianDecides(t *testing.T) {
+	// Not parallel: it judges wall-clock times (slow, hang), which
+	// tests running alongside would distort.
 	rep := runFixture(t, "repeat-timing", func(c *Config) {
 		c.Cases = 4
 		c.SlowMs = 300
@@ -113,6 +115,8 @@ func TestRepeatMedianDecides(t *testing.T) {
 
 // TestRepeatOnce: --repeat 1 times every valid call once, without a note.
 func TestRepeatOnce(t *testing.T) {
+	// Not parallel: it judges wall-clock times (slow, hang), which
+	// tests running alongside would distort.
 	rep := runFixture(t, "repeat-timing", func(c *Config) { c.Cases = 1; c.Repeat = 1; c.Tools = []string{"warm_lookup"} })
 	c := validCase(t, rep, "warm_lookup")
 	if c.Timing == nil || c.Timing.Runs != 1 || c.Timing.Note != "" || c.Timing.P50Ms != c.DurationMs {

@@ -15,6 +15,7 @@ import (
 // double quotes, so that running it as printed sends them; the values
 // themselves are never printed.
 func TestHTTPReproducersExpandHeadersAndBearer(t *testing.T) {
+	parallel(t)
 	cfg := Config{URL: "http://127.0.0.1:1/mcp", Headers: []string{"X-Tenant: tenant-s3cret-value"}, Bearer: "bearer-s3cret-token"}
 	c := report.Case{ID: "t/valid", Kind: report.KindValid, Arguments: []byte(`{}`)}
 	for _, era := range []string{EraLegacy, EraModern} {
@@ -57,6 +58,7 @@ func TestHTTPReproducersExpandHeadersAndBearer(t *testing.T) {
 // against the report's target (no path after --), the report names the
 // program by its base name, and the JSON-RPC line stays.
 func TestTemporaryProgramReproducers(t *testing.T) {
+	parallel(t)
 	cfg := Config{Command: []string{"/tmp/go-build123/b001/exe/mcp-fuzz", "demo-server"}, TemporaryProgram: true}
 	shown := cfg.shown(leak.NewDetector(nil))
 	if shown.Command[0] != "mcp-fuzz" || cfg.Command[0] != "/tmp/go-build123/b001/exe/mcp-fuzz" {

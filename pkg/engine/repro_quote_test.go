@@ -14,6 +14,7 @@ import (
 // server answered goes into the curl reproducer's header; a hostile one
 // must not break out of the quoting (it is dropped, being no version token).
 func TestReproducerQuotesTheServersVersion(t *testing.T) {
+	parallel(t)
 	marker := filepath.Join(t.TempDir(), "pwned")
 	hostile := `2025-11-25' -H "X: $(touch ` + marker + `)" '`
 	rep := &report.Report{Server: report.Server{ProtocolVersion: hostile, Era: EraLegacy}}

@@ -14,6 +14,7 @@ import (
 // so every report format can print it unchanged, and that it still carries
 // the same name and arguments.
 func TestReproduceEscapesControls(t *testing.T) {
+	parallel(t)
 	name := "t\u202e\u009b"
 	args, _ := json.Marshal(map[string]string{"q": "\u009b[31m\x7f\u2066\u061c"})
 	for _, cfg := range []Config{{Command: []string{"node", "server.js"}}, {URL: "http://localhost:3000/mcp"}} {
@@ -43,6 +44,7 @@ func TestReproduceEscapesControls(t *testing.T) {
 // URL's query never reaches a reproducer or the report's target: both spell
 // the config's redacted view.
 func TestReproducersKeepSecretsOut(t *testing.T) {
+	parallel(t)
 	const token, other, query = "tok-canary-1234567890", "tok-canary-sec-0987654321", "abcdefgh12345678"
 	lookup := func(k string) (string, bool) { return other, k == "SECRET_X" }
 	c := report.Case{ID: "t/valid", Kind: report.KindValid, Verdict: report.Crash, Arguments: []byte(`{"q":1}`)}

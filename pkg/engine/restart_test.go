@@ -29,6 +29,7 @@ func spawnCounting(t *testing.T, name string) (command []string, spawns func() i
 // every internal_error verdict restarted the server (141 spawns for 180
 // calls on a server that fails every call).
 func TestInternalErrorsKeepTheSession(t *testing.T) {
+	parallel(t)
 	cmd, spawns := spawnCounting(t, "internal-error")
 	rep := runFixture(t, "internal-error", func(c *Config) { c.Command = cmd })
 	crashes := withVerdict(rep, report.Crash)
@@ -47,6 +48,7 @@ func TestInternalErrorsKeepTheSession(t *testing.T) {
 
 // A server that exits on bad input is restarted once per exit, and no more.
 func TestProcessExitRestartsOncePerExit(t *testing.T) {
+	parallel(t)
 	cmd, spawns := spawnCounting(t, "crash-exit")
 	rep := runFixture(t, "crash-exit", func(c *Config) { c.Command = cmd; c.Cases = 6 })
 	exits := 0
@@ -71,6 +73,7 @@ func TestProcessExitRestartsOncePerExit(t *testing.T) {
 // A hung call followed by an answered ping keeps the session; after two
 // hangs the tool's remaining cases are not run, and the report says so.
 func TestHangCutoff(t *testing.T) {
+	parallel(t)
 	cmd, spawns := spawnCounting(t, "hang")
 	rep := runFixture(t, "hang", func(c *Config) { c.Command = cmd; c.Timeout = 500 * time.Millisecond; c.Cases = 10 })
 	hangs := withVerdict(rep, report.Hang)
@@ -96,6 +99,7 @@ func TestHangCutoff(t *testing.T) {
 }
 
 func TestHangCutoffCanBeTurnedOff(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "hang", func(c *Config) { c.Timeout = 300 * time.Millisecond; c.Cases = 6; c.MaxHangs = -1 })
 	if n := len(withVerdict(rep, report.NotRun)); n != 0 {
 		t.Errorf("%d cases not run with the cutoff off", n)
@@ -108,6 +112,7 @@ func TestHangCutoffCanBeTurnedOff(t *testing.T) {
 // --parallel changes how long a run takes, not what it finds: the same
 // tools in the same order with the same verdicts.
 func TestParallelGivesTheSameReport(t *testing.T) {
+	parallel(t)
 	cmd := []string{fixture.Build(t, "clean")}
 	verdicts := func(parallel int) []string {
 		rep := runFixture(t, "clean", func(c *Config) { c.Command = cmd; c.Parallel = parallel; c.Cases = 12 })
@@ -135,6 +140,8 @@ func TestParallelGivesTheSameReport(t *testing.T) {
 // the cutoff, and the session is replaced at once (no ping can be read
 // behind an unfinished line).
 func TestUnfinishedAnswersCountTowardsTheCutoff(t *testing.T) {
+	// Not parallel: it judges wall-clock times (slow, hang), which
+	// tests running alongside would distort.
 	cmd, spawns := spawnCounting(t, "hostile-huge-answers")
 	rep := runFixture(t, "hostile-huge-answers", func(c *Config) {
 		c.Command = cmd

@@ -5,6 +5,7 @@ import "testing"
 // A listed tool's schemas are compiled once, whoever asks first, and every
 // copy of the tool shares them.
 func TestToolSchemasAreCompiledOnce(t *testing.T) {
+	parallel(t)
 	tools, _ := decodeTools(benchTools()[:2])
 	in, out := tools[0].compiled()
 	cp := tools[0]

@@ -17,7 +17,7 @@ const disguisedSecret = "apikeyvalue9876543210abc"
 // piece of it, and the answers that carry it are still leaks. Its twin,
 // run without the secret, has no leak and nothing redacted.
 func TestDisguisedSecretRedactedEverywhere(t *testing.T) {
-	t.Parallel()
+	parallel(t)
 	pieces := []string{
 		disguisedSecret[5:],     // after the U+200B split, and of the upper-cased form
 		disguisedSecret[6:],     // after the U+034F splits
@@ -25,7 +25,7 @@ func TestDisguisedSecretRedactedEverywhere(t *testing.T) {
 		"%61%70%69%6b%65%79%76", // the percent-encoded form
 	}
 	t.Run("hostile", func(t *testing.T) {
-		t.Parallel()
+		parallel(t)
 		rep := runFixture(t, "hostile-secret-echo", func(c *Config) {
 			c.Command = append(c.Command, "-disguise")
 			c.Env = []string{"API_TOKEN=" + disguisedSecret, "DEBUG=true"}
@@ -51,7 +51,7 @@ func TestDisguisedSecretRedactedEverywhere(t *testing.T) {
 		}
 	})
 	t.Run("twin without the secret", func(t *testing.T) {
-		t.Parallel()
+		parallel(t)
 		rep := runFixture(t, "hostile-secret-echo", func(c *Config) {
 			c.Command = append(c.Command, "-disguise")
 			c.Env = []string{"DEBUG=true"}

@@ -7,6 +7,7 @@ import (
 )
 
 func TestCheckMatches(t *testing.T) {
+	parallel(t)
 	tools := []tool{{Name: "get_order"}, {Name: "list_orders"}, {Name: "echo"}}
 	for _, c := range []struct {
 		name string
@@ -50,6 +51,7 @@ func TestCheckMatches(t *testing.T) {
 }
 
 func TestSkipReasonOrigin(t *testing.T) {
+	parallel(t)
 	yes := true
 	echo := tool{Name: "echo", ReadOnly: &yes}
 	for _, c := range []struct {

@@ -8,6 +8,7 @@ import (
 // TestSkipReason is the selection rules as Config.SkipReason applies them
 // to listed tools, ToolsOnlyNarrow included (mcp-fuzz serve's audit).
 func TestSkipReason(t *testing.T) {
+	parallel(t)
 	yes, no := true, false
 	ro := ToolHints{Name: "get", ReadOnly: &yes}
 	rw := ToolHints{Name: "delete", ReadOnly: &no, Destructive: &yes}

@@ -13,6 +13,7 @@ import (
 // quoted output is its last stderr lines, redacted and cut, then its
 // non-JSON-RPC stdout lines.
 func TestStartupFailure(t *testing.T) {
+	parallel(t)
 	expired, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
 	defer cancel()
 	redact := func(s string) string { return strings.ReplaceAll(s, "hunter2", "***") }

@@ -38,6 +38,7 @@ func (l *lockedBuffer) String() string {
 // starting with …"), which must write neither. Not parallel: it points the
 // guarded logger at a buffer.
 func TestStandardLogIsRedacted(t *testing.T) {
+	parallel(t)
 	bearer := "s3cret-" + "bearer-echo-12345"
 	token := "ghp" + "_" + strings.Repeat("Tk7q", 9)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -14,6 +14,7 @@ import (
 // server's, reported with when it happened, redacted, as one protocol
 // violation finding of no tool with a reproducer that shows it.
 func TestStdoutBannerIsAServerViolation(t *testing.T) {
+	parallel(t)
 	const secret = "banner-secret-9d2f41c7"
 	rep := runFixture(t, "stdout-banner", func(c *Config) {
 		c.Cases = 3
@@ -81,6 +82,7 @@ func TestStdoutBannerIsAServerViolation(t *testing.T) {
 
 // A flood of stray lines stays bounded: the first few kept, all counted.
 func TestStdoutBannerFlood(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "stdout-banner", func(c *Config) {
 		c.Cases = 2
 		c.Command = append(c.Command, "-lines", "20000")
@@ -101,6 +103,7 @@ func TestStdoutBannerFlood(t *testing.T) {
 
 // A server without stray output has no server violations.
 func TestNoServerViolations(t *testing.T) {
+	parallel(t)
 	rep := runFixture(t, "clean", func(c *Config) { c.Cases = 2 })
 	if rep.ServerViolationCount != 0 || rep.ServerViolations != nil {
 		t.Errorf("server violations = %d %+v", rep.ServerViolationCount, rep.ServerViolations)
@@ -110,6 +113,7 @@ func TestNoServerViolations(t *testing.T) {
 // The stray log keeps the first few violations and counts the rest, however
 // many a hostile server writes.
 func TestStrayLogBounded(t *testing.T) {
+	parallel(t)
 	var l strayLog
 	for i := range 10000 {
 		l.add(phaseBetweenCalls, fmt.Sprint("line ", i))
@@ -123,6 +127,7 @@ func TestStrayLogBounded(t *testing.T) {
 // A violation during a tools/call is its case's; one after the call ended
 // is the server's, between calls; never both or neither.
 func TestViolationPhases(t *testing.T) {
+	parallel(t)
 	s := (&connector{stray: &strayLog{}}).newSession()
 	s.record("banner", nil)
 	s.setPhase(phaseDiscovery)

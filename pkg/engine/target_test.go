@@ -3,6 +3,7 @@ package engine
 import "testing"
 
 func TestRedactURL(t *testing.T) {
+	parallel(t)
 	for in, want := range map[string]string{
 		"http://127.0.0.1:3000/mcp":                   "http://127.0.0.1:3000/mcp",
 		"https://alice:pw@example.com/mcp":            "https://%2A%2A%2A@example.com/mcp",

@@ -18,6 +18,7 @@ func verdicts(rep *report.Report) map[report.Verdict]int {
 }
 
 func TestTaskOnlyToolIsCalledAsATask(t *testing.T) {
+	parallel(t)
 	for _, tc := range []struct {
 		mode string
 		want report.Verdict // a verdict at least one case must have
@@ -73,6 +74,7 @@ func TestTaskOnlyToolIsCalledAsATask(t *testing.T) {
 }
 
 func TestTaskModernEraIsSkipped(t *testing.T) {
+	parallel(t)
 	if r := taskSkipReason(tool{Name: "t", TaskSupport: "required"}, EraModern); r != TaskModernReason {
 		t.Errorf("modern era: %q", r)
 	}
@@ -82,6 +84,7 @@ func TestTaskModernEraIsSkipped(t *testing.T) {
 }
 
 func TestTaskParams(t *testing.T) {
+	parallel(t)
 	got := string(taskParams(callParams("r", []byte(`{"q":"x"}`)), 1500*1e6))
 	if want := `{"name":"r","arguments":{"q":"x"},"task":{"ttl":1500}}`; got != want {
 		t.Errorf("got %s, want %s", got, want)
@@ -91,6 +94,7 @@ func TestTaskParams(t *testing.T) {
 // TestPollIntervalClamped: the server's pollInterval, however large or
 // small, gives a wait within the bounds (a huge one overflowed a Duration).
 func TestPollIntervalClamped(t *testing.T) {
+	parallel(t)
 	f := func(v float64) *float64 { return &v }
 	for _, tc := range []struct {
 		in   *float64
