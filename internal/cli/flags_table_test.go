@@ -246,3 +246,39 @@ func TestReadmeListsEveryFlag(t *testing.T) {
 		}
 	}
 }
+
+// README.md's example of the configuration file names every key the file
+// takes (the keys of the table and the file's own sections), set or listed
+// in a comment.
+func TestReadmeConfigExampleNamesEveryKey(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "\n### Configuration file\n")
+	if !ok {
+		t.Fatal("README.md has no section on the configuration file")
+	}
+	_, example, ok := strings.Cut(section, "\n```yaml\n")
+	if !ok {
+		t.Fatal("README.md's configuration section has no YAML example")
+	}
+	example, _, _ = strings.Cut(example, "\n```\n")
+	// A key is named where it is set (key: at the start of a line) or in
+	// a comment's list of keys.
+	words := map[string]bool{}
+	for _, line := range strings.Split(example, "\n") {
+		code, comment, _ := strings.Cut(line, "#")
+		if key, _, ok := strings.Cut(strings.TrimSpace(code), ":"); ok {
+			words[strings.TrimPrefix(key, "- ")] = true
+		}
+		for _, w := range regexp.MustCompile(`[a-z][a-z-]*`).FindAllString(comment, -1) {
+			words[w] = true
+		}
+	}
+	for _, key := range options.ConfigKeys() {
+		if !words[key] {
+			t.Errorf("README's configuration example does not name the key %q", key)
+		}
+	}
+}
