@@ -15,6 +15,7 @@ import (
 // (a property name in an invalid tool definition), so no escape sequence
 // of it reaches the terminal, as in the Action's log.
 func TestProgressEscapesReasons(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	p := newProgress(&b)
 	p.event(engine.Event{Kind: engine.EventSkip, Tool: "t", Reason: "not called: inputSchema/properties/\x1b[2Jx: bad"})
@@ -84,6 +85,7 @@ func runTools(p *progress, clock *fakeClock) {
 // is and the time left, never one per case; a status line after a
 // silence.
 func TestProgressPlain(t *testing.T) {
+	t.Parallel()
 	var b lockedBuffer
 	clock := &fakeClock{t: time.Unix(0, 0)}
 	p := newProgress(&b)
@@ -121,6 +123,7 @@ func TestProgressPlain(t *testing.T) {
 // TestProgressLive: on a terminal, one line redrawn in place, messages
 // above it, cleared at the end.
 func TestProgressLive(t *testing.T) {
+	t.Parallel()
 	var b lockedBuffer
 	clock := &fakeClock{t: time.Unix(0, 0)}
 	p := newProgress(&b)
@@ -151,6 +154,7 @@ func TestProgressLive(t *testing.T) {
 // TestProgressBothEras: with --era both the same cases run again in the
 // second era; they count again.
 func TestProgressBothEras(t *testing.T) {
+	t.Parallel()
 	var b lockedBuffer
 	clock := &fakeClock{t: time.Unix(0, 0)}
 	p := newProgress(&b)
