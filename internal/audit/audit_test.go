@@ -29,6 +29,7 @@ func build(t *testing.T, fixtureName string, s Settings) Options {
 }
 
 func TestRunExitCodes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	out := Run(ctx, build(t, "clean", Settings{}))
 	if out.Code != ExitOK || out.Report == nil || !out.Gates.Passed || out.Err != nil {
@@ -57,6 +58,7 @@ func TestRunExitCodes(t *testing.T) {
 }
 
 func TestRunInterrupted(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(Interrupt{Signal: syscall.SIGTERM})
 	out := Run(ctx, build(t, "clean", Settings{}))
