@@ -13,6 +13,7 @@ import (
 )
 
 func TestSplitCommand(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   string
 		want []string
@@ -40,6 +41,7 @@ func TestSplitCommand(t *testing.T) {
 // [Inputs] and for nothing else, so action.yml (compared with [Inputs] in
 // internal/imagetest) and the code agree.
 func TestEveryInputIsRead(t *testing.T) {
+	t.Parallel()
 	asked := map[string]bool{}
 	get := func(name string) string {
 		asked[name] = true
@@ -62,6 +64,7 @@ func TestEveryInputIsRead(t *testing.T) {
 // TestInputsBecomeTheAuditsOptions checks the mapping of every input onto
 // the audit's validated options.
 func TestInputsBecomeTheAuditsOptions(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	if err := os.Mkdir(filepath.Join(ws, "srv"), 0o755); err != nil {
 		t.Fatal(err)
@@ -142,6 +145,7 @@ func TestInputsBecomeTheAuditsOptions(t *testing.T) {
 }
 
 func TestBadInputs(t *testing.T) {
+	t.Parallel()
 	for name, in := range map[string]map[string]string{
 		"include-destructive": {"command": "x", "include-destructive": "yes please"},
 		"comment":             {"command": "x", "comment": "never"},
@@ -154,6 +158,7 @@ func TestBadInputs(t *testing.T) {
 }
 
 func TestSecretsOf(t *testing.T) {
+	t.Parallel()
 	// The secret set of docs/BEHAVIOUR.md#targets-and-transports, not every value: DEBUG=1, the short X-Tenant
 	// and the plain PATH-like value are not secrets, so they are not masked
 	// (masking "1" would hide every 1 in the log and drop outputs).

@@ -46,6 +46,7 @@ func items(spec string) []annotation {
 }
 
 func TestPlan(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name        string
 		items       string
@@ -110,6 +111,7 @@ func deref(a *annotation) []annotation {
 }
 
 func TestGroupFindings(t *testing.T) {
+	t.Parallel()
 	f := func(sev report.Severity, tool, code, caseID string) report.Finding {
 		id := caseID
 		if id == "" {
@@ -147,6 +149,7 @@ func TestGroupFindings(t *testing.T) {
 }
 
 func TestAnnotationCounter(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	c := &annotationCounter{w: &out}
 	for _, s := range []string{
@@ -167,6 +170,7 @@ func TestAnnotationCounter(t *testing.T) {
 // (configuration warnings) and kept for after (the comment) shrink the
 // findings' share, so the step never has more than the limit.
 func TestAnnotateCountsWhatCameBefore(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	count := &annotationCounter{w: &out}
 	r := &runner{env: Env{Stdout: count}, gh: githubactions.New(githubactions.WithWriter(count)), count: count}
@@ -196,6 +200,7 @@ func TestAnnotateCountsWhatCameBefore(t *testing.T) {
 // annotation per (tool, code), within ten errors and ten warnings, the last
 // error saying what was left out.
 func TestActionAnnotationsOnTheDemo(t *testing.T) {
+	t.Parallel()
 	bin := mcpFuzzBinary(t)
 	ws := t.TempDir()
 	env := map[string]string{
@@ -252,6 +257,7 @@ func TestActionAnnotationsOnTheDemo(t *testing.T) {
 // as a plain line, which server text (a tool name in the gate's case ids)
 // cannot turn into a workflow command.
 func TestDroppedMessagesStayPlain(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	count := &annotationCounter{w: &out}
 	r := &runner{env: Env{Stdout: count}, gh: githubactions.New(githubactions.WithWriter(count)), count: count}

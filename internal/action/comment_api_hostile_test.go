@@ -17,6 +17,7 @@ import (
 // in its error messages reaches the log as part of one workflow command,
 // with no line of its own and no terminal escape sequence.
 func TestCommentHostileAPIMessages(t *testing.T) {
+	t.Parallel()
 	evil := "nope\n::error::pwned\r\n::add-mask::x\x1b[2J\x1b]8;;https://evil.example\x07"
 	srv := fakegithub.NewRefusing(t, evil)
 	newClient := func(apiURL, graphqlURL, token string, hc *http.Client) (*comment.API, error) {
@@ -35,7 +36,7 @@ func TestCommentHostileAPIMessages(t *testing.T) {
 
 // TestCommentHostileSlowAPI checks that an API that answers every request
 // slowly, with a next page forever, does not hold the job past the
-// comment's budget.
+// comment's budget. It sets commentBudget: not a parallel test.
 func TestCommentHostileSlowAPI(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(200 * time.Millisecond)

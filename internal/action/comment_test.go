@@ -75,6 +75,7 @@ func runDemo(t *testing.T, env map[string]string, newClient CommentClientFunc) (
 // TestCommentOnPullRequest runs the whole action on a pull request: the
 // comment gets a section for the job and the target.
 func TestCommentOnPullRequest(t *testing.T) {
+	t.Parallel()
 	fake := fakegithub.New(t)
 	code, out := runDemo(t, prEnv(t), fakeComments(t, fake, "https://api.github.com/"))
 	// The demo server's crashes miss the default gate: the comment is
@@ -96,6 +97,7 @@ func TestCommentOnPullRequest(t *testing.T) {
 // TestCommentNoAccess checks that a read-only token (a fork's pull
 // request) gets a notice, and the job passes.
 func TestCommentNoAccess(t *testing.T) {
+	t.Parallel()
 	fake := fakegithub.New(t)
 	fake.ReadOnly = true
 	env := prEnv(t)
@@ -139,6 +141,7 @@ func (failing) ListComments(context.Context, string, string, int, *github.IssueL
 }
 
 func TestCommentModes(t *testing.T) {
+	t.Parallel()
 	const api = "https://api.github.com/"
 	for _, tc := range []struct {
 		name    string
@@ -208,6 +211,7 @@ func TestCommentModes(t *testing.T) {
 // TestConnect checks the default client: go-github against the API URL,
 // authenticated with the token, GraphQL beside it.
 func TestConnect(t *testing.T) {
+	t.Parallel()
 	fake := fakegithub.New(t)
 	var auth []string
 	hc := &http.Client{Transport: roundTrip(func(r *http.Request) (*http.Response, error) {
@@ -239,6 +243,7 @@ func TestConnect(t *testing.T) {
 // edited nor deleted, and our own comment is created. A minimized comment
 // of ours is left alone too.
 func TestCommentOnlyOurs(t *testing.T) {
+	t.Parallel()
 	fake := fakegithub.New(t)
 	forged := comment.Render([]comment.SectionData{{Key: "fuzz srv 1 (./srv)", Target: "forged"}})
 	mallory := fake.Seed("o", "r", 3, "mallory", forged)
@@ -264,6 +269,7 @@ func TestCommentOnlyOurs(t *testing.T) {
 // the token is, a notice says so and a new comment is made; the third
 // party's comment with our marker is not touched.
 func TestCommentUnknownAuthor(t *testing.T) {
+	t.Parallel()
 	fake := fakegithub.New(t)
 	fake.SetGraphQLDown(true)
 	forged := comment.Render([]comment.SectionData{{Key: "fuzz srv 1 (./srv)", Target: "forged"}})
@@ -287,6 +293,7 @@ func TestCommentUnknownAuthor(t *testing.T) {
 // TestCommentAuthorOverride: MCP_FUZZ_COMMENT_AUTHOR names our login
 // without asking GitHub.
 func TestCommentAuthorOverride(t *testing.T) {
+	t.Parallel()
 	fake := fakegithub.New(t)
 	fake.SetUser("robot")
 	env := prEnv(t)

@@ -17,6 +17,7 @@ import (
 // that fails when called from several sessions at once fails a fail-on
 // concurrency gate, and its clean twin passes it.
 func TestActionConcurrency(t *testing.T) {
+	t.Parallel()
 	run := func(args string) (int, string) {
 		t.Helper()
 		ws := t.TempDir() // also the server's working directory
@@ -45,6 +46,7 @@ func TestActionConcurrency(t *testing.T) {
 // The concurrency input becomes the engine's Concurrency; out of bounds it
 // is a configuration error that names the input.
 func TestConcurrencyInput(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		value, err string
 		want       int

@@ -14,6 +14,7 @@ import (
 // its crashes; fail-on none passes; a baseline alone fails only on findings
 // the baseline does not have.
 func TestActionGates(t *testing.T) {
+	t.Parallel()
 	bin := mcpFuzzBinary(t)
 	run := func(inputs map[string]string) (int, string, map[string]string) {
 		t.Helper()

@@ -20,6 +20,7 @@ import (
 // forged markers and Markdown links, with a hostile comment-key: none of it
 // may act in the log, the job summary, the comment or the SARIF file.
 func TestHostileNames(t *testing.T) {
+	t.Parallel()
 	env := prEnv(t)
 	env["INPUT_COMMAND"] = fixture.Build(t, "hostile-names")
 	env["INPUT_SARIF"] = "r.sarif"

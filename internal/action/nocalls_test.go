@@ -20,6 +20,7 @@ import (
 // "nothing tested" does not apply), and the outputs, the job summary and
 // the PR comment say it was a static audit, graded on Schema.
 func TestNoCallsInput(t *testing.T) {
+	t.Parallel()
 	env := prEnv(t)
 	log := filepath.Join(t.TempDir(), "methods.log")
 	env["INPUT_COMMAND"] = fixture.Build(t, "malformed-tools") + " -depth 40 -log " + log
@@ -84,6 +85,7 @@ func TestNoCallsInput(t *testing.T) {
 // TestNoCallsInputConflicts: no-calls with an input that asks for calls is
 // a bad input (exit 2), said as the inputs.
 func TestNoCallsInputConflicts(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"tools":               "input no-calls with input tools: it chooses the tools to call",
 		"include-destructive": "input no-calls with input include-destructive: a static audit calls no tool",

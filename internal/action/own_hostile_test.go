@@ -17,6 +17,7 @@ import (
 // the report, and a directory link out of the workspace must fail or be
 // written in the workspace, never outside.
 func TestWriteFileHostileTargets(t *testing.T) {
+	t.Parallel()
 	noOwner := func() (int, int, bool) { return 0, 0, false }
 	outside := t.TempDir()
 	secret := filepath.Join(outside, "passwd")

@@ -45,6 +45,7 @@ func ownerOf(t *testing.T, path string) int {
 }
 
 func TestWriteFileHandsItToTheWorkspaceOwner(t *testing.T) {
+	t.Parallel()
 	ws := ownedWorkspace(t)
 	own := func() (int, int, bool) { return workspaceOwner(ws) }
 	if uid, gid, ok := own(); uid != owner || gid != owner || !ok {
@@ -125,6 +126,7 @@ func TestWriteFileHandsItToTheWorkspaceOwner(t *testing.T) {
 // in a workspace of another owner: the report and the SARIF file, and the
 // directories made for them, end up the workspace owner's.
 func TestActionFilesBelongToTheWorkspaceOwner(t *testing.T) {
+	t.Parallel()
 	ws := ownedWorkspace(t)
 	files := t.TempDir() // the runner's file commands live outside the workspace
 	env := map[string]string{

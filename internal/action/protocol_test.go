@@ -14,6 +14,7 @@ import (
 // checks land in the report), no "not supported yet" warning is left for
 // it, and a value that is no boolean is a usage error.
 func TestActionProtocolInput(t *testing.T) {
+	t.Parallel()
 	bin := mcpFuzzBinary(t)
 	run := func(protocol string) (int, string, map[string]any) {
 		t.Helper()

@@ -73,6 +73,7 @@ func decodeRun(t *testing.T, b []byte) sarifRunView {
 // (get_weather at its per-tool line) relative to the workspace, its
 // category is the comment key, and it passes code scanning's checks.
 func TestActionSARIF(t *testing.T) {
+	t.Parallel()
 	code, out, b, ws := runSARIF(t, map[string]string{
 		"srv/package.json":  "{}\n",
 		"srv/.mcp-fuzz.yml": "per-tool:\n  get_weather:\n    example: {city: Paris}\n",
@@ -109,6 +110,7 @@ func TestActionSARIF(t *testing.T) {
 // without a config file or manifest the results point at the workflow's
 // mcp-fuzz step.
 func TestActionSARIFWorkflow(t *testing.T) {
+	t.Parallel()
 	code, out, b, ws := runSARIF(t, map[string]string{
 		".github/workflows/fuzz.yml": "on: push\njobs:\n  fuzz:\n    steps:\n      - uses: mcp-fuzz/mcp-fuzz@v1\n",
 	}, map[string]string{"GITHUB_WORKFLOW_REF": "o/r/.github/workflows/fuzz.yml@refs/heads/main", "GITHUB_REPOSITORY": "o/r"})
@@ -130,6 +132,7 @@ func TestActionSARIFWorkflow(t *testing.T) {
 
 // Nothing to point at: a warning, and the file is written all the same.
 func TestActionSARIFNoLocation(t *testing.T) {
+	t.Parallel()
 	code, out, b, _ := runSARIF(t, nil, nil)
 	if code != ExitOK || b == nil {
 		t.Fatalf("exit %d, sarif %d bytes\n%s", code, len(b), out)
@@ -142,6 +145,7 @@ func TestActionSARIFNoLocation(t *testing.T) {
 // A sarif-location that is not a file of the workspace is a bad input
 // (exit 2), before the server starts.
 func TestActionSARIFLocationMissing(t *testing.T) {
+	t.Parallel()
 	code, out, b, _ := runSARIF(t, nil, map[string]string{"INPUT_SARIF-LOCATION": "nope.json"})
 	if code != ExitUsage || b != nil {
 		t.Fatalf("exit %d, sarif %d bytes", code, len(b))

@@ -40,6 +40,7 @@ func runFixture(t *testing.T, name string, inputs map[string]string) (code int, 
 // TestInputToolsMatchingNothing: the tools input names no tool of the
 // server: bad inputs (exit 2), said as the input, with the nearest name.
 func TestInputToolsMatchingNothing(t *testing.T) {
+	t.Parallel()
 	code, out, _, summary := runClean(t, map[string]string{"tools": "add_number"})
 	want := `input tools add_number matches no tool of the server; did you mean "add_numbers"?`
 	if code != ExitUsage || !strings.Contains(out, "::error::mcp-fuzz: "+want+"\n") || !strings.Contains(summary, want) {
@@ -50,6 +51,7 @@ func TestInputToolsMatchingNothing(t *testing.T) {
 // TestInputSkipReason: a tool skipped by the skip-tools input says so, not
 // "--skip-tools".
 func TestInputSkipReason(t *testing.T) {
+	t.Parallel()
 	code, _, progress, summary := runClean(t, map[string]string{"skip-tools": "add_*"})
 	if code != ExitOK || !strings.Contains(progress, "add_numbers skipped (skipped by input skip-tools add_*)") ||
 		!strings.Contains(summary, `add\_numbers: skipped by input skip-tools add\_\*`) || strings.Contains(summary, "--skip-tools") {
@@ -61,6 +63,7 @@ func TestInputSkipReason(t *testing.T) {
 // annotated as the server's protocol violation, and fail-on protocol
 // fails the step.
 func TestServerViolationAnnotation(t *testing.T) {
+	t.Parallel()
 	code, out, _, summary := runFixture(t, "stdout-banner", map[string]string{"fail-on": "protocol"})
 	want := "::error title=mcp-fuzz%3A protocol_violation in the server::protocol_violation in the server: 1 finding (server/stdout): the server broke the protocol outside any tool call (1 violation): at startup: non jsonrpc line on stdout: "
 	if code != ExitGate || !strings.Contains(out, want) || !strings.Contains(summary, "#### Server") {

@@ -31,6 +31,7 @@ func build(t *testing.T, fixtureName string, s Settings) Options {
 }
 
 func TestRunExitCodes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	out := Run(ctx, build(t, "clean", Settings{}))
 	if out.Code != ExitOK || out.Report == nil || !out.Gates.Passed || out.Err != nil {
@@ -59,6 +60,7 @@ func TestRunExitCodes(t *testing.T) {
 }
 
 func TestRunInterrupted(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(Interrupt{Signal: syscall.SIGTERM})
 	out := Run(ctx, build(t, "clean", Settings{}))

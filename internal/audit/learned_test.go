@@ -12,6 +12,7 @@ import (
 // learned valid call only when that call succeeded (its mutations were
 // generated from it); a learned call that crashed left them synthetic.
 func TestLearnedArgs(t *testing.T) {
+	t.Parallel()
 	rep := &report.Report{Tools: []report.Tool{
 		{Name: "a", Cases: []report.Case{{Kind: report.KindValid, Verdict: report.OK, LearnedFrom: "error message", Arguments: json.RawMessage(`{"n":7,"p":"/x"}`)}}},
 		{Name: "b", Cases: []report.Case{{Kind: report.KindValid, Verdict: report.Crash, LearnedFrom: "error message", Arguments: json.RawMessage(`{"p":"/y"}`)}}},

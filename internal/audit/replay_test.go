@@ -6,6 +6,7 @@ import "testing"
 // and the era of a failure seen only in one era of an --era both run; a
 // "#" of the case id's own is kept.
 func TestReplayTarget(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ arg, caseID, era string }{
 		{"echo/null/q", "echo/null/q", ""},
 		{"echo/null/q#crash", "echo/null/q", ""},

@@ -26,6 +26,7 @@ func writeConfig(t *testing.T, body string) string {
 }
 
 func TestBuildSkipOrigins(t *testing.T) {
+	t.Parallel()
 	cfg := writeConfig(t, "skip-tools: [b*]\ntools: [x]\nper-tool:\n  drop_me: {skip: true}\n")
 	o, err := Build(Settings{Command: []string{"srv"}, Given: options.Values{"skip-tools": []string{"a*"}, "config": cfg}}, FlagNames, noEnv)
 	if err != nil {
@@ -52,6 +53,7 @@ func TestBuildSkipOrigins(t *testing.T) {
 // TestRunNoMatch: a pattern or per-tool name that matches no tool of the
 // server is a usage error, spelled as the front end's users wrote it.
 func TestRunNoMatch(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	server := fixture.Build(t, "clean") // lists add_numbers
 	for _, c := range []struct {
@@ -95,6 +97,7 @@ func TestRunNoMatch(t *testing.T) {
 }
 
 func TestUnmatchedExpected(t *testing.T) {
+	t.Parallel()
 	rep := &report.Report{
 		Tools: []report.Tool{{Name: "get_order", Cases: []report.Case{
 			{ID: "get_order/valid"}, {ID: "get_order/extra_property"}, {ID: "get_order/wrong_type/order_id"},

@@ -21,6 +21,7 @@ func noEnv(string) (string, bool) { return "", false }
 func inputName(key string) string { return "input " + key }
 
 func TestBuildDefaults(t *testing.T) {
+	t.Parallel()
 	o, err := Build(Settings{Command: []string{"srv"}, Given: options.Values{"config": os.DevNull}}, FlagNames, noEnv)
 	if err != nil {
 		t.Fatal(err)
@@ -41,6 +42,7 @@ func TestBuildDefaults(t *testing.T) {
 // TestBuildDefaultGate checks when the default gate applies: only when no
 // gate of any kind is set, by the front end or the config file.
 func TestBuildDefaultGate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	base := filepath.Join(dir, "base.json")
 	if err := os.WriteFile(base, []byte(`{"version":"x","findings":[]}`), 0o600); err != nil {
@@ -116,6 +118,7 @@ func TestBuildDefaultGate(t *testing.T) {
 }
 
 func TestBuildZeroMeansUnlimited(t *testing.T) {
+	t.Parallel()
 	zero := 0
 	o, err := Build(Settings{Command: []string{"srv"}, Given: options.Values{"cases": zero, "max-hangs": zero, "config": os.DevNull}}, FlagNames, noEnv)
 	if err != nil {
@@ -127,6 +130,7 @@ func TestBuildZeroMeansUnlimited(t *testing.T) {
 }
 
 func TestBuildBearerFromTheEnvironment(t *testing.T) {
+	t.Parallel()
 	env := func(k string) (string, bool) { return "tok-from-env", k == "MCP_FUZZ_BEARER" }
 	o, err := Build(Settings{Given: options.Values{"url": "http://127.0.0.1:9/mcp", "config": os.DevNull}}, FlagNames, env)
 	if err != nil || o.Engine.Bearer != "tok-from-env" {
@@ -162,6 +166,7 @@ func TestBuildBearerFile(t *testing.T) {
 }
 
 func TestBuildConfigFileUnderSettings(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "c.yml")
 	body := `timeout: 3s
 seed: 9
@@ -217,6 +222,7 @@ expected:
 // TestBuildEraBoth: era both is accepted from the config file, and a
 // given era (a flag, an Action input) wins over the file's.
 func TestBuildEraBoth(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "c.yml")
 	if err := os.WriteFile(file, []byte("era: both\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -236,6 +242,7 @@ func TestBuildEraBoth(t *testing.T) {
 }
 
 func TestBuildErrorsNameTheirSource(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	files := 0
 	config := func(body string) string {
@@ -312,6 +319,7 @@ func TestBuildErrorsNameTheirSource(t *testing.T) {
 }
 
 func TestDescribe(t *testing.T) {
+	t.Parallel()
 	err := (engine.Config{URL: "http://h/", Env: []string{"A=1"}}).Validate()
 	if !errors.Is(err, engine.ErrConfig) {
 		t.Fatalf("Validate: %v, want an ErrConfig", err)
@@ -330,6 +338,7 @@ func TestDescribe(t *testing.T) {
 // A malformed header or env value may be a secret: its message shows the
 // name at most.
 func TestMalformedValuesStayOutOfMessages(t *testing.T) {
+	t.Parallel()
 	const secret = "s3cretvalue99"
 	for _, s := range []Settings{
 		{Given: options.Values{"url": "http://h/", "header": []string{"Authorization Bearer " + secret}}},
@@ -353,6 +362,7 @@ func TestMalformedValuesStayOutOfMessages(t *testing.T) {
 
 // A huge value is quoted by its start only.
 func TestHugeValuesAreQuotedShort(t *testing.T) {
+	t.Parallel()
 	_, err := Build(Settings{Command: []string{"x"}, Given: options.Values{"profile": strings.Repeat("w", 1<<20), "config": os.DevNull}}, FlagNames, noEnv)
 	if err == nil || len(err.Error()) > 1000 || !strings.Contains(err.Error(), "want default or aggressive") {
 		t.Errorf("error of %d bytes: %.300v", len(fmt.Sprint(err)), err)
@@ -363,6 +373,7 @@ func TestHugeValuesAreQuotedShort(t *testing.T) {
 // errors with no-calls when given by the front end or in the file along
 // with it; as the file's defaults under a front end's no-calls they yield.
 func TestBuildNoCalls(t *testing.T) {
+	t.Parallel()
 	yes, five := true, 5
 	dir := t.TempDir()
 	file := func(body string) string {
@@ -412,6 +423,7 @@ func TestBuildNoCalls(t *testing.T) {
 // engine finds (protocol, concurrency) name the file's keys
 // when only the file set them.
 func TestBuildNoCallsEngineConflicts(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for i, tc := range []struct{ body, want string }{
 		{"no-calls: true\nprotocol: true\n", "config no-calls with config protocol: "},

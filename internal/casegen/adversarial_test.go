@@ -38,6 +38,7 @@ func nestedAnyOf(depth int) string {
 // Hostile but well-formed schemas finish quickly: generation is bounded in
 // depth, breadth, size and work.
 func TestAdversarialSchemasAreBounded(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"nested minItems":      `{"type":"object","required":["a"],"properties":{"a":` + strings.Repeat(`{"type":"array","minItems":1000,"items":`, 6) + `{"type":"string"}` + strings.Repeat(`}`, 6) + `}}`,
 		"unique object items":  `{"type":"object","required":["a"],"properties":{"a":{"type":"array","minItems":1000,"uniqueItems":true,"items":{"type":"object","required":["k"],"properties":{"k":{"type":"string"}}}}}}`,

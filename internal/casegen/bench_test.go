@@ -108,6 +108,7 @@ func BenchmarkRegenerate(b *testing.B) {
 }
 
 func TestBenchmarkSchemaIsValid(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, searchIssues)
 	p := Generate("search_issues", s, Options{})
 	checkPlanShape(t, p)

@@ -145,6 +145,7 @@ func TestGiantBoundsAreBounded(t *testing.T) {
 // A mutation whose arguments would exceed the cap is not built but counted;
 // its neighbours that fit are kept. The aggressive cap keeps it.
 func TestTooLargeCasesAreDroppedAndCounted(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, `{"type":"object","required":["a","b"],"properties":{"a":{"type":"string","minLength":600000},"b":{"type":"string","minLength":1,"maxLength":600000}}}`)
 	p := Generate("t", s, Options{})
 	checkBounded(t, p, Options{})
@@ -166,6 +167,7 @@ func TestTooLargeCasesAreDroppedAndCounted(t *testing.T) {
 // A valid call over the cap (here a user example) is not built: a gap. Only
 // the mutations that replace the huge value are.
 func TestTooLargeValidCallIsAGap(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, `{"type":"object","required":["a"],"properties":{"a":{"type":"string"}}}`)
 	opts := Options{Example: map[string]any{"a": strings.Repeat("x", MaxArgumentBytes)}}
 	p := Generate("t", s, opts)
@@ -182,6 +184,7 @@ func TestTooLargeValidCallIsAGap(t *testing.T) {
 }
 
 func TestSizeOfBoundsTheEncoding(t *testing.T) {
+	t.Parallel()
 	for _, raw := range []string{
 		`null`, `true`, `false`, `0`, `-1.5e300`, `""`, `"plain"`, `"quote\" back\\ slash"`, `"\u0000\u001f\n\t"`,
 		`"Ωé漢字😀\u200b"`, `"\u2028\u2029"`, `"<&>"`, `[]`, `{}`, `[1,"a",[{}],{"k":null}]`,
@@ -207,6 +210,7 @@ func TestSizeOfBoundsTheEncoding(t *testing.T) {
 
 // The size bound of every enumerated case is an upper bound of its real size.
 func TestSpecSizeIsAnUpperBound(t *testing.T) {
+	t.Parallel()
 	for _, raw := range []string{createItem, searchIssues,
 		`{"type":"object","properties":{"o":{"type":"object","properties":{"s":{"type":"string","maxLength":5000}}},"a":{"type":"array","items":{"type":"string","minLength":30},"maxItems":900,"uniqueItems":true}}}`} {
 		s := mustCompile(t, raw)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestDeterministic(t *testing.T) {
+	t.Parallel()
 	for _, opts := range []Options{{}, {Seed: 7, Budget: 15}, {Aggressive: true, Seed: 3}} {
 		a := Generate("create_item", mustCompile(t, createItem), opts)
 		b := Generate("create_item", mustCompile(t, createItem), opts)
@@ -23,6 +24,7 @@ func TestDeterministic(t *testing.T) {
 
 // The seed changes pattern strings too, but nothing else about the valid call.
 func TestSeedChangesOnlyRandomChoices(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, `{"type":"object","required":["code","n"],"properties":{"code":{"type":"string","pattern":"^[a-z]{8}$"},"n":{"type":"integer"}}}`)
 	a, b := Generate("t", s, Options{Seed: 1}), Generate("t", s, Options{Seed: 99})
 	if string(a.Cases[0].Arguments) == string(b.Cases[0].Arguments) {
@@ -39,6 +41,7 @@ func TestSeedChangesOnlyRandomChoices(t *testing.T) {
 }
 
 func TestBudget(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, createItem)
 	windows := map[string]bool{}
 	for seed := int64(1); seed <= 8; seed++ {
@@ -86,6 +89,7 @@ func TestBudget(t *testing.T) {
 }
 
 func TestBudgetWindowIsContiguousWithWrap(t *testing.T) {
+	t.Parallel()
 	specs := make([]spec, 10)
 	specs[0].kind = Valid
 	specs[3].kind = MissingRequired
@@ -120,6 +124,7 @@ func TestBudgetWindowIsContiguousWithWrap(t *testing.T) {
 // When the missing_required cases alone exceed the budget, the budget still
 // holds: the valid case and a seed-dependent contiguous window of them.
 func TestBudgetWindowOverMissingRequired(t *testing.T) {
+	t.Parallel()
 	specs := make([]spec, 10)
 	specs[0].kind = Valid
 	for _, i := range []int{1, 2, 3, 5, 8} {
@@ -154,6 +159,7 @@ func TestBudgetWindowOverMissingRequired(t *testing.T) {
 }
 
 func TestValidateRawArguments(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, createItem)
 	if err := s.Validate(json.RawMessage(`{"name":"a","owner":{"id":1}}`)); err != nil {
 		t.Errorf("valid arguments rejected: %v", err)
@@ -167,6 +173,7 @@ func TestValidateRawArguments(t *testing.T) {
 }
 
 func TestGenerateNilSchema(t *testing.T) {
+	t.Parallel()
 	p := Generate("t", nil, Options{})
 	checkPlanShape(t, p)
 	if string(p.Cases[0].Arguments) != `{}` {
@@ -175,6 +182,7 @@ func TestGenerateNilSchema(t *testing.T) {
 }
 
 func TestConcurrentGenerate(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, `{"type":"object","required":["v"],"properties":{"v":{"oneOf":[{"type":"integer","minimum":10},{"type":"string"}]}}}`)
 	want := Generate("t", s, Options{})
 	done := make(chan Plan)

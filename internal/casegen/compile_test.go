@@ -13,6 +13,7 @@ import (
 // limits it hit, and why the schema as written does not compile even where
 // compiling worked around it.
 func TestCompileOutcome(t *testing.T) {
+	t.Parallel()
 	wide := func(n int) string {
 		var b strings.Builder
 		b.WriteString(`{"type":"object","properties":{`)
@@ -66,6 +67,7 @@ func TestCompileOutcome(t *testing.T) {
 
 // A remote reference stops compiling at the loader, which names the URL.
 func TestCompileErrorNamesTheRemoteURL(t *testing.T) {
+	t.Parallel()
 	s, _ := Compile(json.RawMessage(`{"type":"object","properties":{"a":{"$ref":"https://example.com/a.json"}}}`))
 	var load *jsonschema.LoadURLError
 	if !errors.As(s.CompileError(), &load) || load.URL != "https://example.com/a.json" {
@@ -74,6 +76,7 @@ func TestCompileErrorNamesTheRemoteURL(t *testing.T) {
 }
 
 func TestProblemsAreWhatCompileReturned(t *testing.T) {
+	t.Parallel()
 	s, probs := Compile(json.RawMessage(`{"type":"object","properties":{"a":{"enum":[]}},"required":"a"}`))
 	if len(probs) == 0 || len(s.Problems()) != len(probs) {
 		t.Fatalf("Problems() %+v, Compile returned %+v", s.Problems(), probs)

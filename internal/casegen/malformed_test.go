@@ -24,6 +24,7 @@ func bigEnumSchema(n int) string {
 // Every malformed input returns Problems, never panics, and still yields a
 // usable plan whose non-structural arguments are JSON objects.
 func TestMalformedSchemas(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		raw      string
@@ -130,6 +131,7 @@ func checkPlanShape(t testing.TB, p Plan) {
 }
 
 func TestHugeEnumUsesFirstValue(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, bigEnumSchema(100000))
 	p := Generate("t", s, Options{})
 	if got := string(p.Cases[0].Arguments); got != `{"pick":"v0"}` {
@@ -145,6 +147,7 @@ func TestHugeEnumUsesFirstValue(t *testing.T) {
 }
 
 func TestRemoteRefIsNeverFetched(t *testing.T) {
+	t.Parallel()
 	// an address that would hang if dialled; the loader must refuse it at once
 	s, probs := Compile(json.RawMessage(`{"type":"object","properties":{"a":{"$ref":"http://10.255.255.1/schema.json"}}}`))
 	if s.Compiled() || !hasProblem(probs, "schema_does_not_compile") {
@@ -159,6 +162,7 @@ func TestRemoteRefIsNeverFetched(t *testing.T) {
 
 // With a schema that does not compile, Forbidden is a conservative judgement.
 func TestUncompiledForbiddenIsConservative(t *testing.T) {
+	t.Parallel()
 	s, _ := Compile(json.RawMessage(`{"type":"object","properties":{"a":{"type":"string","maxLength":3},"b":{"$ref":"https://example.com/x"},"n":{"type":["string","null"]}},"required":["a"],"additionalProperties":false}`))
 	if s.Compiled() {
 		t.Fatal("schema unexpectedly compiled")

@@ -21,6 +21,7 @@ const createItem = `{"$schema":"http://json-schema.org/draft-07/schema#","type":
 // Each mutation kind yields the expected id, pointer, nesting and Forbidden
 // verdict (the latter from the real validator).
 func TestMutationKinds(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, createItem)
 	p := Generate("create_item", s, Options{})
 	checkPlanShape(t, p)
@@ -99,6 +100,7 @@ func TestMutationKinds(t *testing.T) {
 }
 
 func TestOversizeSizes(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, `{"type":"object","required":["q","items","n"],"properties":{"q":{"type":"string"},"items":{"type":"array","items":{"type":"integer"}},"n":{"type":"integer"},"deep":{"type":"object","properties":{"s":{"type":"string"}}}}}`)
 	for _, tt := range []struct {
 		aggressive   bool
@@ -139,6 +141,7 @@ func TestOversizeSizes(t *testing.T) {
 }
 
 func TestExtraPropertyForbiddenOnlyWhenClosed(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		addl      string
 		forbidden bool
@@ -152,6 +155,7 @@ func TestExtraPropertyForbiddenOnlyWhenClosed(t *testing.T) {
 }
 
 func TestNullNotForbiddenWhenNullable(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		prop      string
 		forbidden bool
@@ -171,6 +175,7 @@ func TestNullNotForbiddenWhenNullable(t *testing.T) {
 }
 
 func TestWrongTypeAvoidsAllowedTypes(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, `{"type":"object","required":["p"],"properties":{"p":{"type":["string","integer"]}}}`)
 	c := caseByID(t, Generate("t", s, Options{}), "t/wrong_type/p")
 	if !c.Forbidden || strings.Contains(string(c.Arguments), "123") {
@@ -179,6 +184,7 @@ func TestWrongTypeAvoidsAllowedTypes(t *testing.T) {
 }
 
 func TestAbsentOptionalPropertiesAreAddedToMutate(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, `{"type":"object","properties":{"opt":{"type":"object","properties":{"x":{"type":"integer","maximum":5}},"required":["x"]}}}`)
 	p := Generate("t", s, Options{})
 	if got := string(p.Cases[0].Arguments); got != `{}` {
@@ -197,6 +203,7 @@ func TestAbsentOptionalPropertiesAreAddedToMutate(t *testing.T) {
 }
 
 func TestEmptyArrayGetsAnItemBeforeMutation(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, `{"type":"object","required":["a"],"properties":{"a":{"type":"array","items":{"type":"string"},"maxItems":4}}}`)
 	ex := map[string]any{"a": []any{}}
 	c := caseByID(t, Generate("t", s, Options{Example: ex}), "t/wrong_type/a/0")
@@ -210,6 +217,7 @@ func TestEmptyArrayGetsAnItemBeforeMutation(t *testing.T) {
 }
 
 func TestAggressiveProbes(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, `{"type":"object","required":["path","n"],"properties":{"path":{"type":"string"},"n":{"type":"integer"}}}`)
 	if p := Generate("t", s, Options{}); strings.Contains(ids(p), "/probe/") {
 		t.Error("probes without Aggressive")
@@ -246,6 +254,7 @@ func caseIDs(p Plan, k Kind) string {
 }
 
 func TestIDsAreUniqueWithOddNames(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, `{"type":"object","required":["a/b","a~b","a","mcp_fuzz_unexpected"],"properties":{
 		"a/b":{"type":"string"},"a~b":{"type":"string"},"a":{"type":"object","properties":{"b":{"type":"string"}},"required":["b"]},"":{"type":"string"},
 		"mcp_fuzz_unexpected":{"type":"string"}}}`)
@@ -260,6 +269,7 @@ func TestIDsAreUniqueWithOddNames(t *testing.T) {
 }
 
 func TestStructuralEmptyObjectOnlyWhenRequired(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, `{"type":"object","properties":{"a":{"type":"string"}}}`)
 	p := Generate("t", s, Options{})
 	if hasCase(p, "t/structural#empty_object") {
@@ -278,6 +288,7 @@ func TestStructuralEmptyObjectOnlyWhenRequired(t *testing.T) {
 }
 
 func TestAnyOfBranchConstraintsAreMutated(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, `{"type":"object","required":["v"],"properties":{"v":{"anyOf":[{"type":"integer","maximum":3},{"type":"string"}]}}}`)
 	p := Generate("t", s, Options{})
 	c := caseByID(t, p, "t/out_of_range/v#max")
@@ -289,6 +300,7 @@ func TestAnyOfBranchConstraintsAreMutated(t *testing.T) {
 // format is asserted whatever the draft (2019-09 and 2020-12 only annotate it
 // by default), so a bad format counts as forbidden.
 func TestFormatAssertedInEveryDraft(t *testing.T) {
+	t.Parallel()
 	for _, meta := range []string{"", `"$schema":"http://json-schema.org/draft-04/schema#",`, `"$schema":"http://json-schema.org/draft-07/schema#",`,
 		`"$schema":"https://json-schema.org/draft/2019-09/schema",`, `"$schema":"https://json-schema.org/draft/2020-12/schema",`} {
 		s := mustCompile(t, `{`+meta+`"type":"object","required":["p"],"properties":{"p":{"type":"string","format":"email"}}}`)

@@ -9,6 +9,7 @@ import (
 // Every case of a plan is rebuilt byte for byte by Regenerate, whatever the
 // options (budget windows, probes, examples, duplicate ids).
 func TestRegenerateMatchesGenerate(t *testing.T) {
+	t.Parallel()
 	schemas := map[string]string{
 		"create_item":   createItem,
 		"search_issues": searchIssues,
@@ -45,6 +46,7 @@ func TestRegenerateMatchesGenerate(t *testing.T) {
 }
 
 func TestRegenerateUnknownOrDroppedCase(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, createItem)
 	full := Generate("c", s, Options{})
 	small := Generate("c", s, Options{Budget: 5})

@@ -11,6 +11,7 @@ import (
 // and, where the schema names a value (const, default, enum, examples), it is
 // that value.
 func TestValidCallHonoursKeywords(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		prop   string // schema of property "p" (required)
@@ -151,6 +152,7 @@ func runes(lo, hi int) func(*testing.T, any) {
 }
 
 func TestHint(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]string{
 		"homepage_url": "https://example.com", "URL": "https://example.com", "filePath": "README.md", "file": "README.md",
 		"profile": "", "valid": "", "ownerID": "1", "repo_id": "1", "user-email": "user@example.com", "outputDir": ".",
@@ -163,6 +165,7 @@ func TestHint(t *testing.T) {
 }
 
 func TestValidCallNameHints(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, `{"type":"object","required":["homepage_url","email","file_path","owner_id","lang","notes"],"properties":{
 		"homepage_url":{"type":"string"},"email":{"type":"string"},"file_path":{"type":"string"},
 		"owner_id":{"type":"string"},"lang":{"type":"string"},"notes":{"type":"string"}}}`)
@@ -175,6 +178,7 @@ func TestValidCallNameHints(t *testing.T) {
 
 // Optional properties are sent only when the schema names their value.
 func TestValidCallOptionalProperties(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, `{"type":"object","properties":{"plain":{"type":"string"},"withDefault":{"type":"boolean","default":true},
 		"withEnum":{"enum":["x"]},"withConst":{"const":1},"withExamples":{"type":"string","examples":["e"]}}}`)
 	got := string(Generate("t", s, Options{}).Cases[0].Arguments)
@@ -184,6 +188,7 @@ func TestValidCallOptionalProperties(t *testing.T) {
 }
 
 func TestGeneratorGapReported(t *testing.T) {
+	t.Parallel()
 	// contradictory: no string is both at least 5 and at most 2 characters long
 	s := mustCompile(t, `{"type":"object","required":["p"],"properties":{"p":{"type":"string","minLength":5,"maxLength":2}}}`)
 	p := Generate("t", s, Options{})
@@ -196,6 +201,7 @@ func TestGeneratorGapReported(t *testing.T) {
 }
 
 func TestExampleIsTheValidCall(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, `{"type":"object","required":["owner","repo"],"properties":{"owner":{"type":"string"},"repo":{"type":"string"},"n":{"type":"integer"}}}`)
 	ex := map[string]any{"owner": "octocat", "repo": "hello-world", "n": 3}
 	p := Generate("t", s, Options{Example: ex})
@@ -219,6 +225,7 @@ func TestExampleIsTheValidCall(t *testing.T) {
 }
 
 func TestLargeIntegersSurvive(t *testing.T) {
+	t.Parallel()
 	s := mustCompile(t, `{"type":"object","required":["id"],"properties":{"id":{"type":"integer","const":12345678901234567890123}}}`)
 	p := Generate("t", s, Options{})
 	if got := string(p.Cases[0].Arguments); got != `{"id":12345678901234567890123}` {

@@ -38,23 +38,17 @@ func TestMain(m *testing.M) {
 // TestScripts runs the txtar scripts in testdata/script: each is a CLI
 // session with its expected output and exit code.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	// Fixture servers the scripts start, as $FIXTURES/<name>; fixture.Build
 	// puts every binary in one directory.
-	bin := filepath.Dir(fixture.Build(t, "needs-example"))
-	fixture.Build(t, "leak-env")
-	fixture.Build(t, "hostile-secret-echo")
-	fixture.Build(t, "stdout-banner")
-	fixture.Build(t, "clean")
-	fixture.Build(t, "legacy-only")
-	fixture.Build(t, "era-split")
-	fixture.Build(t, "hostile-era-tools")
-	fixture.Build(t, "modern-only")
-	fixture.Build(t, "lifecycle-stale")
-	fixture.Build(t, "lifecycle-clean")
-	fixture.Build(t, "prompts-resources")
-	fixture.Build(t, "malformed-tools")
-	fixture.Build(t, "concurrency-race")
-	fixture.Build(t, "concurrency-swapped-ids")
+	servers := []string{"needs-example", "leak-env", "hostile-secret-echo", "stdout-banner", "clean", "legacy-only", "era-split",
+		"hostile-era-tools", "modern-only", "lifecycle-stale", "lifecycle-clean", "prompts-resources", "malformed-tools",
+		"concurrency-race", "concurrency-swapped-ids"}
+	fixture.Prebuild(t, servers...)
+	var bin string
+	for _, name := range servers {
+		bin = filepath.Dir(fixture.Build(t, name))
+	}
 	// One fake GitHub API for the comment scripts; each uses pull requests
 	// of its own.
 	gh := fakegithub.New(t)

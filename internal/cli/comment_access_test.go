@@ -15,6 +15,7 @@ import (
 // token may not see, and 403 for a read-only token: the message names the
 // pull request to check as well as the permission.
 func TestCommentNoAccessNamesThePullRequestAndThePermission(t *testing.T) {
+	t.Parallel()
 	rep := filepath.Join(t.TempDir(), "r.json")
 	if err := os.WriteFile(rep, []byte(`{"version":"test","target":{"transport":"stdio","command":"srv"},"tools":[]}`), 0o600); err != nil {
 		t.Fatal(err)

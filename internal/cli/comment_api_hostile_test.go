@@ -18,6 +18,7 @@ import (
 // as one line each, with no terminal escape sequence: in a workflow step a
 // line starting "::" is a workflow command.
 func TestCommentHostileAPIMessages(t *testing.T) {
+	t.Parallel()
 	evil := "nope\n::error::pwned\r\n::add-mask::x\x1b[2J\x1b]8;;https://evil.example\x07"
 	srv := fakegithub.NewRefusing(t, evil)
 	rep := &report.Report{Version: "test", Target: report.Target{Transport: "stdio", Command: "./x"}, Server: report.Server{Name: "x"}}

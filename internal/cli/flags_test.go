@@ -20,6 +20,7 @@ func buildArgs(args ...string) (audit.Options, error) {
 }
 
 func TestCostFlags(t *testing.T) {
+	t.Parallel()
 	o, err := buildArgs("--", "srv")
 	if err != nil {
 		t.Fatal(err)
@@ -59,6 +60,7 @@ func TestCostFlags(t *testing.T) {
 }
 
 func TestCostSettingsFromConfigFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "c.yml")
 	if err := os.WriteFile(file, []byte("max-response: 8MiB\nparallel: 3\nmax-hangs: 5\nrepeat: 7\n"), 0o644); err != nil {
@@ -93,6 +95,7 @@ func TestCostSettingsFromConfigFile(t *testing.T) {
 // must list the code catalogue's, in its order, so a new finding code is
 // documented where users look.
 func TestDocsListEveryFailOnKind(t *testing.T) {
+	t.Parallel()
 	want := strings.Join(failOnNames(), ", ")
 	for _, doc := range []string{"../../README.md", "../../action.yml", "../../.github/actions/local/action.yml"} {
 		b, err := os.ReadFile(doc)

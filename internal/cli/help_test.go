@@ -9,6 +9,7 @@ import (
 // Every subcommand has help of its own, with examples, and is named in
 // --help and in the README's usage section: the three stay in step.
 func TestEveryCommandIsDocumented(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)

@@ -29,6 +29,7 @@ func uncomment(file string) string {
 }
 
 func TestInitFileRoundTrips(t *testing.T) {
+	t.Parallel()
 	yes, no := true, false
 	hostile := "::error::x\n\"quoted\": yes # not a comment\x1b[2J"
 	p := &engine.Preview{
@@ -110,6 +111,7 @@ func normalJSON(t *testing.T, b []byte) string {
 }
 
 func TestYAMLKey(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]string{
 		"search":    "search",
 		"get.v2-x":  "get.v2-x",
@@ -127,6 +129,7 @@ func TestYAMLKey(t *testing.T) {
 }
 
 func TestInitArgs(t *testing.T) {
+	t.Parallel()
 	rest, out, force, err := initArgs([]string{"--force", "-o", "x.yml", "--seed", "3", "--", "srv", "-o", "y", "--force"})
 	if err != nil || out != "x.yml" || !force || strings.Join(rest, " ") != "--seed 3 -- srv -o y --force" {
 		t.Errorf("initArgs = %q, %q, %v, %v", rest, out, force, err)

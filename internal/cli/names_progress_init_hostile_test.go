@@ -34,6 +34,7 @@ func workflowCommand(line string) bool {
 // gate's "gate missed: …" line printed the finding ids raw (newlines, ESC,
 // OSC 8 and all) and --verbose started a line with a tool's name.
 func TestHostileNamesNoWorkflowCommand(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"hostile-names", "hostile-workflow"} {
 		bin := fixture.Build(t, name)
 		for _, args := range [][]string{
@@ -63,6 +64,7 @@ func TestHostileNamesNoWorkflowCommand(t *testing.T) {
 // the line wrap, and every redraw ("\r\x1b[K" clears one screen line) left
 // a stale line behind.
 func TestProgressLiveWideNames(t *testing.T) {
+	t.Parallel()
 	var b lockedBuffer
 	clock := &fakeClock{t: time.Unix(0, 0)}
 	p := newProgress(&b)
@@ -98,6 +100,7 @@ func TestProgressLiveWideNames(t *testing.T) {
 // file must load, set nothing, keep each name, and uncommented give the
 // valid call back.
 func TestInitFileLineSeparators(t *testing.T) {
+	t.Parallel()
 	yes := true
 	// The server's name alone: before the fix this file loaded, with the
 	// default gate turned off.

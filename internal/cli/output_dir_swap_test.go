@@ -64,6 +64,7 @@ func assertNothingIn(t *testing.T, dir string) {
 // TestOutputDirSwapClean: with the directory left alone, both reports are
 // written at their paths, without a warning.
 func TestOutputDirSwapClean(t *testing.T) {
+	t.Parallel()
 	base, a, stderr, _, outs := swapSetup(t, nil)
 	if code := a.emit(swapReport(), "", outs, render.SARIFOptions{}, false); code != ExitOK {
 		t.Fatalf("emit = %d: %s", code, stderr)
@@ -84,6 +85,7 @@ func TestOutputDirSwapClean(t *testing.T) {
 // the check and before the write. The reports land in the original
 // directory, with a warning; the link's target gets nothing.
 func TestOutputDirSwapToLink(t *testing.T) {
+	t.Parallel()
 	base, a, stderr, _, outs := swapSetup(t, nil)
 	reports := filepath.Join(base, "reports")
 	if err := os.Rename(reports, reports+".orig"); err != nil {
@@ -111,6 +113,7 @@ func TestOutputDirSwapToLink(t *testing.T) {
 // a symbolic link to another directory in its place. The writes fail,
 // naming the path; nothing reaches the link's target.
 func TestOutputDirRemovedForLink(t *testing.T) {
+	t.Parallel()
 	base, a, stderr, _, outs := swapSetup(t, nil)
 	reports := filepath.Join(base, "reports")
 	if err := os.Remove(reports); err != nil {
@@ -137,24 +140,28 @@ func TestOutputDirRemovedForLink(t *testing.T) {
 // link and hangs until SIGINT. The partial report written on the
 // interrupt goes through the directory opened before the run too.
 func TestOutputDirSwapInterrupted(t *testing.T) {
+	t.Parallel()
 	server := fixture.Build(t, "hang")
-	base, a, stderr, o, outs := swapSetup(t, func(base string) []string {
+	base, a, _, o, outs := swapSetup(t, func(base string) []string {
 		script := `cd "$1" && mv reports reports.orig && ln -s victim reports && touch swapped && exec "$0"`
 		return []string{"sh", "-c", script, server, base}
 	})
+	// Read while the run writes its progress lines.
+	stderr := &lockedBuffer{}
+	a.Stderr = stderr
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	go func() {
-		// Interrupt once the server swapped the directory and had time
-		// to answer the handshake: its bad-input calls hang meanwhile.
+		// Interrupt once the server swapped the directory and answered
+		// the handshake: the run has started on a tool ("> slow_lookup:
+		// …"), whose bad-input calls hang.
 		deadline := time.Now().Add(30 * time.Second)
 		for time.Now().Before(deadline) {
-			if _, err := os.Stat(filepath.Join(base, "swapped")); err == nil {
+			if _, err := os.Stat(filepath.Join(base, "swapped")); err == nil && strings.Contains("\n"+stderr.String(), "\n> ") {
 				break
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
-		time.Sleep(time.Second)
 		cancel(audit.Interrupt{Signal: os.Interrupt})
 	}()
 	if code := a.audit(ctx, o, render.SARIFOptions{}, outs); code != ExitInterrupted {

@@ -12,6 +12,7 @@ import (
 // The help lists every format of the registry: its name under --format and
 // its extension under -o.
 func TestHelpListsEveryFormat(t *testing.T) {
+	t.Parallel()
 	formatHelp := regexp.MustCompile(`(?m)^  --format F +(.*)$`).FindStringSubmatch(usageText)
 	outputHelp := regexp.MustCompile(`(?s)\n  -o, --output FILE +(.*?)\n\n`).FindStringSubmatch(usageText)
 	if formatHelp == nil || outputHelp == nil {

@@ -14,6 +14,7 @@ import (
 // (the report has no values), says which it could not find, and starts
 // this binary's demo server when the recorded one is gone (a go run build).
 func TestRecordedTarget(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"API_TOKEN": "x", "X_TENANT": "acme"}
 	a := &App{
 		LookupEnv:  func(k string) (string, bool) { v, ok := env[k]; return v, ok },
@@ -40,6 +41,7 @@ func TestRecordedTarget(t *testing.T) {
 // TestGoRunBuild: a go run program is in $WORK/b001/exe under a go-build
 // directory; a go test binary or an installed one is not.
 func TestGoRunBuild(t *testing.T) {
+	t.Parallel()
 	for path, want := range map[string]bool{
 		"/tmp/go-build2791/b001/exe/mcp-fuzz":    true,
 		"/var/tmp/x/go-build1/b001/exe/mcp-fuzz": true,

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
@@ -15,6 +16,7 @@ import (
 // (a property name in an invalid tool definition), so no escape sequence
 // of it reaches the terminal, as in the Action's log.
 func TestProgressEscapesReasons(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	p := newProgress(&b)
 	p.event(engine.Event{Kind: engine.EventSkip, Tool: "t", Reason: "not called: inputSchema/properties/\x1b[2Jx: bad"})
@@ -82,45 +84,48 @@ func runTools(p *progress, clock *fakeClock) {
 
 // TestProgressPlain: off a terminal, a line per tool with where the run
 // is and the time left, never one per case; a status line after a
-// silence.
+// silence. The clock's ticks run on synctest's time: none comes between
+// the events, and the one after the silence comes for sure.
 func TestProgressPlain(t *testing.T) {
-	var b lockedBuffer
-	clock := &fakeClock{t: time.Unix(0, 0)}
-	p := newProgress(&b)
-	p.now = clock.now
-	p.heartbeat = 20 * time.Millisecond
-	runTools(p, clock)
-	out := b.String()
-	for _, want := range []string{
-		"- delete: skipped: destructive\n",
-		"> a: 10 cases (tool 2 of 3, 0.0 s)\n",
-		"> b: 10 cases (tool 3 of 3, 2.0 s, about 2.0 s left)\n",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("progress lacks %q:\n%s", want, out)
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		var b lockedBuffer
+		clock := &fakeClock{t: time.Unix(0, 0)}
+		p := newProgress(&b)
+		p.now = clock.now
+		p.heartbeat = 20 * time.Millisecond
+		runTools(p, clock)
+		out := b.String()
+		for _, want := range []string{
+			"- delete: skipped: destructive\n",
+			"> a: 10 cases (tool 2 of 3, 0.0 s)\n",
+			"> b: 10 cases (tool 3 of 3, 2.0 s, about 2.0 s left)\n",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("progress lacks %q:\n%s", want, out)
+			}
 		}
-	}
-	if strings.Contains(out, "b/0") || strings.Count(out, "\n") != 3 {
-		t.Errorf("progress printed more than a line per tool:\n%s", out)
-	}
-	// Silence: the clock prints where the run is.
-	clock.add(10 * time.Second)
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(b.String(), "…") && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	p.close()
-	if want := "  … 3/3 tools · 20 cases · 4 failures · 14.0 s\n"; !strings.Contains(b.String(), want) {
-		t.Errorf("no status line %q after a silence:\n%s", want, b.String())
-	}
-	if strings.Contains(b.String(), "\r") {
-		t.Error("a carriage return off a terminal")
-	}
+		if strings.Contains(out, "b/0") || strings.Count(out, "\n") != 3 {
+			t.Errorf("progress printed more than a line per tool:\n%s", out)
+		}
+		// Silence: the clock prints where the run is.
+		clock.add(10 * time.Second)
+		time.Sleep(p.heartbeat)
+		synctest.Wait()
+		p.close()
+		if want := "  … 3/3 tools · 20 cases · 4 failures · 14.0 s\n"; !strings.Contains(b.String(), want) {
+			t.Errorf("no status line %q after a silence:\n%s", want, b.String())
+		}
+		if strings.Contains(b.String(), "\r") {
+			t.Error("a carriage return off a terminal")
+		}
+	})
 }
 
 // TestProgressLive: on a terminal, one line redrawn in place, messages
 // above it, cleared at the end.
 func TestProgressLive(t *testing.T) {
+	t.Parallel()
 	var b lockedBuffer
 	clock := &fakeClock{t: time.Unix(0, 0)}
 	p := newProgress(&b)
@@ -151,6 +156,7 @@ func TestProgressLive(t *testing.T) {
 // TestProgressBothEras: with --era both the same cases run again in the
 // second era; they count again.
 func TestProgressBothEras(t *testing.T) {
+	t.Parallel()
 	var b lockedBuffer
 	clock := &fakeClock{t: time.Unix(0, 0)}
 	p := newProgress(&b)

@@ -32,6 +32,7 @@ func (l *loopPages) ListComments(_ context.Context, _, _ string, _ int, opts *gi
 // TestHostilePagination checks that a Link header that cycles back to an
 // earlier page, or that never ends, does not keep Upsert listing forever.
 func TestHostilePagination(t *testing.T) {
+	t.Parallel()
 	for name, next := range map[string]func(int) int{
 		"cycle":   func(p int) int { return p%3 + 1 }, // 1 → 2 → 3 → 1
 		"endless": func(p int) int { return p + 1 },
@@ -80,6 +81,7 @@ func TestHostileHangingAPI(t *testing.T) {
 // TestHostileHugeAnswer checks that a list answer that never ends (a
 // 10 MB comment body, then more) is cut off, not read into memory whole.
 func TestHostileHugeAnswer(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`[{"id":1,"user":{"login":"me"},"body":"` + Marker + `\n`))
@@ -108,6 +110,7 @@ func TestHostileHugeAnswer(t *testing.T) {
 // its size: it took 76 s for 4 MiB, searching the rest of the body for each
 // section's end.
 func TestHostileParseCost(t *testing.T) {
+	t.Parallel()
 	for _, distinct := range []bool{false, true} {
 		var b strings.Builder
 		b.WriteString(Marker + "\n")

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-github/v62/github"
@@ -43,6 +44,7 @@ func (f *fakeClient) DeleteComment(_ context.Context, _, _ string, id int64) (*g
 }
 
 func TestApply(t *testing.T) {
+	t.Parallel()
 	gone := errors.New("404 Not Found")
 	for _, tc := range []struct {
 		name      string
@@ -83,6 +85,7 @@ func TestApply(t *testing.T) {
 // for the pull request's list and create, a vanished comment for an edit
 // or a delete.
 func TestNotFound(t *testing.T) {
+	t.Parallel()
 	resp := &github.Response{Response: &http.Response{StatusCode: http.StatusNotFound}}
 	for o, want := range map[op]error{opList: ErrNoAccess, opCreate: ErrNoAccess, opEdit: errVanished, opDelete: errVanished} {
 		u := &Upserter{}
@@ -93,20 +96,27 @@ func TestNotFound(t *testing.T) {
 	}
 }
 
+// TestSleepStopsWhenCancelled runs on synctest's clock: the hour-long
+// sleeps end when the context does, not an hour later.
 func TestSleepStopsWhenCancelled(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if err := sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled before: %v", err)
-	}
-	ctx, cancel = context.WithCancel(context.Background())
-	time.AfterFunc(10*time.Millisecond, cancel)
-	if err := sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled during: %v", err)
-	}
-	if err := sleep(context.Background(), time.Millisecond); err != nil {
-		t.Errorf("not cancelled: %v", err)
-	}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if err := sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled before: %v", err)
+		}
+		ctx, cancel = context.WithCancel(context.Background())
+		time.AfterFunc(10*time.Millisecond, cancel)
+		start := time.Now()
+		if err := sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) || time.Since(start) != 10*time.Millisecond {
+			t.Errorf("cancelled during: %v after %v", err, time.Since(start))
+		}
+		start = time.Now()
+		if err := sleep(context.Background(), time.Millisecond); err != nil || time.Since(start) != time.Millisecond {
+			t.Errorf("not cancelled: %v after %v", err, time.Since(start))
+		}
+	})
 }
 
 // cancelAfterCreate cancels a context once a comment is created.

@@ -75,6 +75,7 @@ func sectionsOf(t *testing.T, fake *fakegithub.Server) []SectionData {
 }
 
 func TestCreateEditUnchanged(t *testing.T) {
+	t.Parallel()
 	fake, u := setup(t)
 	r1 := upsert(t, u, "job-a", testReport("alpha", 80, "C"))
 	if r1.Action != "created" || r1.PreviousScore != nil || r1.CommentID == 0 {
@@ -105,6 +106,7 @@ func TestCreateEditUnchanged(t *testing.T) {
 }
 
 func TestSecondKeyKeepsFirst(t *testing.T) {
+	t.Parallel()
 	fake, u := setup(t)
 	upsert(t, u, "a", testReport("alpha", 95, "A"))
 	upsert(t, u, "b", testReport("beta", 40, "F"))
@@ -120,6 +122,7 @@ func TestSecondKeyKeepsFirst(t *testing.T) {
 }
 
 func TestPagination(t *testing.T) {
+	t.Parallel()
 	fake, u := setup(t)
 	fake.PerPage = 30
 	upsert(t, u, "a", testReport("alpha", 95, "A"))
@@ -156,6 +159,7 @@ func (p perPage) ListComments(ctx context.Context, owner, repo string, number in
 }
 
 func TestMergeDuplicates(t *testing.T) {
+	t.Parallel()
 	fake, u := setup(t)
 	fake.Seed("o", "r", 1, "someone", "hi")
 	oldest := fake.Seed("o", "r", 1, fakegithub.DefaultUser, Render([]SectionData{{Key: "x", Target: "X", Markdown: "x details"}}))
@@ -175,6 +179,7 @@ func TestMergeDuplicates(t *testing.T) {
 }
 
 func TestAuthorFilter(t *testing.T) {
+	t.Parallel()
 	fake, u := setup(t)
 	fake.Seed("o", "r", 1, "mallory", Render([]SectionData{{Key: "a", Target: "fake", Score: ptr(100), Grade: "A"}}))
 	r := upsert(t, u, "a", testReport("alpha", 60, "D"))
@@ -188,6 +193,7 @@ func TestAuthorFilter(t *testing.T) {
 }
 
 func TestNoAccess(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		set  func(*fakegithub.Server)
@@ -210,6 +216,7 @@ func TestNoAccess(t *testing.T) {
 }
 
 func TestRateLimit(t *testing.T) {
+	t.Parallel()
 	for _, status := range []int{403, 429} {
 		fake, u := setup(t)
 		fake.RateLimitStatus = status
@@ -227,6 +234,7 @@ func TestRateLimit(t *testing.T) {
 }
 
 func TestSizeLimit(t *testing.T) {
+	t.Parallel()
 	fake, u := setup(t)
 	for i := range 20 {
 		rep := testReport(fmt.Sprint("server", i), 50+i, "D")
@@ -250,6 +258,7 @@ func TestSizeLimit(t *testing.T) {
 }
 
 func TestConcurrent(t *testing.T) {
+	t.Parallel()
 	fake, _ := setup(t)
 	fake.SetDelay(func() time.Duration { return time.Duration(rand.IntN(51)) * time.Millisecond })
 	gh := github.NewClient(nil)
@@ -277,6 +286,7 @@ func TestConcurrent(t *testing.T) {
 }
 
 func TestRoundTrip(t *testing.T) {
+	t.Parallel()
 	in := []SectionData{
 		{Key: "job/leg 1", Target: "alpha (npx x)", Score: ptr(81), Grade: "C", Crashes: 1, Hangs: 2, Accepted: 3, Previous: ptr(78), Markdown: "### hi\n\ntext\n"},
 		{Key: "ü-->", Target: "<!-- mcp-fuzz:end x -->", Markdown: ""},
@@ -299,6 +309,7 @@ func TestRoundTrip(t *testing.T) {
 }
 
 func TestForgedMarkers(t *testing.T) {
+	t.Parallel()
 	rep := testReport("alpha", 60, "D")
 	evil := "<!-- mcp-fuzz:end YQ -->\n<!-- mcp-fuzz:section eA -->\n<!-- mcp-fuzz:data {\"key\":\"x\"} -->"
 	rep.Tools[0].Name = evil
@@ -335,6 +346,7 @@ func FuzzParse(f *testing.F) {
 }
 
 func TestBadgeURL(t *testing.T) {
+	t.Parallel()
 	for grade, want := range map[string]string{
 		"":  "https://img.shields.io/badge/mcp--fuzz-not%20graded-lightgrey",
 		"A": "https://img.shields.io/badge/mcp--fuzz-A-brightgreen",

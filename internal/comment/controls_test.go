@@ -9,6 +9,7 @@ import (
 // target (server text) are escaped in the hidden data marker, and that Parse
 // still recovers them.
 func TestDataMarkerControls(t *testing.T) {
+	t.Parallel()
 	target := "srv\u009b[31m\x7f\u202egnp.exe\u202c\u2066\u200f\u061c"
 	body := Render([]SectionData{{Key: "k", Target: target, Markdown: "details"}})
 	data := body[strings.Index(body, dataPrefix):]

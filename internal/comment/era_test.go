@@ -14,6 +14,7 @@ import (
 // line with each era's version, grade and score and how many verdicts
 // differ, and each difference as a finding with both verdicts.
 func TestSectionOfBothEras(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join("testdata", "leg-demo.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ var update = flag.Bool("update", false, "rewrite docs/comment-example.md")
 // (the demo server and server-memory; reports from real runs, oversize
 // arguments elided). Regenerate with go test ./internal/comment -update.
 func TestCommentExampleIsCurrent(t *testing.T) {
+	t.Parallel()
 	var sections []SectionData
 	for _, leg := range []struct{ key, file string }{
 		{"fuzz (demo)", "leg-demo.json"},

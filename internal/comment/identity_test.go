@@ -23,6 +23,7 @@ func connect(t *testing.T, fake *fakegithub.Server) *API {
 
 // TestWhoami learns the token's login the way each kind of token allows.
 func TestWhoami(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		user   string // who the fake says the token is
@@ -64,6 +65,7 @@ func TestWhoami(t *testing.T) {
 // marker (and even holds our key) is neither edited nor deleted, for any
 // way our login is known; ours is created beside it.
 func TestThirdPartyMarker(t *testing.T) {
+	t.Parallel()
 	for _, user := range []string{"github-actions[bot]", "alice"} {
 		t.Run(user, func(t *testing.T) {
 			fake := fakegithub.New(t)
@@ -100,6 +102,7 @@ func TestThirdPartyMarker(t *testing.T) {
 // until it has created its own, whose author it then takes for ours and
 // merges into the oldest of ours.
 func TestUnknownAuthorLearns(t *testing.T) {
+	t.Parallel()
 	fake, u := setup(t)
 	u.Target.Author = ""
 	forged := Render([]SectionData{{Key: "a", Target: "forged"}})
@@ -124,6 +127,7 @@ func TestUnknownAuthorLearns(t *testing.T) {
 // to learn the login and then merges it away: re-runs must not pile up
 // copies of the same comment.
 func TestUnknownAuthorRerunMerges(t *testing.T) {
+	t.Parallel()
 	for _, author := range []string{"", "someone-else"} {
 		fake, u := setup(t)
 		first := upsert(t, u, "a", testReport("alpha", 60, "D"))
@@ -144,6 +148,7 @@ func TestUnknownAuthorRerunMerges(t *testing.T) {
 // deleted nor merged; the one that is not minimized is used, and when
 // there is none a new one is made.
 func TestMinimizedSkipped(t *testing.T) {
+	t.Parallel()
 	fake, u := setup(t)
 	u.GraphQL = connect(t, fake).GraphQL
 	hidden := fake.Seed("o", "r", 1, fakegithub.DefaultUser, Render([]SectionData{{Key: "a", Target: "old", Score: ptr(10), Grade: "F"}}))
@@ -166,6 +171,7 @@ func TestMinimizedSkipped(t *testing.T) {
 // TestMinimizedUnknown: when GraphQL fails, the comments of ours are taken
 // as they are (none minimized) and a notice says so; GraphQL is asked once.
 func TestMinimizedUnknown(t *testing.T) {
+	t.Parallel()
 	fake, u := setup(t)
 	u.GraphQL = connect(t, fake).GraphQL
 	fake.SetGraphQLDown(true)
@@ -182,6 +188,7 @@ func TestMinimizedUnknown(t *testing.T) {
 // TestGraphQLURL: the GraphQL endpoint beside the REST API, on github.com
 // and on GitHub Enterprise Server.
 func TestGraphQLURL(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"https://api.github.com":          "https://api.github.com/graphql",
 		"https://api.github.com/":         "https://api.github.com/graphql",
@@ -200,6 +207,7 @@ func noSleep(context.Context, time.Duration) error { return nil }
 // one comment, not one per retry: the login GitHub shows on it wins, and a
 // notice says so.
 func TestWrongAuthor(t *testing.T) {
+	t.Parallel()
 	fake, u := setup(t)
 	u.Target.Author = "someone-else"
 	r := upsert(t, u, "a", testReport("alpha", 60, "D"))
@@ -213,6 +221,7 @@ func TestWrongAuthor(t *testing.T) {
 }
 
 func TestResultString(t *testing.T) {
+	t.Parallel()
 	for want, r := range map[string]Result{
 		"unchanged": {},
 		"created":   {Action: "created"},

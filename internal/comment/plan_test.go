@@ -44,6 +44,7 @@ func bigReport(i int) *report.Report {
 }
 
 func TestPlanRound(t *testing.T) {
+	t.Parallel()
 	alpha80, alpha83 := testReport("alpha", 80, "C"), testReport("alpha", 83, "B")
 	x := Render([]SectionData{{Key: "x", Target: "X", Markdown: "x details"}})
 	y := Render([]SectionData{{Key: "y", Target: "Y", Markdown: "y details"}})
@@ -142,6 +143,7 @@ func TestPlanRound(t *testing.T) {
 }
 
 func TestPreviousScore(t *testing.T) {
+	t.Parallel()
 	graded := Render([]SectionData{{Key: "a", Score: ptr(70), Grade: "C"}})
 	for _, tc := range []struct {
 		name string

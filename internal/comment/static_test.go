@@ -12,6 +12,7 @@ import (
 // its grade, shows no call counts (none was measured), and keeps both
 // through the comment's hidden data.
 func TestStaticSection(t *testing.T) {
+	t.Parallel()
 	rep := &report.Report{
 		Static: true, Config: report.Settings{NoCalls: true},
 		Target: report.Target{Transport: "stdio", Command: "srv"},

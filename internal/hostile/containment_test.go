@@ -17,6 +17,7 @@ import (
 // purpose; mcp-fuzz must end within its bound with a report, and leave
 // nothing running.
 func TestProcessContainment(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		fixture string
 		// started are prefixes of the PID files the fixture must have

@@ -14,6 +14,7 @@ import (
 // initialize with something that is not an InitializeResult: mcp-fuzz must
 // exit 3 and say the answer was malformed, not that the server went away.
 func TestGarbageInitialize(t *testing.T) {
+	t.Parallel()
 	for _, result := range []string{"number", "string", "array", "null", "fields", "secret", "secret-escaped"} {
 		t.Run(result, func(t *testing.T) {
 			t.Parallel()

@@ -71,6 +71,7 @@ func TestHTTPSecretEcho(t *testing.T) {
 // reach another origin (another port of 127.0.0.1): not through a redirect,
 // and not through a legacy SSE endpoint event that names another host.
 func TestCrossOrigin(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		// target returns the URL to fuzz, given the other origin's base URL.

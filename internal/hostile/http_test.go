@@ -15,6 +15,7 @@ import (
 // the transport around a polite tool. Each run must end within its bound
 // with a report whose verdicts say what happened, and leak no canary.
 func TestHTTPAbuse(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		server func() *mcpHTTP

@@ -13,6 +13,7 @@ import (
 // polite tools. Each run must end within its bound with a report whose
 // verdicts say what happened, leave no process, and leak no canary.
 func TestWireAbuse(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		fixture string

@@ -20,6 +20,7 @@ import (
 // box keeps the server from reading mcp-fuzz's environment at all, and
 // without it the log warns.
 func TestActionServerReadsNoToken(t *testing.T) {
+	t.Parallel()
 	bin := buildBinaries(t)
 	snoop := fixture.Build(t, "hostile-proc-snoop")
 	tokens := map[string]string{

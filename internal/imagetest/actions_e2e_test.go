@@ -167,6 +167,7 @@ func checkMasks(t *testing.T, stdout string, others ...string) {
 }
 
 func TestActionInActions(t *testing.T) {
+	t.Parallel()
 	bin := buildBinaries(t)
 	gh := fakegithub.New(t)
 	ws := t.TempDir()
@@ -248,6 +249,7 @@ func TestActionInActions(t *testing.T) {
 // TestActionForkPullRequest checks that a read-only token (a fork's pull
 // request) gives a notice and leaves the exit code to the gates.
 func TestActionForkPullRequest(t *testing.T) {
+	t.Parallel()
 	bin := buildBinaries(t)
 	gh := fakegithub.New(t)
 	gh.SetReadOnly(true)
@@ -267,6 +269,7 @@ func TestActionForkPullRequest(t *testing.T) {
 }
 
 func TestActionOutsideActionsFiles(t *testing.T) {
+	t.Parallel()
 	bin := buildBinaries(t)
 	ws := t.TempDir()
 	env := actionsEnv(t, ws, "http://127.0.0.1:1/")
@@ -288,6 +291,7 @@ func TestActionOutsideActionsFiles(t *testing.T) {
 }
 
 func TestActionExitCodes(t *testing.T) {
+	t.Parallel()
 	bin := buildBinaries(t)
 	ws := t.TempDir()
 	for _, tc := range []struct {
@@ -328,6 +332,7 @@ func TestActionExitCodes(t *testing.T) {
 // sequential input: a stale read fails the step when fail-on names it, and
 // the input is no longer warned about as not supported.
 func TestActionSequential(t *testing.T) {
+	t.Parallel()
 	bin := buildBinaries(t)
 	ws := t.TempDir()
 	env := actionsEnv(t, ws, "http://127.0.0.1:1/")
@@ -356,6 +361,7 @@ func TestActionSequential(t *testing.T) {
 }
 
 func TestEntrypointRunsCLI(t *testing.T) {
+	t.Parallel()
 	bin := buildBinaries(t)
 	res := entrypoint(t, bin, t.TempDir(), nil, "--help")
 	if res.code != 0 || !strings.Contains(res.stdout, "Usage:\n  mcp-fuzz [flags]") {

@@ -78,6 +78,7 @@ func readAction(t *testing.T, rel string) (actionFile, []string, map[string]inpu
 // outputs internal/action handles, and that the local twin used by the
 // self-test declares the same ones and builds the repository's Dockerfile.
 func TestActionYAML(t *testing.T) {
+	t.Parallel()
 	pub, in, inputs, out := readAction(t, "action.yml")
 	if !slices.Equal(in, action.Inputs) {
 		t.Errorf("action.yml inputs %v,\ninternal/action handles %v", in, action.Inputs)
@@ -154,6 +155,7 @@ func checkActionImage(image, release string) error {
 // a moving tag, a tag without digest, a digest without tag, an upper-case or
 // non-GHCR name, and a pinned reference on main.
 func TestCheckActionImage(t *testing.T) {
+	t.Parallel()
 	const digest = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 	good := "docker://ghcr.io/mcp-fuzz/mcp-fuzz:1.2.3@" + digest
 	for _, c := range []struct {

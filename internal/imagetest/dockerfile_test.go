@@ -72,6 +72,7 @@ func goDirective(t *testing.T) string {
 }
 
 func TestDockerfile(t *testing.T) {
+	t.Parallel()
 	nodes := parseDockerfile(t)
 	var (
 		froms       [][]string
@@ -205,6 +206,7 @@ func TestDockerfile(t *testing.T) {
 // TestDockerignore checks that .dockerignore keeps node_modules and .git out
 // of the build context without excluding what the Dockerfile copies.
 func TestDockerignore(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join(root, ".dockerignore"))
 	if err != nil {
 		t.Fatal(err)
@@ -236,6 +238,7 @@ func TestDockerignore(t *testing.T) {
 // that stage, and every go build given GOOS=$TARGETOS GOARCH=$TARGETARCH. The
 // runtime stage must NOT pin a platform: it is the target's.
 func TestDockerfileCrossCompiles(t *testing.T) {
+	t.Parallel()
 	nodes := parseDockerfile(t)
 	stage := -1 // index of the current FROM
 	var (

@@ -68,6 +68,7 @@ func actionTables(t *testing.T, actionYML []byte) string {
 // The README's inputs/outputs tables are generated from action.yml; this
 // test fails when they drift apart.
 func TestReadmeActionTablesMatchActionYML(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join("..", "..")
 	action, err := os.ReadFile(filepath.Join(root, "action.yml"))
 	if err != nil {

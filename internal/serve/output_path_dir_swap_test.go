@@ -17,6 +17,7 @@ import (
 // audit started, and the note says so; the link's target gets nothing.
 // The clean twin writes at output_path.
 func TestOutputPathDirSwap(t *testing.T) {
+	t.Parallel()
 	server := fixture.Build(t, "clean")
 	cs := connect(t)
 	for _, swap := range []bool{false, true} {

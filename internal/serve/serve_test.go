@@ -76,6 +76,7 @@ func demo(t *testing.T) []string {
 }
 
 func TestToolsAndAnnotations(t *testing.T) {
+	t.Parallel()
 	cs := connect(t)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
@@ -118,7 +119,8 @@ func TestToolsAndAnnotations(t *testing.T) {
 
 // TestAuditMatchesEngine is the must-show: an audit through the tool
 // scores the demo server as a direct engine.Run of the same config does.
-// The report it writes is then replayed and rendered.
+// The report it writes is then replayed and rendered. The scores compared
+// count the calls' durations: it runs alone, not in parallel.
 func TestAuditMatchesEngine(t *testing.T) {
 	cmd := demo(t)
 	cs := connect(t)
@@ -195,6 +197,7 @@ func TestAuditMatchesEngine(t *testing.T) {
 }
 
 func TestListTools(t *testing.T) {
+	t.Parallel()
 	cmd := demo(t)
 	cs := connect(t)
 	var out ListToolsOutput
@@ -242,6 +245,7 @@ func TestListTools(t *testing.T) {
 }
 
 func TestAuditNarrowsToReadOnly(t *testing.T) {
+	t.Parallel()
 	cmd := demo(t)
 	cs := connect(t)
 	var out AuditOutput
@@ -275,6 +279,7 @@ func TestAuditNarrowsToReadOnly(t *testing.T) {
 // TestSecretsNotEchoed passes a token the target leaks: neither the
 // structured result nor the text content carries it.
 func TestSecretsNotEchoed(t *testing.T) {
+	t.Parallel()
 	const token = "sk-live-0123456789abcdefSECRET"
 	cs := connect(t)
 	for _, format := range []string{"markdown", "json"} {
@@ -308,6 +313,7 @@ func TestSecretsNotEchoed(t *testing.T) {
 // TestCancel cancels an audit of the demo (whose slow_lookup hangs on bad
 // input) and expects the call to end promptly, the server still serving.
 func TestCancel(t *testing.T) {
+	t.Parallel()
 	cmd := demo(t)
 	cs := connect(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
@@ -329,6 +335,7 @@ func TestCancel(t *testing.T) {
 
 // TestSelfAudit runs mcp-fuzz against its own serve subcommand.
 func TestSelfAudit(t *testing.T) {
+	t.Parallel()
 	bin := fixture.Program(t, "./cmd/mcp-fuzz", "mcp-fuzz")
 	rep, err := engine.Run(context.Background(), engine.Config{Command: []string{bin, "serve"}, Timeout: 5 * time.Second, LookupEnv: os.LookupEnv})
 	if err != nil {
@@ -373,6 +380,7 @@ func derefS(p *string) string {
 // audits the demo's debug_status, which writes a stray line to its own
 // stdout: that line is the target's finding, never on serve's stdout.
 func TestSubprocess(t *testing.T) {
+	t.Parallel()
 	cmd := demo(t)
 	ctx := context.Background()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
@@ -395,6 +403,7 @@ func TestSubprocess(t *testing.T) {
 // max_chars; audit: output_path), and a tool description cut for
 // list_tools ends in "…" alone, not in advice about report files.
 func TestCutHints(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("x", 50)
 	if got, cutShort := cut(long, 10, ""); !cutShort || got != strings.Repeat("x", 10)+"…" {
 		t.Errorf("cut without a hint = %q, %v", got, cutShort)

@@ -107,6 +107,24 @@ func groupMembers(t *testing.T, pgid int) []string {
 	return found
 }
 
+// waitSleeps waits until n processes of group pgid run sleep (the
+// background commands of a test's shell have started), for at most ten
+// seconds.
+func waitSleeps(t *testing.T, pgid, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		sleeps := 0
+		for _, m := range groupMembers(t, pgid) {
+			if strings.Contains(m, " (sleep) ") {
+				sleeps++
+			}
+		}
+		if sleeps >= n || time.Now().After(deadline) {
+			return
+		}
+	}
+}
+
 func TestStartNotFound(t *testing.T) {
 	for _, path := range []string{"no-such-program-mcp-fuzz", "./no-such-program", "/nonexistent/server"} {
 		_, err := Start(Config{Path: path, Env: []string{"PATH=/usr/bin:/bin"}})
@@ -394,7 +412,7 @@ func TestStopGentleWhenServerExitsOnEOF(t *testing.T) {
 
 func TestStopLeavesNoOrphans(t *testing.T) {
 	p := start(t, sh("sleep 300 & sleep 300 & sleep 300"))
-	time.Sleep(100 * time.Millisecond) // let the background sleeps start
+	waitSleeps(t, p.PID(), 3)
 	if m := groupMembers(t, p.PID()); len(m) < 2 {
 		t.Fatalf("expected the shell and its children in group %d, found %q", p.PID(), m)
 	}
@@ -420,7 +438,7 @@ func TestStopLeavesNoOrphans(t *testing.T) {
 
 func TestStopKillsWhatIgnoresSIGTERM(t *testing.T) {
 	p := start(t, sh(`trap "" TERM; sleep 300 & sleep 300`))
-	time.Sleep(100 * time.Millisecond)
+	waitSleeps(t, p.PID(), 2)
 	begin := time.Now()
 	if err := p.Stop(); err != nil {
 		t.Fatalf("Stop: %v", err)
