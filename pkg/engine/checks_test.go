@@ -105,7 +105,9 @@ func TestEnvelopeChecksLenient(t *testing.T) {
 // fails the checks with crash findings (a restart between checks), which
 // cap the grade at D and raise the critical callout.
 func TestEnvelopeCheckCrash(t *testing.T) {
-	parallel(t)
+	// Not parallel: under load a restart between checks has been seen to
+	// fail fast and be reported as the time budget spent; until that is
+	// understood, this test keeps its server starts to itself.
 	rep := runFixture(t, "modern-only", func(c *Config) { c.Command = append(c.Command, "--exit-on-bad-envelope") })
 	c := checkByID(t, rep, "envelope/no-meta")
 	if c.Status != report.CheckFail || c.Code != string(report.Crash) || c.Crash == nil || c.Crash.How != report.CrashExit || !strings.Contains(c.Crash.ExitStatus, "3") {
