@@ -2,6 +2,9 @@ package engine
 
 import (
 	"errors"
+	"maps"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -46,23 +49,23 @@ func TestValidateUsesTheRanges(t *testing.T) {
 	if err := base.Validate(); err != nil {
 		t.Fatalf("zero values: %v", err)
 	}
-	for _, tc := range []struct {
-		field string
-		set   func(*Config, int)
-	}{
-		{"MaxResponse", func(c *Config, v int) { c.MaxResponse = v }},
-		{"Parallel", func(c *Config, v int) { c.Parallel = v }},
-		{"Concurrency", func(c *Config, v int) { c.Concurrency = v }},
-		{"Repeat", func(c *Config, v int) { c.Repeat = v }},
-		{"SlowMs", func(c *Config, v int) { c.SlowMs = v }},
-		{"BloatChars", func(c *Config, v int) { c.BloatChars = v }},
-	} {
+	// Every range, and every field it names: a range added to the list
+	// is checked here without a line of its own.
+	for _, field := range slices.Sorted(maps.Keys(ranges)) {
+		tc := struct {
+			field string
+			set   func(*Config, int)
+		}{field, func(c *Config, v int) { reflect.ValueOf(c).Elem().FieldByName(field).SetInt(int64(v)) }}
+		if f, ok := reflect.TypeOf(base).FieldByName(field); !ok || f.Type.Kind() != reflect.Int {
+			t.Errorf("ranges names %s, which is no int field of Config", field)
+			continue
+		}
 		r, ok := RangeOf(tc.field)
 		if !ok {
 			t.Errorf("RangeOf(%s): no range", tc.field)
 			continue
 		}
-		for _, v := range []int{r.Min - 1, r.Max + 1} {
+		for _, v := range []int{r.Min - 1, -1, r.Max + 1} {
 			if v == 0 || (v == r.Max+1 && r.Max == 0) {
 				continue
 			}

@@ -3,11 +3,8 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
-	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -27,15 +24,6 @@ func TestMain(m *testing.M) { os.Exit(fixture.Wrap(reapCheck{m}).Run()) }
 type reapCheck struct{ m fixture.Runner }
 
 func (r reapCheck) Run() int {
-	// The tests mostly wait: on servers that hang, sleep or time out, not
-	// on the CPU. Unless -parallel is given, run more of them at once
-	// than the default of one per CPU.
-	flag.Parse()
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given {
-		_ = flag.Set("test.parallel", strconv.Itoa(max(runtime.GOMAXPROCS(0), waitingTests)))
-	}
 	code := r.m.Run()
 	if kids := waitNoChildren(3 * time.Second); len(kids) > 0 {
 		fmt.Fprintf(os.Stderr, "FAIL: child processes left alive after the tests: %v\n", kids)
@@ -45,9 +33,6 @@ func (r reapCheck) Run() int {
 	}
 	return code
 }
-
-// waitingTests is how many tests run at once unless -parallel says.
-const waitingTests = 6
 
 // parallelTests are the tests that called [parallel].
 var parallelTests sync.Map
