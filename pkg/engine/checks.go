@@ -55,12 +55,6 @@ func newCheckRun(r *runner) *checkRun {
 	return &checkRun{r: r}
 }
 
-// close ends the checks' session and returns how many late answers the
-// runner's sessions saw.
-func (cr *checkRun) close() int {
-	cr.r.closeSession()
-	return cr.r.lateAnswers
-}
 
 // run sends each check's request and judges its answer, in order.
 func (cr *checkRun) run(ctx context.Context, checks []protocheck.Check) []report.Check {
