@@ -55,7 +55,6 @@ func newCheckRun(r *runner) *checkRun {
 	return &checkRun{r: r}
 }
 
-
 // run sends each check's request and judges its answer, in order.
 func (cr *checkRun) run(ctx context.Context, checks []protocheck.Check) []report.Check {
 	out := make([]report.Check, 0, len(checks))
