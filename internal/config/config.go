@@ -109,20 +109,26 @@ type Duration struct{ time.Duration }
 
 // UnmarshalYAML reads a duration or a number of seconds.
 func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
-	var secs float64
-	if err := n.Decode(&secs); err == nil {
-		d.Duration = time.Duration(secs * float64(time.Second))
-	} else {
-		v, err := time.ParseDuration(n.Value)
-		if err != nil {
+	// The one reading of a duration, as flags and Action inputs read it:
+	// from a millisecond to a year, never a float that overflows.
+	v, err := options.ParseSeconds(n.Value)
+	switch {
+	case err != nil && n.Kind == yaml.ScalarNode && !isNumber(n):
+		if _, perr := time.ParseDuration(n.Value); perr != nil {
 			return fmt.Errorf("line %d: %q is not a duration (want 30s, 2m or seconds)", n.Line, n.Value)
 		}
-		d.Duration = v
+		return fmt.Errorf("line %d: duration %q: %v", n.Line, n.Value, err)
+	case err != nil:
+		return fmt.Errorf("line %d: duration %q: %v", n.Line, n.Value, err)
 	}
-	if d.Duration <= 0 {
-		return fmt.Errorf("line %d: duration %q must be positive", n.Line, n.Value)
-	}
+	d.Duration = v
 	return nil
+}
+
+// isNumber reports whether n is a YAML number (an int or a float).
+func isNumber(n *yaml.Node) bool {
+	tag := n.ShortTag()
+	return tag == "!!int" || tag == "!!float"
 }
 
 // ErrNotFound is returned by [Load] when the file does not exist.

@@ -71,6 +71,14 @@ func TestParseErrorsNameKeyAndLine(t *testing.T) {
 		{"per-tool:\n  x:\n    skip: maybe\n", `line 3: key "per-tool.x.skip"`},
 		{"per-tool:\n  x:\n    timeout: soon\n", `line 3: "soon" is not a duration`},
 		{"timeout: -5\n", "must be positive"},
+		// Durations are read as flags read them: a millisecond to a year,
+		// never a float that overflows into a negative or huge value.
+		{"timeout: 9e9\n", `line 1: duration "9e9": want at most a year`},
+		{"timeout: 1e300\n", `line 1: duration "1e300": want at most a year`},
+		{"timeout: .inf\n", `line 1: duration ".inf": want seconds or a duration`},
+		{"timeout: .nan\n", `line 1: duration ".nan": want seconds or a duration`},
+		{"timeout: 0.0000001\n", `line 1: duration "0.0000001": want at least 1ms`},
+		{"per-tool:\n  x:\n    timeout: 9000h\n", `line 3: duration "9000h": want at most a year`},
 		{"per-tool:\n  x: {skip: true, include: true}\n", "skip and include both set"},
 		{"expected:\n  - id: a/valid\n", "needs both id and reason"},
 	} {
