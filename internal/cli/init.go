@@ -137,7 +137,7 @@ const exampleMarker = "# "
 // finding instead of a possible synthetic-input false positive).
 func initFile(p *engine.Preview, version string) []byte {
 	var b bytes.Buffer
-	server := strings.TrimSpace(escape.Terminal(p.Server.Name+" "+p.Server.Version, 120))
+	server := strings.TrimSpace(commentText(p.Server.Name+" "+p.Server.Version, 120))
 	if server == "" {
 		server = "(no name)"
 	}
@@ -145,8 +145,8 @@ func initFile(p *engine.Preview, version string) []byte {
 	if target == "" {
 		target = p.Target.Command
 	}
-	fmt.Fprintf(&b, "# mcp-fuzz configuration for %s, written by `mcp-fuzz init` (mcp-fuzz %s).\n", server, escape.Terminal(version, 40))
-	fmt.Fprintf(&b, "# Target: %s\n", escape.Terminal(target, 200))
+	fmt.Fprintf(&b, "# mcp-fuzz configuration for %s, written by `mcp-fuzz init` (mcp-fuzz %s).\n", server, commentText(version, 40))
+	fmt.Fprintf(&b, "# Target: %s\n", commentText(target, 200))
 	b.WriteString(`# Every key is optional, and a flag given on the command line wins over the
 # file. mcp-fuzz reads .mcp-fuzz.yml from the working directory, or the file
 # --config names. Keys: see "Configuration file" in the README.
@@ -181,15 +181,15 @@ per-tool:
 `)
 	for _, t := range p.Tools {
 		fmt.Fprintf(&b, "  %s:\n", yamlKey(t.Name))
-		if d := escape.Terminal(t.Description, 100); d != "" {
+		if d := commentText(t.Description, 100); d != "" {
 			fmt.Fprintf(&b, "    # %s\n", d)
 		}
 		fmt.Fprintf(&b, "    # %s.\n", hints(t))
 		if t.Called {
-			fmt.Fprintf(&b, "    # Called by default (%s).\n", escape.Terminal(t.CallReason, 160))
+			fmt.Fprintf(&b, "    # Called by default (%s).\n", commentText(t.CallReason, 160))
 			b.WriteString("    # skip: true          # never call it\n")
 		} else {
-			fmt.Fprintf(&b, "    # Not called: %s.\n", escape.Terminal(strings.TrimPrefix(t.SkipReason, "not called: "), 200))
+			fmt.Fprintf(&b, "    # Not called: %s.\n", commentText(strings.TrimPrefix(t.SkipReason, "not called: "), 200))
 			if t.Destructive == nil || *t.Destructive {
 				b.WriteString("    # It may change or delete data: include it only against a disposable server.\n")
 			}
@@ -217,7 +217,7 @@ func writeExample(b *bytes.Buffer, t engine.PreviewedTool) {
 		fmt.Fprintf(b, "    # (its generated valid call is %d bytes: see mcp-fuzz cases --tools %s)\n", len(t.Valid), shellWord(t.Name))
 		return
 	case t.GeneratorGap != "":
-		fmt.Fprintf(b, "    # (its generated valid call does not validate against its schema: %s)\n", escape.Terminal(t.GeneratorGap, 160))
+		fmt.Fprintf(b, "    # (its generated valid call does not validate against its schema: %s)\n", commentText(t.GeneratorGap, 160))
 	}
 	y, ok := exampleYAML(t.Valid)
 	if !ok {
@@ -265,8 +265,11 @@ func exampleYAML(args json.RawMessage) (string, bool) {
 }
 
 // yamlBreaks are the characters other than "\n" and "\r" that YAML
-// (go.yaml.in/yaml) reads as line breaks, and a byte order mark.
-var yamlBreaks = regexp.MustCompile("[\u0085\u2028\u2029\ufeff]")
+// (go.yaml.in/yaml) reads as line breaks, a byte order mark, and the
+// invisible characters that would hide or reorder text in a file the user
+// reviews and commits: C1 controls, bidirectional controls and zero-width
+// spaces. An example holding one is spelled as JSON, with them escaped.
+var yamlBreaks = regexp.MustCompile("[\u007f-\u009f\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
 
 // yamlNumbers replaces the json.Numbers of v by int64 or float64, which
 // YAML spells as numbers (a json.Number is a string to it).
@@ -319,11 +322,23 @@ func shellWord(s string) string {
 	if plainKey.MatchString(s) {
 		return s
 	}
-	return "'" + strings.ReplaceAll(escape.Terminal(s, 100), "'", `'\''`) + "'"
+	return "'" + strings.ReplaceAll(commentText(s, 100), "'", `'\''`) + "'"
 }
 
 // runFlag reports whether name is a flag of a run.
 func runFlag(name string) bool {
 	_, _, err := parseArgs([]string{"--" + name + "=1"})
 	return err == nil || !strings.HasPrefix(err.Error(), "unknown flag")
+}
+
+// commentText is s as one line of a comment of the file, cut to n runes:
+// escape.Terminal's cleaning, and without the zero-width characters that
+// would hide a difference between two names in a file the user reviews.
+func commentText(s string, n int) string {
+	return escape.Terminal(strings.Map(func(r rune) rune {
+		if r == 0x200b || r == 0x2060 || r == 0xfeff {
+			return -1
+		}
+		return r
+	}, s), n)
 }

@@ -99,6 +99,13 @@ func TestProgressLiveWideNames(t *testing.T) {
 // the user commits. Other names made the file fail to load at all. The
 // file must load, set nothing, keep each name, and uncommented give the
 // valid call back.
+// invisible reports whether r hides or reorders text in a file a user
+// reviews: a control, a bidirectional control, a zero-width space.
+func invisible(r rune) bool {
+	return (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) || r == 0x061c || r == 0x200b || r == 0x200e || r == 0x200f ||
+		(r >= 0x2028 && r <= 0x202e) || r == 0x2060 || (r >= 0x2066 && r <= 0x2069) || r == 0xfeff
+}
+
 func TestInitFileLineSeparators(t *testing.T) {
 	t.Parallel()
 	yes := true
@@ -109,7 +116,7 @@ func TestInitFileLineSeparators(t *testing.T) {
 	if f, err := config.Parse(initFile(only, "test")); err != nil || f.Values.Has("fail-on") {
 		t.Errorf("a server name set fail-on %v (%v):\n%s", f.Values["fail-on"], err, initFile(only, "test"))
 	}
-	for _, inj := range []string{"\u2028fail-on: none\u2028#", "\u2029fail-under: 0\u2029#", "\u0085cases: 1\u0085#", "\x7fdel", "\u0080c1", "\ufeffbom", "\u2028"} {
+	for _, inj := range []string{"\u2028fail-on: none\u2028#", "\u2029fail-under: 0\u2029#", "\u0085cases: 1\u0085#", "\x7fdel", "\u0080c1", "\ufeffbom", "\u2028", "\u202eevil", "\u2066iso\u2069", "zero\u200bwidth", "join\u2060er"} {
 		quoted, _ := json.Marshal(inj)
 		p := &engine.Preview{
 			Server: report.Server{Name: "srv" + inj},
@@ -121,6 +128,9 @@ func TestInitFileLineSeparators(t *testing.T) {
 			},
 		}
 		b := initFile(p, "test"+inj)
+		if i := strings.IndexFunc(string(b), invisible); i >= 0 {
+			t.Errorf("%q: the file holds the invisible %U raw:\n%s", inj, []rune(string(b)[i:])[0], b)
+		}
 		f, err := config.Parse(b)
 		if err != nil {
 			t.Errorf("%q: the file does not load: %v\n%s", inj, err, b)

@@ -174,7 +174,7 @@ func JSON(b []byte) []byte {
 			continue
 		}
 		r, size := utf8.DecodeRune(b[i:])
-		if hidden(r) || r == 0x2028 || r == 0x2029 {
+		if hidden(r) || r == 0x2028 || r == 0x2029 || zeroWidth(r) {
 			if out == nil {
 				out = make([]byte, 0, len(b)+64)
 			}
@@ -188,6 +188,10 @@ func JSON(b []byte) []byte {
 	}
 	return append(out, b[last:]...)
 }
+
+// zeroWidth reports whether r is a zero-width space, word joiner or byte
+// order mark: invisible, so JSON shows it escaped.
+func zeroWidth(r rune) bool { return r == 0x200b || r == 0x2060 || r == 0xfeff }
 
 // hidden reports whether r is DEL, a C1 control or a bidirectional control
 // ("trojan source"): characters that are invisible or reorder the text
