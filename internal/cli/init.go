@@ -249,12 +249,13 @@ func exampleYAML(args json.RawMessage) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	if yamlBreaks.MatchString(string(out)) {
+	if strings.ContainsFunc(string(out), escape.Invisible) {
 		// yaml.Marshal writes a line separator (U+2028, a schema's
 		// default may hold one) raw, which would end the comment the
 		// example is in and make the rest of its line a key of the
-		// file: spell the example as JSON (which YAML reads) with them
-		// escaped.
+		// file, and the other invisible characters raw, which would hide
+		// or reorder text in a file the user commits: spell the example
+		// as JSON (which YAML reads) with them escaped.
 		j, err := json.Marshal(v)
 		if err != nil {
 			return "", false
@@ -263,13 +264,6 @@ func exampleYAML(args json.RawMessage) (string, bool) {
 	}
 	return string(out), true
 }
-
-// yamlBreaks are the characters other than "\n" and "\r" that YAML
-// (go.yaml.in/yaml) reads as line breaks, a byte order mark, and the
-// invisible characters that would hide or reorder text in a file the user
-// reviews and commits: C1 controls, bidirectional controls and zero-width
-// spaces. An example holding one is spelled as JSON, with them escaped.
-var yamlBreaks = regexp.MustCompile("[\u007f-\u009f\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
 
 // yamlNumbers replaces the json.Numbers of v by int64 or float64, which
 // YAML spells as numbers (a json.Number is a string to it).
@@ -336,7 +330,7 @@ func runFlag(name string) bool {
 // would hide a difference between two names in a file the user reviews.
 func commentText(s string, n int) string {
 	return escape.Terminal(strings.Map(func(r rune) rune {
-		if r == 0x200b || r == 0x2060 || r == 0xfeff {
+		if escape.ZeroWidth(r) {
 			return -1
 		}
 		return r

@@ -174,7 +174,7 @@ func JSON(b []byte) []byte {
 			continue
 		}
 		r, size := utf8.DecodeRune(b[i:])
-		if hidden(r) || r == 0x2028 || r == 0x2029 || zeroWidth(r) {
+		if Invisible(r) {
 			if out == nil {
 				out = make([]byte, 0, len(b)+64)
 			}
@@ -189,9 +189,15 @@ func JSON(b []byte) []byte {
 	return append(out, b[last:]...)
 }
 
-// zeroWidth reports whether r is a zero-width space, word joiner or byte
-// order mark: invisible, so JSON shows it escaped.
-func zeroWidth(r rune) bool { return r == 0x200b || r == 0x2060 || r == 0xfeff }
+// ZeroWidth reports whether r is a zero-width space, word joiner or byte
+// order mark.
+func ZeroWidth(r rune) bool { return r == 0x200b || r == 0x2060 || r == 0xfeff }
+
+// Invisible reports whether r hides or reorders the text around it, or
+// breaks a line where a reader sees none: DEL, a C1 control, a
+// bidirectional control, U+2028, U+2029 or a zero-width character. [JSON]
+// escapes them.
+func Invisible(r rune) bool { return hidden(r) || r == 0x2028 || r == 0x2029 || ZeroWidth(r) }
 
 // hidden reports whether r is DEL, a C1 control or a bidirectional control
 // ("trojan source"): characters that are invisible or reorder the text
