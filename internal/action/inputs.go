@@ -12,6 +12,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/config"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/options"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/words"
 )
 
 // Inputs are the inputs of action.yml, in its order: the table's (package
@@ -120,7 +121,7 @@ func readInputs(get func(string) string, workspace string) (settings, error) {
 	case s.comment == "":
 		s.comment = comment.Default.(string)
 	case !slices.Contains(comment.Values, s.comment):
-		return s, fmt.Errorf("input %s %q: want %s", comment.Input.Name, own.String(comment.Key), oneOf(comment.Values))
+		return s, fmt.Errorf("input %s %q: want %s", comment.Input.Name, own.String(comment.Key), words.OrList(comment.Values))
 	}
 	s.commentKey = own.String("comment-key")
 	s.token = own.String("github-token")
@@ -182,14 +183,6 @@ func inputValue(kind options.Kind, name, v string, resolve func(string) string) 
 		return list(v), nil
 	}
 	return v, nil
-}
-
-// oneOf lists values as a message says them: "auto, always or off".
-func oneOf(values []string) string {
-	if len(values) < 2 {
-		return strings.Join(values, "")
-	}
-	return strings.Join(values[:len(values)-1], ", ") + " or " + values[len(values)-1]
 }
 
 // inputNames spells option keys as this Action's inputs (the bearer token

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/words"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -177,7 +178,7 @@ func names(fs []Format) string {
 	for _, f := range fs {
 		out = append(out, f.Name)
 	}
-	return orList(out)
+	return words.OrList(out)
 }
 
 // exts lists the extensions of fs: ".json, .md or .svg".
@@ -188,13 +189,5 @@ func exts(fs []Format) string {
 			out = append(out, f.Ext)
 		}
 	}
-	return orList(out)
-}
-
-// orList joins words as "a, b or c".
-func orList(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+	return words.OrList(out)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/audit"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/boundedfile"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/words"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -208,7 +209,7 @@ func (h *handlers) audit(ctx context.Context, in AuditInput, destructive bool) (
 	case format == "":
 		format = defaultReport
 	case !slices.Contains(reportFormats, format):
-		return AuditOutput{}, fmt.Errorf("report_format %q: use %s", format, oneOf(reportFormats))
+		return AuditOutput{}, fmt.Errorf("report_format %q: use %s", format, words.OrList(reportFormats))
 	}
 	var outFormat render.Format
 	if in.OutputPath != "" {

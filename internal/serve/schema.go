@@ -2,7 +2,6 @@ package serve
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -73,12 +72,4 @@ func paramBound(name string) (bound, bool) {
 		return bound{min: 1, max: float64(m)}, true
 	}
 	return bound{}, false
-}
-
-// oneOf lists values as a message says them: "markdown, json or none".
-func oneOf(values []string) string {
-	if len(values) < 2 {
-		return strings.Join(values, "")
-	}
-	return strings.Join(values[:len(values)-1], ", ") + " or " + values[len(values)-1]
 }

@@ -39,3 +39,12 @@ func Split(name string) []string {
 	flush()
 	return words
 }
+
+// OrList joins items as a message lists alternatives: "a", "a or b",
+// "a, b or c".
+func OrList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+}
