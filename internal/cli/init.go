@@ -326,13 +326,9 @@ func runFlag(name string) bool {
 }
 
 // commentText is s as one line of a comment of the file, cut to n runes:
-// escape.Terminal's cleaning, and without the zero-width characters that
-// would hide a difference between two names in a file the user reviews.
+// the invisible characters written as \uXXXX escapes (so two names that
+// differ by a zero-width space read differently), then escape.Terminal's
+// cleaning.
 func commentText(s string, n int) string {
-	return escape.Terminal(strings.Map(func(r rune) rune {
-		if escape.ZeroWidth(r) {
-			return -1
-		}
-		return r
-	}, s), n)
+	return escape.Terminal(string(escape.JSON([]byte(s))), n)
 }

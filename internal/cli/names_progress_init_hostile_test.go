@@ -154,3 +154,21 @@ func TestInitFileLineSeparators(t *testing.T) {
 		}
 	}
 }
+
+// Two tool names that differ only by an invisible character read
+// differently in the comments of the file init writes.
+func TestInitCommentsShowInvisibleCharacters(t *testing.T) {
+	t.Parallel()
+	yes := true
+	p := &engine.Preview{
+		Server: report.Server{Name: "srv"}, Target: report.Target{Transport: "stdio", Command: "./srv"},
+		Tools: []engine.PreviewedTool{
+			{Name: "ab", Description: "plain", ReadOnly: &yes, Called: true, Valid: json.RawMessage(`{}`)},
+			{Name: "a\u200bb", Description: "zero\u200bwidth", ReadOnly: &yes, Called: true, Valid: json.RawMessage(`{}`)},
+		},
+	}
+	b := string(initFile(p, "test"))
+	if !strings.Contains(b, `zero\u200bwidth`) {
+		t.Errorf("the description's zero-width space is not shown as \\u200b:\n%s", b)
+	}
+}
