@@ -244,7 +244,8 @@ func TestEraDifferenceReplaysInEachEra(t *testing.T) {
 // or between them, returns the report it has as a partial one (not
 // graded), saying that the legacy era was not audited.
 func TestEraBothInterrupted(t *testing.T) {
-	parallel(t)
+	// Not parallel: it checks that its own runs leave no server
+	// process, which only a test running alone can tell.
 	for _, tc := range []struct {
 		name string
 		stop func(Event) bool

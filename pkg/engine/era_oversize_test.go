@@ -80,7 +80,8 @@ func TestOversizeDiscoverFallsBack(t *testing.T) {
 // TestOversizeDiscoverModern: with --era modern forced, an oversize answer
 // to server/discover stays a connect error, which names --max-response.
 func TestOversizeDiscoverModern(t *testing.T) {
-	parallel(t)
+	// Not parallel: it checks that its own runs leave no server
+	// process, which only a test running alone can tell.
 	cfg := Config{Command: []string{fixture.Build(t, "hostile-huge-discover")}, Era: EraModern, StartupTimeout: 20 * time.Second, Version: "test"}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -98,7 +98,8 @@ func TestLegacyOnlyAuto(t *testing.T) {
 }
 
 func TestEraModernOnLegacyOnly(t *testing.T) {
-	parallel(t)
+	// Not parallel: it checks that its own runs leave no server
+	// process, which only a test running alone can tell.
 	cfg := Config{Command: []string{fixture.Build(t, "legacy-only")}, Era: EraModern, StartupTimeout: 20 * time.Second, Version: "test"}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -110,7 +111,8 @@ func TestEraModernOnLegacyOnly(t *testing.T) {
 }
 
 func TestEraLegacyOnModernOnly(t *testing.T) {
-	parallel(t)
+	// Not parallel: it checks that its own runs leave no server
+	// process, which only a test running alone can tell.
 	cfg := Config{Command: []string{fixture.Build(t, "modern-only")}, Era: EraLegacy, StartupTimeout: 20 * time.Second, Version: "test"}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -179,7 +181,8 @@ func TestDemoBothEras(t *testing.T) {
 // server/discover is started again and audited in the legacy era, as a
 // current client falls back to initialize on any failure of discover.
 func TestLegacyDiesOnDiscover(t *testing.T) {
-	parallel(t)
+	// Not parallel: it checks that its own runs leave no server
+	// process, which only a test running alone can tell.
 	rep := runFixture(t, "legacy-only", func(c *Config) { c.Env = []string{"LEGACY_ONLY_DIE=1"} })
 	if rep.Server.Era != EraLegacy || validCase(t, rep, "echo").Verdict != report.OK {
 		t.Fatalf("era %q, echo %s", rep.Server.Era, validCase(t, rep, "echo").Verdict)

@@ -185,7 +185,8 @@ func TestExitAfterAnEarlierRepeatRun(t *testing.T) {
 // right after answering finds the crash again (a ping after the answer
 // never reaches the server), and a case after which it stays up is not one.
 func TestReplayExitAfterAnswer(t *testing.T) {
-	parallel(t)
+	// Not parallel: it checks that its own runs leave no server
+	// process, which only a test running alone can tell.
 	rep := runFixture(t, "exit-after-answer", func(c *Config) {
 		c.Tools = []string{"probe"}
 		c.Cases = -1

@@ -13,7 +13,8 @@ import (
 // Cancelling the run (SIGINT in the CLI) while a call hangs stops the server
 // and returns the cases run so far, not nothing.
 func TestInterruptedRunReturnsPartialReport(t *testing.T) {
-	parallel(t)
+	// Not parallel: it checks that its own runs leave no server
+	// process, which only a test running alone can tell.
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	cases := 0

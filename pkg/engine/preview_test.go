@@ -15,7 +15,8 @@ import (
 // TestPlanMatchesRun checks that Plan says what Run does: the same tools
 // called, the same skip reasons, the same case ids in the same order.
 func TestPlanMatchesRun(t *testing.T) {
-	parallel(t)
+	// Not parallel: it checks that its own runs leave no server
+	// process, which only a test running alone can tell.
 	for _, adjust := range []func(*Config){
 		nil,
 		func(c *Config) { c.IncludeDestructive = true },
@@ -68,7 +69,8 @@ func TestPlanMatchesRun(t *testing.T) {
 // TestPlanCallsNothing plans the malformed-tools fixture, which logs every
 // message it reads: nothing may reach it after discovery.
 func TestPlanCallsNothing(t *testing.T) {
-	parallel(t)
+	// Not parallel: it checks that its own runs leave no server
+	// process, which only a test running alone can tell.
 	log := filepath.Join(t.TempDir(), "methods.log")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
