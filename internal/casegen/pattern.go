@@ -64,8 +64,14 @@ func (g *generator) patternString(n *node, variant int) (string, bool) {
 			if err != nil {
 				continue
 			}
-			for _, cand := range padded(s, n.minLen) {
-				if re.MatchString(cand) && n.lengthOK(cand) {
+			if n.lengthOK(s) { // Generate checked that s matches
+				return s, true
+			}
+			for _, cand := range padded(s, n.minLen)[1:] {
+				// A padded candidate is matched only within the budget
+				// the generator keeps: a server's pattern and minLength
+				// must not buy an unbounded match.
+				if len([]rune(cand)) <= gen.MatchableRunes() && n.lengthOK(cand) && re.MatchString(cand) {
 					return cand, true
 				}
 			}

@@ -248,7 +248,7 @@ func (g *Generator) generate(seed uint64, lim Limits) (string, int, error) {
 	if g.insts > lim.MaxProgram {
 		return "", 0, fmt.Errorf("%w: %d instructions, limit %d", ErrTooComplex, g.insts, lim.MaxProgram)
 	}
-	lim.MaxRunes = min(lim.MaxRunes, max(matchBudget/max(g.insts, 1), 1))
+	lim.MaxRunes = min(lim.MaxRunes, g.MatchableRunes())
 	if g.minLen < 0 {
 		return "", 0, fmt.Errorf("%w: %v", ErrNoMatch, errNoMember)
 	}
@@ -288,6 +288,12 @@ var (
 	errMismatch = errors.New("a candidate did not satisfy the anchors or word boundaries")
 	errTooDeep  = fmt.Errorf("%w: nesting deeper than %d", ErrBudget, maxDepth)
 )
+
+// MatchableRunes is the longest input the pattern's program may be
+// matched against within the match budget (runes × instructions, see
+// matchBudget): a caller that checks a longer string against the pattern
+// spends more than the generator ever does.
+func (g *Generator) MatchableRunes() int { return max(matchBudget/max(g.insts, 1), 1) }
 
 // matchBudget bounds runes × program instructions, the worst-case cost of
 // the match check (Go's regexp visits each instruction at most once per

@@ -282,3 +282,26 @@ func FuzzGenerate(f *testing.F) {
 		}
 	})
 }
+
+// MatchableRunes shrinks as the program grows, keeping runes × instructions
+// within the match budget, and Generate's output stays within it.
+func TestMatchableRunesBoundsTheMatchCost(t *testing.T) {
+	small, err := New(`^[a-z]+$`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big, err := New(strings.Repeat(`(?:x{0,100})`, 40) + `yz$`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if small.MatchableRunes() <= big.MatchableRunes() {
+		t.Errorf("MatchableRunes: %d for a small program, %d for a big one", small.MatchableRunes(), big.MatchableRunes())
+	}
+	if cost := big.MatchableRunes() * big.insts; cost > matchBudget {
+		t.Errorf("%d runes × %d instructions = %d, over the budget %d", big.MatchableRunes(), big.insts, cost, matchBudget)
+	}
+	s, err := big.Generate(1, Limits{MaxRunes: 1 << 16})
+	if err == nil && len([]rune(s)) > big.MatchableRunes() {
+		t.Errorf("generated %d runes, over MatchableRunes %d", len([]rune(s)), big.MatchableRunes())
+	}
+}
