@@ -29,7 +29,7 @@ func erasOf(rep *report.Report) *erasPart {
 		return nil
 	}
 	side := func(era, version, grade string) eraSide {
-		return eraSide{Era: text.New(orDash(era), 20), Version: text.New(orDash(version), 20), Grade: text.New(grade, 30), Audited: grade != ""}
+		return eraSide{Era: text.New(era, 20).Or("—"), Version: text.New(version, 20).Or("—"), Grade: text.New(grade, 30), Audited: grade != ""}
 	}
 	own := side(rep.Server.Era, rep.Server.ProtocolVersion, gradeText(rep))
 	other := side(cmp.Era, "", "")

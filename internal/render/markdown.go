@@ -407,8 +407,6 @@ func mdCases(m *summary) string {
 	return fmt.Sprintf("<details><summary>All %d cases</summary>\n\n| Tool | Case | Verdict | Flags | ms |\n|---|---|---|---|---:|\n%s\n</details>\n", n, rows.String())
 }
 
-func orDash(s string) string { return orText(s, "—") }
-
 func orText(s, alt string) string {
 	if s == "" {
 		return alt
