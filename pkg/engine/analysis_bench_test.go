@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/lint"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/mcptool"
 )
 
 // benchTools is a listing of 100 tools: half a realistic 10-property schema
@@ -42,12 +43,12 @@ func BenchmarkSchemaAnalysis(b *testing.B) {
 	s := &session{}
 	b.ReportAllocs()
 	for b.Loop() {
-		tools, _ := decodeTools(raws)
+		tools, _ := mcptool.Decode(raws)
 		staticLint(s, tools)
 		for _, t := range tools {
-			in, _ := t.compiled()
+			in, _ := t.Compiled()
 			lint.SchemaProblems(t.Name, in)
-			t.outputValidator()
+			t.OutputValidator()
 		}
 	}
 }

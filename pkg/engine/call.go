@@ -13,16 +13,6 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-// outputValidator checks structuredContent against the tool's outputSchema;
-// nil when it declares none (or one that does not compile: internal/lint reports
-// that).
-func (t tool) outputValidator() func(json.RawMessage) error {
-	if _, out := t.compiled(); out.Compiled() {
-		return out.Validate
-	}
-	return nil
-}
-
 // callCase is one attempt of [runner.runCase]. With detect, a call that
 // never reached a live server is not judged: callCase closes the session
 // and says why (rc is then left half-filled, for the caller to redo).

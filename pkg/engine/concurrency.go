@@ -139,7 +139,7 @@ type concurrencyCall struct {
 
 // eligible returns the valid call of t to make again, or why t is skipped:
 // only a confirmed tool (its valid call succeeded alone, so that failures
-// together prove something) safe to call again ([tool.retrySafe]), with
+// together prove something) safe to call again ([mcptool.Tool.RetrySafe]), with
 // arguments the report stores whole.
 func (cr *concurrencyRun) eligible(t tool, rt report.Tool) (*concurrencyCall, string) {
 	i := slices.IndexFunc(rt.Cases, func(c report.Case) bool { return c.Kind == report.KindValid })
@@ -152,7 +152,7 @@ func (cr *concurrencyRun) eligible(t tool, rt report.Tool) (*concurrencyCall, st
 		return nil, fmt.Sprintf("not confirmed: its valid call did not succeed alone (%s), so failures together would prove nothing", rt.Cases[i].Verdict)
 	case t.TaskSupport == "required":
 		return nil, "task-only tool: the concurrency checks make plain calls, which it refuses by design"
-	case !t.retrySafe():
+	case !t.RetrySafe():
 		why := "annotated neither readOnlyHint true nor destructiveHint false"
 		if t.Destructive != nil && *t.Destructive {
 			why = "annotated destructiveHint true"
@@ -285,7 +285,7 @@ func (cr *concurrencyRun) call(ctx context.Context, s *session, cc *concurrencyC
 		// The arguments succeeded alone: an error now is no
 		// synthetic-input false positive.
 		FromExample: true,
-		Validate:    cc.t.outputValidator(),
+		Validate:    cc.t.OutputValidator(),
 		Args:        cc.args,
 		Leak:        cr.cn.leak,
 		MaxResponse: cr.cfg.MaxResponse,

@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
 
-	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
-	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/mcptool"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -17,79 +15,6 @@ const (
 	maxPages       = 100
 	maxListedBytes = 64 << 20
 )
-
-// tool is one tools/list entry, read leniently: malformed fields are kept raw
-// and reported by lint instead of failing the listing.
-type tool struct {
-	Name         string
-	Description  string
-	InputSchema  json.RawMessage
-	OutputSchema json.RawMessage
-	Annotations  json.RawMessage
-	ReadOnly     *bool
-	Destructive  *bool
-	Idempotent   *bool
-	TaskSupport  string
-	schemas      *schemas
-	// params are the x-mcp-header bindings of InputSchema, whose
-	// Mcp-Param headers a modern call over Streamable HTTP carries;
-	// paramProblems, when any, make the definition invalid (see
-	// [mcpheader.Parse]) and params unusable.
-	params        []mcpheader.Binding
-	paramProblems []mcpheader.Problem
-}
-
-// schemas holds a tool's input and output schemas, compiled on first use
-// and then shared by lint, case generation and output validation.
-type schemas struct {
-	once          sync.Once
-	input, output *casegen.Schema
-}
-
-// compiled returns t's input and output schemas, compiling them with
-// [casegen.Compile] on the first call; output is nil when t declares none.
-func (t tool) compiled() (input, output *casegen.Schema) {
-	s := t.schemas
-	if s == nil {
-		s = &schemas{}
-	}
-	s.once.Do(func() {
-		s.input, _ = casegen.Compile(t.InputSchema)
-		if len(t.OutputSchema) > 0 && string(t.OutputSchema) != "null" {
-			s.output, _ = casegen.Compile(t.OutputSchema)
-		}
-	})
-	return s.input, s.output
-}
-
-func parseTool(raw json.RawMessage) (tool, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil { // null decodes to a nil map
-		return tool{}, fmt.Errorf("tool entry is not an object")
-	}
-	t := tool{schemas: &schemas{}}
-	_ = json.Unmarshal(fields["name"], &t.Name)
-	_ = json.Unmarshal(fields["description"], &t.Description)
-	t.InputSchema = fields["inputSchema"]
-	t.params, t.paramProblems = mcpheader.Parse(t.InputSchema)
-	t.OutputSchema = fields["outputSchema"]
-	t.Annotations = fields["annotations"]
-	var ann struct {
-		ReadOnlyHint    *bool `json:"readOnlyHint"`
-		DestructiveHint *bool `json:"destructiveHint"`
-		IdempotentHint  *bool `json:"idempotentHint"`
-	}
-	if json.Unmarshal(fields["annotations"], &ann) == nil {
-		t.ReadOnly, t.Destructive, t.Idempotent = ann.ReadOnlyHint, ann.DestructiveHint, ann.IdempotentHint
-	}
-	var exec struct {
-		TaskSupport string `json:"taskSupport"`
-	}
-	if json.Unmarshal(fields["execution"], &exec) == nil {
-		t.TaskSupport = exec.TaskSupport
-	}
-	return t, nil
-}
 
 type page struct {
 	Items      []json.RawMessage
@@ -182,32 +107,6 @@ func parsePage(raw json.RawMessage, key string) (page, error) {
 	return p, nil
 }
 
-// decodeTools reads the entries of a tools/list answer. Entries that are not
-// objects, have no name or repeat an earlier name are left out, each with a
-// lint.
-func decodeTools(raws []json.RawMessage) ([]tool, []report.Lint) {
-	var tools []tool
-	var lint []report.Lint
-	seen := map[string]bool{}
-	for i, raw := range raws {
-		t, err := parseTool(raw)
-		switch {
-		case err != nil:
-			lint = append(lint, report.Lint{Code: "tool_not_object", Severity: report.SeverityError, Pointer: fmt.Sprintf("/tools/%d", i), Message: err.Error(), Hint: "every tools/list entry must be a Tool object"})
-			continue
-		case t.Name == "":
-			lint = append(lint, report.Lint{Code: "tool_without_name", Severity: report.SeverityError, Pointer: fmt.Sprintf("/tools/%d", i), Message: "tool has no name; it cannot be called", Hint: "give every tool a unique name"})
-			continue
-		case seen[t.Name]:
-			lint = append(lint, report.Lint{Code: "duplicate_tool_name", Severity: report.SeverityError, Tool: t.Name, Message: fmt.Sprintf("tool name %q is listed more than once; only the first is tested", t.Name), Hint: "tool names must be unique within a server"})
-			continue
-		}
-		seen[t.Name] = true
-		tools = append(tools, t)
-	}
-	return tools, lint
-}
-
 // discover lists tools (and counts resources, templates and prompts when the
 // server advertises them). Duplicate and nameless tools are reported and
 // dropped from the returned list.
@@ -225,7 +124,7 @@ func discover(ctx context.Context, s *session) ([]tool, report.Discovery, []repo
 		if err != nil {
 			return nil, d, nil, err
 		}
-		tools, lint = decodeTools(raws)
+		tools, lint = mcptool.Decode(raws)
 		d.Tools = len(tools)
 		for _, n := range notes {
 			lint = append(lint, report.Lint{Code: "pagination", Severity: report.SeverityError, Message: n, Hint: "nextCursor must lead to the next page and be absent on the last one"})
@@ -251,3 +150,6 @@ func discover(ctx context.Context, s *session) ([]tool, report.Discovery, []repo
 	d.Prompts = count("prompts", "prompts/list", "prompts")
 	return tools, d, lint, nil
 }
+
+// tool is the engine's short name for a listed tool.
+type tool = mcptool.Tool

@@ -262,11 +262,11 @@ func safeSample(sc *sampleCall, tools []tool) *sampleCall {
 }
 
 // safeTool reports whether the tool called name may be called once more
-// than the audit did (see [tool.retrySafe]).
+// than the audit did (see [mcptool.Tool.RetrySafe]).
 func safeTool(name string, tools []tool) bool {
 	for _, t := range tools {
 		if t.Name == name {
-			return t.retrySafe()
+			return t.RetrySafe()
 		}
 	}
 	return false

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/mcptool"
 )
 
 // FuzzToolsList decodes arbitrary tools/list results as discover does
@@ -41,7 +43,7 @@ func FuzzToolsList(f *testing.F) {
 		if !json.Valid(raw) || !strings.HasPrefix(strings.TrimSpace(string(raw)), "{") {
 			t.Fatalf("parsePage accepted %q, which is not a JSON object", raw)
 		}
-		tools, lint := decodeTools(p.Items)
+		tools, lint := mcptool.Decode(p.Items)
 		if len(tools)+len(lint) != len(p.Items) {
 			t.Fatalf("%d entries became %d tools and %d lints", len(p.Items), len(tools), len(lint))
 		}

@@ -95,49 +95,6 @@ func (d *discoveryCalls) cases(tool string) []report.Case {
 	return slices.Clone(d.byTool[tool])
 }
 
-// retrySafe reports whether a tool may be called again with learned
-// arguments: annotated read-only, or explicitly not destructive.
-func (t tool) retrySafe() bool {
-	if t.Destructive != nil && *t.Destructive {
-		return false
-	}
-	return (t.ReadOnly != nil && *t.ReadOnly) || (t.Destructive != nil && !*t.Destructive)
-}
-
-// discoverySafe reports whether a tool may be called only to learn from
-// its answer: annotated read-only and not destructive.
-func (t tool) discoverySafe() bool {
-	return t.ReadOnly != nil && *t.ReadOnly && (t.Destructive == nil || !*t.Destructive)
-}
-
-func (t tool) shallow() learn.Schema { return learn.ParseSchema(t.InputSchema) }
-
-// isListing reports whether t looks like a read-only listing that takes no
-// required argument, e.g. list_allowed_directories.
-func (t tool) isListing() bool {
-	// The name first: it is cheap, and the schema is decoded only for the
-	// few tools named like a listing (this runs over every tool for each
-	// errored valid call).
-	return strings.Contains(strings.ToLower(t.Name), "list") && t.discoverySafe() && len(t.shallow().Required) == 0
-}
-
-// dirLister returns the one required string property of a read-only
-// listing tool that takes a path (e.g. list_directory's path), or "".
-func (t tool) dirLister() string {
-	if !strings.Contains(strings.ToLower(t.Name), "list") || !t.discoverySafe() {
-		return ""
-	}
-	s := t.shallow()
-	if len(s.Required) != 1 {
-		return ""
-	}
-	p, ok := s.Properties[s.Required[0]]
-	if !ok || !p.IsString() || !learn.PathLike(s.Required[0]) {
-		return ""
-	}
-	return s.Required[0]
-}
-
 // learnedValid is the outcome of learning for one tool.
 type learnedValid struct {
 	args json.RawMessage // nil when nothing succeeded
@@ -161,8 +118,8 @@ type learnedValid struct {
 func (r *runner) learnValid(ctx context.Context, t tool, c casegen.Case, first *report.Case, validateOutput func(json.RawMessage) error) learnedValid {
 	errText := r.lastText
 	var out learnedValid
-	schema, _ := t.compiled()
-	s := t.shallow()
+	schema, _ := t.Compiled()
+	s := t.Shallow()
 	targets := learn.Targets(s)
 	if len(targets) == 0 || !schema.Compiled() {
 		// No property a learned value could fill, or no validator to
@@ -311,7 +268,7 @@ func (r *runner) discover(ctx context.Context, t tool) (cands []learn.Candidate,
 	}
 	listings := 0
 	for _, lt := range l.tools {
-		if lt.Name == t.Name || !lt.isListing() || r.cfg.skipReason(lt) != "" || lt.TaskSupport == "required" {
+		if lt.Name == t.Name || !lt.IsListing() || r.cfg.skipReason(lt) != "" || lt.TaskSupport == "required" {
 			continue
 		}
 		if listings++; listings > learn.MaxListingTools {
@@ -344,11 +301,11 @@ func (r *runner) listFiles(ctx context.Context, t tool, found []learn.Candidate)
 		}
 	}
 	for _, lt := range r.learn.tools {
-		prop := lt.dirLister()
+		prop := lt.DirLister()
 		if lt.Name == t.Name || prop == "" || r.cfg.skipReason(lt) != "" || lt.TaskSupport == "required" {
 			continue
 		}
-		schema, _ := lt.compiled()
+		schema, _ := lt.Compiled()
 		for _, dir := range dirs {
 			if !r.usableValue(dir) {
 				continue
@@ -447,7 +404,7 @@ func (r *runner) listingCall(ctx context.Context, t, lt tool, args json.RawMessa
 	// not its hangs, nor the text its learning reads.
 	timedOut, lastText := r.timedOut, r.lastText
 	r.timedOut = false
-	r.runCase(ctx, lt, c, &rc, false, lt.outputValidator())
+	r.runCase(ctx, lt, c, &rc, false, lt.OutputValidator())
 	hung, text := r.timedOut, r.lastText
 	r.timedOut, r.lastText = timedOut, lastText
 	if ctx.Err() != nil {
@@ -481,7 +438,7 @@ func (r *runner) listingCall(ctx context.Context, t, lt tool, args json.RawMessa
 // remember keeps the values in the answer of a read-only tool's valid call,
 // for the tools after it.
 func (r *runner) remember(t tool, text string) {
-	if r.learn == nil || r.cfg.Parallel > 1 || !t.discoverySafe() || text == "" {
+	if r.learn == nil || r.cfg.Parallel > 1 || !t.DiscoverySafe() || text == "" {
 		return
 	}
 	for _, v := range learn.Extract(text) {
@@ -518,7 +475,7 @@ func (r *runner) learnInto(ctx context.Context, t tool, c casegen.Case, rc *repo
 	if d.Decode(&example) != nil {
 		return casegen.Plan{}, false
 	}
-	schema, _ := t.compiled()
+	schema, _ := t.Compiled()
 	return casegen.Generate(t.Name, schema, casegen.Options{
 		Seed:       r.cfg.Seed,
 		Budget:     r.cfg.Cases,

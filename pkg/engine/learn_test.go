@@ -252,8 +252,8 @@ func TestRetryAndDiscoverySafety(t *testing.T) {
 		{&no, nil, false, false},
 	} {
 		tl := tool{ReadOnly: tc.ro, Destructive: tc.destr}
-		if tl.retrySafe() != tc.retry || tl.discoverySafe() != tc.discovery {
-			t.Errorf("readOnly %v destructive %v: retry %v discovery %v, want %v %v", tc.ro, tc.destr, tl.retrySafe(), tl.discoverySafe(), tc.retry, tc.discovery)
+		if tl.RetrySafe() != tc.retry || tl.DiscoverySafe() != tc.discovery {
+			t.Errorf("readOnly %v destructive %v: retry %v discovery %v, want %v %v", tc.ro, tc.destr, tl.RetrySafe(), tl.DiscoverySafe(), tc.retry, tc.discovery)
 		}
 	}
 }

@@ -382,7 +382,7 @@ func (lc *lifecycle) call(ctx context.Context, t tool, args map[string]any) (rep
 	}
 	r.lastAnswer = nil
 	r.timedOut = false
-	r.runCase(ctx, t, casegen.Case{ID: rc.ID, Tool: t.Name, Kind: casegen.Valid, Arguments: raw}, &rc, false, t.outputValidator())
+	r.runCase(ctx, t, casegen.Case{ID: rc.ID, Tool: t.Name, Kind: casegen.Valid, Arguments: raw}, &rc, false, t.OutputValidator())
 	if r.timedOut {
 		lc.hangs++
 	}
@@ -410,7 +410,7 @@ func (lc *lifecycle) argsFor(t tool, k *lcCheck) (map[string]any, *stepError) {
 			return m, nil
 		}
 	}
-	schema, _ := t.compiled()
+	schema, _ := t.Compiled()
 	plan := casegen.Generate(t.Name, schema, casegen.Options{Seed: lc.r.cfg.Seed, Budget: 1})
 	var m map[string]any
 	if plan.GeneratorGap != "" || len(plan.Cases) == 0 || decodeArgs(plan.Cases[0].Arguments, &m) != nil || m == nil {
@@ -550,7 +550,7 @@ func (lc *lifecycle) freshNames(g *lcGroup, args map[string]any) map[string]any 
 		return nil
 	}
 	raw, err := json.Marshal(fresh)
-	if schema, _ := g.create.compiled(); err != nil || schema.Validate(raw) != nil {
+	if schema, _ := g.create.Compiled(); err != nil || schema.Validate(raw) != nil {
 		return nil
 	}
 	return fresh

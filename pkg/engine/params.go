@@ -42,8 +42,8 @@ type paramTable struct {
 func (p *paramTable) set(tools []tool) {
 	m := map[string][]mcpheader.Binding{}
 	for _, t := range tools {
-		if len(t.params) > 0 && len(t.paramProblems) == 0 {
-			m[t.Name] = t.params
+		if len(t.Params) > 0 && len(t.ParamProblems) == 0 {
+			m[t.Name] = t.Params
 		}
 	}
 	p.mu.Lock()
@@ -119,10 +119,10 @@ func (cn *connector) mirrorsParams() bool {
 // annotations are invalid and the run speaks Streamable HTTP in the modern
 // era; "" otherwise.
 func (cn *connector) paramSkipReason(t tool) string {
-	if len(t.paramProblems) == 0 || !cn.mirrorsParams() {
+	if len(t.ParamProblems) == 0 || !cn.mirrorsParams() {
 		return ""
 	}
-	p := t.paramProblems[0]
+	p := t.ParamProblems[0]
 	return fmt.Sprintf("not called: invalid tool definition (the 2026-07-28 Streamable HTTP transport requires clients to exclude it): inputSchema%s: %s", p.Pointer, p.Message)
 }
 
@@ -138,7 +138,7 @@ func paramLint(tools []tool, strict bool) []report.Lint {
 	}
 	var out []report.Lint
 	for _, t := range tools {
-		for _, p := range t.paramProblems {
+		for _, p := range t.ParamProblems {
 			out = append(out, report.Lint{
 				Code:     "invalid_mcp_header",
 				Severity: sev,

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/mcptool"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -35,7 +36,7 @@ func TestParamHeadersStdio(t *testing.T) {
 // with an invalid annotation.
 func TestParamSkipReason(t *testing.T) {
 	parallel(t)
-	tl, err := parseTool(json.RawMessage(`{"name":"t","inputSchema":{"type":"object","properties":{"p":{"type":"number","x-mcp-header":"P"}}}}`))
+	tl, err := mcptool.Parse(json.RawMessage(`{"name":"t","inputSchema":{"type":"object","properties":{"p":{"type":"number","x-mcp-header":"P"}}}}`))
 	if err != nil {
 		t.Fatal(err)
 	}

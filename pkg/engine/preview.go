@@ -99,7 +99,7 @@ func Plan(ctx context.Context, cfg Config) (*Preview, error) {
 		Seed: cfg.Seed,
 	}
 	for _, t := range tools {
-		schema, _ := t.compiled()
+		schema, _ := t.Compiled()
 		p.Lint = append(p.Lint, lint.SchemaProblems(t.Name, schema)...)
 		pt := PreviewedTool{
 			Name: t.Name, Description: t.Description, InputSchema: t.InputSchema,

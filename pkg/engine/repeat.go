@@ -13,18 +13,10 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-// repeatable reports whether calling t twice with the same arguments is
-// harmless by its own annotations: readOnlyHint (it changes nothing) or
-// idempotentHint (a second call changes nothing more). Other tools are timed
-// on their one valid call.
-func (t tool) repeatable() bool {
-	return t.ReadOnly != nil && *t.ReadOnly || t.Idempotent != nil && *t.Idempotent
-}
-
 // repeatValid times the valid call of t again after its first run (rc),
 // until cfg.Repeat runs in all, and records the runs' p50 and p95 in
 // rc.Timing. A valid call that got no answer has no timing; one that did
-// not succeed, or a tool not [tool.repeatable], is timed once.
+// not succeed, or a tool not [mcptool.Tool.Repeatable], is timed once.
 //
 // Repeats stop at the first run that does not succeed. A run that crashed,
 // hung or broke the protocol is never hidden: it becomes the case's verdict
@@ -52,7 +44,7 @@ func (r *runner) repeatValid(ctx context.Context, t tool, c casegen.Case, rc *re
 	case !rc.Verdict.Confirms():
 		note = fmt.Sprintf("timed once: the call was %s, not a success", rc.Verdict)
 		return
-	case !t.repeatable():
+	case !t.Repeatable():
 		note = "timed once: the tool is not annotated readOnlyHint or idempotentHint, so calling it again may not be harmless"
 		return
 	}

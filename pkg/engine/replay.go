@@ -59,7 +59,7 @@ func Replay(ctx context.Context, cfg Config, toolName string, c report.Case) (re
 		gc := casegen.Case{ID: c.ID, Tool: toolName, Kind: casegen.Kind(c.Kind), Pointer: c.Pointer, Nested: c.Nested, Arguments: args, Forbidden: c.Forbidden}
 		rc := reportCase(gc)
 		r.owner = &callRef{tool: toolName, c: &rc}
-		r.runCase(ctx, t, gc, &rc, false, t.outputValidator())
+		r.runCase(ctx, t, gc, &rc, false, t.OutputValidator())
 		r.owner = nil
 		if !rc.Verdict.Failure() {
 			// A server that exits right after answering crashed on the
@@ -84,7 +84,7 @@ func regenerate(cfg Config, t tool, c report.Case) (json.RawMessage, error) {
 			return args, nil
 		}
 	}
-	schema, _ := t.compiled()
+	schema, _ := t.Compiled()
 	example, fromExample := cfg.Examples[t.Name]
 	learned := false
 	if !fromExample {

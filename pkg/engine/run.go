@@ -122,7 +122,7 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 		rep.Static = true
 		rep.Tools, a.lateAnswers = staticAudit(cfg, s, tools)
 		for _, t := range tools {
-			schema, _ := t.compiled()
+			schema, _ := t.Compiled()
 			rep.Lint = append(rep.Lint, lint.SchemaProblems(t.Name, schema)...)
 		}
 	} else {

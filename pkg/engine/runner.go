@@ -159,7 +159,7 @@ func (r *runner) runTool(ctx context.Context, t tool, rt *report.Tool) (schemaLi
 		return
 	}
 	rt.Tested = true
-	schema, _ := t.compiled()
+	schema, _ := t.Compiled()
 	schemaLint = lint.SchemaProblems(t.Name, schema)
 	example, fromExample := r.cfg.Examples[t.Name]
 	plan := casegen.Generate(t.Name, schema, casegen.Options{
@@ -169,7 +169,7 @@ func (r *runner) runTool(ctx context.Context, t tool, rt *report.Tool) (schemaLi
 		Aggressive: r.cfg.Profile == "aggressive",
 	})
 	rt.Dropped = plan.Dropped
-	validateOutput := t.outputValidator()
+	validateOutput := t.OutputValidator()
 	r.progress(Event{Kind: EventTool, Tool: t.Name, Total: len(plan.Cases)})
 	// After MaxHangs calls that timed out (a hang, or an answer that never
 	// ended), a tool's remaining cases are not run: each would cost a whole
@@ -199,7 +199,7 @@ func (r *runner) runTool(ctx context.Context, t tool, rt *report.Tool) (schemaLi
 			if c.Kind != casegen.Valid {
 				break
 			}
-			if rc.Verdict == report.Errored && !fromExample && !r.timedOut && t.retrySafe() && r.learn != nil {
+			if rc.Verdict == report.Errored && !fromExample && !r.timedOut && t.RetrySafe() && r.learn != nil {
 				r.owner = nil // calls to learn from are no case of the report
 				// learnInto may replace rc: a server that exits right
 				// after answering the first call is blamed on a copy,

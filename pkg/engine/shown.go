@@ -94,7 +94,7 @@ func staticLint(s *session, tools []tool) []report.Lint {
 	}
 	lt := make([]lint.Tool, len(tools))
 	for i, t := range tools {
-		in, out := t.compiled()
+		in, out := t.Compiled()
 		lt[i] = lint.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Annotations: t.Annotations, Input: in, Output: out}
 	}
 	return lint.Check(srv, lt)
