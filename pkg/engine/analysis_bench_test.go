@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/lint"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/mcptool"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 )
 
 // benchTools is a listing of 100 tools: half a realistic 10-property schema
@@ -40,7 +41,7 @@ func benchTools() []json.RawMessage {
 // validation.
 func BenchmarkSchemaAnalysis(b *testing.B) {
 	raws := benchTools()
-	s := &session{}
+	s := &session.Session{}
 	b.ReportAllocs()
 	for b.Loop() {
 		tools, _ := mcptool.Decode(raws)

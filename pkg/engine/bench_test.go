@@ -61,7 +61,7 @@ func BenchmarkEngineCall(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := cn.connect(context.Background())
+	s, err := cn.Connect(context.Background())
 	if err != nil {
 		b.Fatal(err)
 	}

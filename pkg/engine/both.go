@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/eracompare"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
@@ -258,7 +259,7 @@ func eraCaseReproducer(a eraAudit, d report.EraDifference) (report.Reproducer, b
 // (2025-11-25)"; the version is the server's word, kept only in the shape
 // of a version token.
 func eraLabel(a eraAudit) string {
-	if v := headerToken(a.rep.Server.ProtocolVersion); v != "" {
+	if v := mcpheader.Token(a.rep.Server.ProtocolVersion); v != "" {
 		return fmt.Sprintf("# %s era (%s)", a.era, v)
 	}
 	return "# " + a.era + " era"

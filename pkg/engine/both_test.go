@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stateless"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -56,8 +57,8 @@ func TestEraBothFindsValidationThatDiffersByEra(t *testing.T) {
 		t.Errorf("%d accepted cases in the modern audit, want 0: it validates", n)
 	}
 	cmp := rep.EraComparison
-	if cmp == nil || cmp.Era != EraLegacy || cmp.ProtocolVersion != protocolVersion || cmp.Note != "" {
-		t.Fatalf("comparison %+v; want the legacy era at %s, no note", cmp, protocolVersion)
+	if cmp == nil || cmp.Era != EraLegacy || cmp.ProtocolVersion != session.LegacyVersion || cmp.Note != "" {
+		t.Fatalf("comparison %+v; want the legacy era at %s, no note", cmp, session.LegacyVersion)
 	}
 	if cmp.Summary.Accepted == 0 || cmp.Score == nil || !cmp.Graded || cmp.Compared != rep.Summary.Cases {
 		t.Errorf("legacy summary %+v, score %v, compared %d of %d cases", cmp.Summary, cmp.Score, cmp.Compared, rep.Summary.Cases)

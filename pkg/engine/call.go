@@ -10,6 +10,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/learn"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -27,38 +28,38 @@ import (
 func (r *runner) callCase(ctx context.Context, t tool, c casegen.Case, rc *report.Case, fromExample bool, validateOutput func(json.RawMessage) error, detect bool) *serverGone {
 	s := r.s
 	params := callParams(t.Name, c.Arguments)
-	endedBefore := isDone(s.client.Done())
+	endedBefore := isDone(s.Client.Done())
 	var written int64
-	if s.proc != nil {
-		written = s.proc.InputWritten()
+	if s.Proc != nil {
+		written = s.Proc.InputWritten()
 	}
-	violationsBefore, panicsBefore := s.beginCall()
+	violationsBefore, panicsBefore := s.BeginCall()
 	limit := r.cfg.callTimeout(t.Name)
 	var taskState string
-	raw, secretsSeen, ms, err := s.timedCall(ctx, limit, func(cctx context.Context) (json.RawMessage, []string, error) {
+	raw, secretsSeen, ms, err := s.TimedCall(ctx, limit, func(cctx context.Context) (json.RawMessage, []string, error) {
 		if t.TaskSupport == "required" {
 			// Refused as a plain call: the call, tasks/get, tasks/result.
-			return s.taskCall(cctx, params, limit, &taskState)
+			return s.TaskCall(cctx, params, limit, &taskState)
 		}
-		return s.call(cctx, "tools/call", params)
+		return s.Call(cctx, "tools/call", params)
 	})
 	rc.DurationMs = ms
 	rc.Task = t.TaskSupport == "required"
 
-	o := s.outcomeOf(ctx, raw, err)
+	o := s.OutcomeOf(ctx, raw, err)
 	if o.Closed {
-		o.ExitStatus = s.waitExit(2 * time.Second)
-		unsent := s.unsent(endedBefore, written)
+		o.ExitStatus = s.WaitExit(2 * time.Second)
+		unsent := s.Unsent(endedBefore, written)
 		if unsent && detect {
-			s.endCall(violationsBefore)
+			s.EndCall(violationsBefore)
 			return r.leaveGone()
 		}
 		o.Unsent = unsent
 	}
-	violations, inViolations := s.endCall(violationsBefore)
+	violations, inViolations := s.EndCall(violationsBefore)
 	o.Violations = violations
 	o.Secrets = append(secretsSeen, inViolations...)
-	_, panics := s.marks()
+	_, panics := s.Marks()
 	o.StderrPanic = panics > panicsBefore
 
 	j := oracle.Judge(oracle.Case{
@@ -99,63 +100,20 @@ func (r *runner) callCase(ctx context.Context, t tool, c casegen.Case, rc *repor
 
 	r.timedOut = o.Hung || o.Unended()
 	r.settle(ctx, s, o)
-	if rc.Crash != nil && s.proc != nil {
+	if rc.Crash != nil && s.Proc != nil {
 		// After closeSession the exit status and the stderr tail are
 		// complete; for a live server they are what it said so far.
-		rc.Crash.ExitStatus = s.proc.ExitStatus()
-		rc.Crash.Stderr = r.stderrTail(s.proc.Stderr())
+		rc.Crash.ExitStatus = s.Proc.ExitStatus()
+		rc.Crash.Stderr = r.stderrTail(s.Proc.Stderr())
 	}
 	return nil
-}
-
-// timedCall makes one call with send within limit, cut short by a
-// protocol violation while it is in flight (see [session.inCall]), and
-// says how long it took, in milliseconds.
-func (s *session) timedCall(ctx context.Context, limit time.Duration, send func(context.Context) (json.RawMessage, []string, error)) (json.RawMessage, []string, float64, error) {
-	cctx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	s.inCall(cancel)
-	start := time.Now()
-	raw, found, err := send(cctx)
-	ms := float64(time.Since(start).Microseconds()) / 1000
-	s.inCall(nil)
-	return raw, found, ms, err
-}
-
-// outcomeOf sorts the answer of a call made with ctx (raw, err from
-// [session.call]) into an outcome. A closed connection is only marked: the
-// caller decides whether the request ever reached the server.
-func (s *session) outcomeOf(ctx context.Context, raw json.RawMessage, err error) oracle.Outcome {
-	var o oracle.Outcome
-	var rpcErr *rpc.Error
-	var over *rpc.Oversize
-	switch {
-	case err == nil:
-		o.Result = raw
-	case errors.As(err, &rpcErr):
-		o.RPCErr = rpcErr
-	case errors.As(err, &over):
-		o.Oversize = over
-	case ctx.Err() != nil:
-		o.Cancelled = true
-	case errors.Is(err, context.DeadlineExceeded):
-		o.Hung = true
-		// Not silence if an answer began and never ended.
-		o.PendingLine = s.pendingLine()
-	case errors.Is(err, context.Canceled):
-		// Cut short by a protocol violation: the answer, if any, was garbage.
-		o.CutShort = true
-	default:
-		o.Closed = true
-	}
-	return o
 }
 
 // settle keeps or ends the session s after a call's outcome o. The verdict
 // does not decide restarts (docs/BEHAVIOUR.md#the-oracle): an answer, any JSON-RPC error
 // included, means the session is alive. Only a closed connection, or no
 // answer followed by a failed liveness request, ends it.
-func (r *runner) settle(ctx context.Context, s *session, o oracle.Outcome) {
+func (r *runner) settle(ctx context.Context, s *session.Session, o oracle.Outcome) {
 	switch {
 	case o.Closed, o.Unended():
 		// An unfinished line leaves the stream mid-message: no later
@@ -168,31 +126,15 @@ func (r *runner) settle(ctx context.Context, s *session, o oracle.Outcome) {
 	}
 }
 
-// unsent reports, once a call failed for a closed connection, whether its
-// request never reached a live server (see [runner.callCase]): the
-// connection had ended before the call began (endedBefore), or the process
-// exited without reading a byte past written, the input offset of the
-// request. The process has been given time to exit ([session.waitExit]).
-func (s *session) unsent(endedBefore bool, written int64) bool {
-	if endedBefore {
-		return true
-	}
-	if s.proc == nil {
-		return false
-	}
-	read, ok := s.proc.InputReadAtExit()
-	return ok && read <= written
-}
-
 // leaveGone closes a session whose server exited, or closed the
 // connection, without reading the last request, and says how it ended.
 func (r *runner) leaveGone() *serverGone {
 	s := r.s
 	g := &serverGone{prev: r.last}
 	r.closeSession()
-	if s.proc != nil {
-		g.exitStatus = s.proc.ExitStatus()
-		g.stderr = r.stderrTail(s.proc.Stderr())
+	if s.Proc != nil {
+		g.exitStatus = s.Proc.ExitStatus()
+		g.stderr = r.stderrTail(s.Proc.Stderr())
 	}
 	return g
 }
@@ -206,19 +148,19 @@ func (r *runner) goneAfter(ctx context.Context) *serverGone {
 	if s == nil || ctx.Err() != nil {
 		return nil
 	}
-	endedBefore := isDone(s.client.Done())
+	endedBefore := isDone(s.Client.Done())
 	var written int64
-	if s.proc != nil {
-		written = s.proc.InputWritten()
+	if s.Proc != nil {
+		written = s.Proc.InputWritten()
 	}
 	pctx, cancel := context.WithTimeout(ctx, min(pingTimeout, r.cfg.Timeout))
-	_, _, err := s.liveness(pctx)
+	_, _, err := s.Liveness(pctx)
 	cancel()
 	if !errors.Is(err, rpc.ErrClosed) {
 		return nil
 	}
-	s.waitExit(2 * time.Second)
-	if !s.unsent(endedBefore, written) {
+	s.WaitExit(2 * time.Second)
+	if !s.Unsent(endedBefore, written) {
 		return nil
 	}
 	return r.leaveGone()
@@ -240,13 +182,13 @@ const pingTimeout = 2 * time.Second
 // alive reports whether s still answers: after a hung call (for which the
 // client has sent notifications/cancelled), a ping must get an answer, any
 // answer, -32601 from a server of an era without ping included.
-func (r *runner) alive(ctx context.Context, s *session) bool {
+func (r *runner) alive(ctx context.Context, s *session.Session) bool {
 	if ctx.Err() != nil {
 		return false
 	}
 	pctx, cancel := context.WithTimeout(ctx, min(pingTimeout, r.cfg.Timeout))
 	defer cancel()
-	_, _, err := s.liveness(pctx)
+	_, _, err := s.Liveness(pctx)
 	var rpcErr *rpc.Error
 	return err == nil || errors.As(err, &rpcErr)
 }
@@ -273,17 +215,4 @@ func (c Config) callTimeout(tool string) time.Duration {
 		return t
 	}
 	return c.Timeout
-}
-
-// waitExit gives a dying process a moment to be reaped and returns how it
-// ended ("" when it is still running or over HTTP).
-func (s *session) waitExit(d time.Duration) string {
-	if s.proc == nil {
-		return ""
-	}
-	select {
-	case <-s.proc.Done():
-	case <-time.After(d):
-	}
-	return s.proc.ExitStatus()
 }

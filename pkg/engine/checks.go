@@ -15,6 +15,8 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stateless"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -108,38 +110,38 @@ func (cr *checkRun) check(ctx context.Context, pc protocheck.Check, c *report.Ch
 		c.Headers = append(c.Headers, k+": "+v)
 	}
 	slices.Sort(c.Headers)
-	violationsBefore, _ := s.beginCall()
+	violationsBefore, _ := s.BeginCall()
 	if pc.Req.Notify {
 		cr.notify(ctx, pc, c, violationsBefore)
 		return
 	}
 	// The Mcp-Param headers come with the call's context (see
-	// [session.callOnce]); the check's own replace them.
-	probe := &httpProbe{headers: checkHeaders(pc.Req, s.init.ProtocolVersion, nil)}
-	raw, _, ms, err := s.timedCall(ctx, min(checkTimeout, r.cfg.Timeout), func(cctx context.Context) (json.RawMessage, []string, error) {
-		return s.callOnce(context.WithValue(cctx, httpProbeKey{}, probe), pc.Req.Method, pc.Req.Params)
+	// [session.Session.CallOnce]); the check's own replace them.
+	probe := &session.HTTPProbe{Headers: checkHeaders(pc.Req, s.Init.ProtocolVersion, nil)}
+	raw, _, ms, err := s.TimedCall(ctx, min(checkTimeout, r.cfg.Timeout), func(cctx context.Context) (json.RawMessage, []string, error) {
+		return s.CallOnce(context.WithValue(cctx, session.ProbeKey{}, probe), pc.Req.Method, pc.Req.Params)
 	})
 	c.DurationMs = ms
-	o := s.outcomeOf(ctx, raw, err)
+	o := s.OutcomeOf(ctx, raw, err)
 	if o.Closed {
-		o.ExitStatus = s.waitExit(2 * time.Second)
+		o.ExitStatus = s.WaitExit(2 * time.Second)
 	}
-	o.Violations, _ = s.endCall(violationsBefore)
+	o.Violations, _ = s.EndCall(violationsBefore)
 	if o.Hung || o.Unended() {
 		cr.hangs++
 	}
-	ctype, _ := probe.contentType.Load().(string)
+	ctype, _ := probe.ContentType.Load().(string)
 	judged := o
-	if e := probe.rpcErr.Load(); o.Closed && e != nil {
+	if e := probe.RPCErr.Load(); o.Closed && e != nil {
 		// An HTTP error whose body holds a JSON-RPC error the client could
 		// not match to the request (id null): the refusal it is.
 		judged.Closed, judged.RPCErr = false, e
 	}
-	protocheck.Judge(pc.Expect, judged, protocheck.HTTPAnswer{Status: int(probe.status.Load()), ContentType: ctype}, c)
+	protocheck.Judge(pc.Expect, judged, protocheck.HTTPAnswer{Status: int(probe.Status.Load()), ContentType: ctype}, c)
 	r.settle(ctx, s, o)
-	if c.Crash != nil && s.proc != nil {
-		c.Crash.ExitStatus = s.proc.ExitStatus()
-		c.Crash.Stderr = r.stderrTail(s.proc.Stderr())
+	if c.Crash != nil && s.Proc != nil {
+		c.Crash.ExitStatus = s.Proc.ExitStatus()
+		c.Crash.Stderr = r.stderrTail(s.Proc.Stderr())
 	}
 }
 
@@ -158,22 +160,22 @@ func (cr *checkRun) notify(ctx context.Context, pc protocheck.Check, c *report.C
 	}
 	c.Request = append(line, '}')
 	start := time.Now()
-	err := s.client.Notify(ctx, pc.Req.Method, pc.Req.Params)
+	err := s.Client.Notify(ctx, pc.Req.Method, pc.Req.Params)
 	if err == nil {
 		t := time.NewTimer(noticeWait)
 		select {
 		case <-t.C:
 		case <-ctx.Done():
-		case <-s.client.Done():
+		case <-s.Client.Done():
 		}
 		t.Stop()
 	}
 	c.DurationMs = float64(time.Since(start).Microseconds()) / 1000
 	o := oracle.Outcome{Hung: true}
-	if err != nil || isDone(s.client.Done()) {
-		o = oracle.Outcome{Closed: true, ExitStatus: s.waitExit(2 * time.Second)}
+	if err != nil || isDone(s.Client.Done()) {
+		o = oracle.Outcome{Closed: true, ExitStatus: s.WaitExit(2 * time.Second)}
 	}
-	o.Violations, _ = s.endCall(violationsBefore)
+	o.Violations, _ = s.EndCall(violationsBefore)
 	protocheck.Judge(pc.Expect, o, protocheck.HTTPAnswer{}, c)
 	cr.r.settle(ctx, s, oracle.Outcome{Closed: o.Closed})
 }
@@ -275,7 +277,7 @@ func reproduceCheck(rep *report.Report, cfg Config, c report.Check) report.Repro
 				hs.WriteString(" -H " + shellQuote(k+": "+v))
 			}
 		}
-		r.Shell = fmt.Sprintf("curl -si %s%s%s -d %s", shellQuote(redactURL(cfg.URL)), " "+curlHeaders(cfg), hs.String(), shellQuote(line))
+		r.Shell = fmt.Sprintf("curl -si %s%s%s -d %s", shellQuote(secret.RedactURL(cfg.URL)), " "+curlHeaders(cfg), hs.String(), shellQuote(line))
 	}
 	return r
 }
@@ -285,7 +287,7 @@ func reproduceCheck(rep *report.Report, cfg Config, c report.Check) report.Repro
 // user's as "$ENV" references, bounded in time (a stream may never end).
 func reproduceHTTP(cfg Config, c report.Check) report.Reproducer {
 	_, path, _ := strings.Cut(c.HTTP, " ")
-	target := redactURL(cfg.URL)
+	target := secret.RedactURL(cfg.URL)
 	if u, err := url.Parse(target); err == nil && path != u.EscapedPath() && path != "/"+u.EscapedPath() {
 		// A well-known path: --url's query does not go with it.
 		target = originOf(u) + path
@@ -319,11 +321,11 @@ func checkHeaders(req protocheck.Request, negotiated string, params map[string][
 		version = v
 	}
 	h := http.Header{"Mcp-Method": {req.Method}}
-	if t := headerToken(version); t != "" {
+	if t := mcpheader.Token(version); t != "" {
 		h.Set("Mcp-Protocol-Version", t)
 	}
 	if req.Method == "tools/call" && p.Name != "" {
-		h.Set("Mcp-Name", mcpNameHeader(p.Name))
+		h.Set("Mcp-Name", mcpheader.NameValue(p.Name))
 		for k, vs := range mcpheader.Headers(params[p.Name], p.Arguments) {
 			h[k] = vs
 		}

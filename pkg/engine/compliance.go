@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -17,45 +17,7 @@ import (
 // 2026-07-28 revision changed: removed methods, renumbered error codes,
 // resultType and cache hints on results, input requests only as the client
 // declared, deprecated features. Some send a request of their own; the
-// others judge what the audit's answers showed (see [observed]).
-
-// cacheable reports whether results of method carry cache hints
-// (CacheableResult).
-func cacheable(method string) bool {
-	switch method {
-	case "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read":
-		return true
-	}
-	return false
-}
-
-// maxTTL is the longest ttlMs taken as a sane freshness hint: a year.
-const maxTTL = 365 * 24 * 3600 * 1000
-
-// cacheHintProblem says what is wrong with a cacheable result's ttlMs and
-// cacheScope, "" when nothing is.
-func cacheHintProblem(fields map[string]json.RawMessage) string {
-	var problems []string
-	var ttl float64
-	switch raw, ok := fields["ttlMs"]; {
-	case !ok:
-		problems = append(problems, "no ttlMs")
-	case json.Unmarshal(raw, &ttl) != nil:
-		problems = append(problems, "ttlMs is not a number: "+excerpt(string(raw), 40))
-	case ttl < 0 || ttl != math.Trunc(ttl):
-		problems = append(problems, fmt.Sprintf("ttlMs %s is not a non-negative integer", excerpt(string(raw), 40)))
-	case ttl > maxTTL:
-		problems = append(problems, fmt.Sprintf("ttlMs %s is over a year", excerpt(string(raw), 40)))
-	}
-	var scope string
-	switch raw, ok := fields["cacheScope"]; {
-	case !ok:
-		problems = append(problems, "no cacheScope")
-	case json.Unmarshal(raw, &scope) != nil || (scope != "public" && scope != "private"):
-		problems = append(problems, "cacheScope "+excerpt(string(raw), 40)+" is neither \"public\" nor \"private\"")
-	}
-	return strings.Join(problems, ", ")
-}
+// others judge what the audit's answers showed (see [session.Observed]).
 
 // complianceTarget is what the request-sending compliance checks need.
 // (A missing resource's -32002 is the resources/read-missing check's.)
@@ -88,7 +50,7 @@ func complianceChecks(t complianceTarget) []protocheck.Check {
 
 // observedPhase judges what the answers of a showed (see [phases]).
 func observedPhase(_ context.Context, a *audit) []report.Check {
-	return observedChecks(a.cn.observed, a.s.init.Capabilities)
+	return observedChecks(a.cn.Observed, a.s.Init.Capabilities)
 }
 
 // handshakePhase is the failed compliance/no-handshake check of a server
@@ -96,22 +58,22 @@ func observedPhase(_ context.Context, a *audit) []report.Check {
 // It was found during discovery, which a static audit makes too: no
 // request of its own.
 func handshakePhase(_ context.Context, a *audit) []report.Check {
-	return []report.Check{noHandshakeCheck(a.cn.handshakeRequired)}
+	return []report.Check{noHandshakeCheck(a.cn.HandshakeRequired)}
 }
 
 // observedChecks judge what the audit's answers and the server's messages
 // showed (caps: the capabilities server/discover declared).
-func observedChecks(o *observed, caps json.RawMessage) []report.Check {
-	o.mu.Lock()
-	defer o.mu.Unlock()
+func observedChecks(o *session.Observed, caps json.RawMessage) []report.Check {
+	o.Mu.Lock()
+	defer o.Mu.Unlock()
 	return []report.Check{
 		{ID: "compliance/no-handshake", Group: "compliance", Title: noHandshakeTitle, Status: report.CheckPass,
 			Expected: "the stateless tools/list served", Detail: "the audit ran without initialize"},
-		resultTypeCheck(o.results),
-		cacheHintsCheck(o.results),
-		errorCodesCheck(o.codes),
-		inputRequestsCheck(o.inputKinds, o.serverMessages),
-		deprecatedCheck(o.serverMessages, caps),
+		resultTypeCheck(o.Results),
+		cacheHintsCheck(o.Results),
+		errorCodesCheck(o.Codes),
+		inputRequestsCheck(o.InputKinds, o.ServerMessages),
+		deprecatedCheck(o.ServerMessages, caps),
 	}
 }
 
@@ -135,14 +97,14 @@ func noHandshakeCheck(why string) report.Check {
 		Code: report.CodeHandshakeRequired, Expected: "the stateless tools/list served", Detail: why + "; audited in the legacy era instead"}
 }
 
-func resultTypeCheck(results map[string]*resultStats) report.Check {
+func resultTypeCheck(results map[string]*session.ResultStats) report.Check {
 	var bad []string
 	n := 0
 	for _, m := range slices.Sorted(maps.Keys(results)) {
 		st := results[m]
-		n += st.n
-		if st.untyped > 0 {
-			bad = append(bad, fmt.Sprintf("%s (%d of %d)", m, st.untyped, st.n))
+		n += st.N
+		if st.Untyped > 0 {
+			bad = append(bad, fmt.Sprintf("%s (%d of %d)", m, st.Untyped, st.N))
 		}
 	}
 	detail := ""
@@ -157,14 +119,14 @@ func resultTypeCheck(results map[string]*resultStats) report.Check {
 	return c
 }
 
-func cacheHintsCheck(results map[string]*resultStats) report.Check {
+func cacheHintsCheck(results map[string]*session.ResultStats) report.Check {
 	var bad, seen []string
 	for _, m := range slices.Sorted(maps.Keys(results)) {
-		if !cacheable(m) {
+		if !session.Cacheable(m) {
 			continue
 		}
 		seen = append(seen, m)
-		if p := results[m].cacheProblem; p != "" {
+		if p := results[m].CacheProblem; p != "" {
 			bad = append(bad, m+": "+p)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -48,7 +49,7 @@ const maxConcurrencyDetail = 3
 // concurrencyRun runs the concurrency checks of one audit.
 type concurrencyRun struct {
 	cfg      Config
-	cn       *connector
+	cn       *session.Dialer
 	n        int
 	deadline time.Time
 	// lateAnswers counts the late answers the sessions saw.
@@ -69,8 +70,8 @@ func concurrencyPhase(ctx context.Context, a *audit) []report.Check {
 // the audit's tools (tested, as reported; tools, as listed). It returns
 // the checks, in order, and the late answers their sessions saw. Every
 // session it opens is closed before it returns.
-func concurrencyChecks(ctx context.Context, cfg Config, cn *connector, tested []report.Tool, tools []tool) ([]report.Check, int) {
-	cr := &concurrencyRun{cfg: cfg, cn: cn, n: cfg.Concurrency, deadline: time.Now().Add(concurrencyBudget), tail: &runner{leak: cn.leak}}
+func concurrencyChecks(ctx context.Context, cfg Config, cn *session.Dialer, tested []report.Tool, tools []tool) ([]report.Check, int) {
+	cr := &concurrencyRun{cfg: cfg, cn: cn, n: cfg.Concurrency, deadline: time.Now().Add(concurrencyBudget), tail: &runner{leak: cn.Leak}}
 	bctx, cancel := context.WithDeadline(ctx, cr.deadline)
 	defer cancel()
 	byName := map[string]tool{}
@@ -177,8 +178,8 @@ func (cr *concurrencyRun) budgetSpent() string {
 
 // open starts n sessions at once and returns those that started, and why
 // the others did not (redacted).
-func (cr *concurrencyRun) open(ctx context.Context, n int) ([]*session, []string) {
-	sessions := make([]*session, n)
+func (cr *concurrencyRun) open(ctx context.Context, n int) ([]*session.Session, []string) {
+	sessions := make([]*session.Session, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range n {
@@ -187,17 +188,17 @@ func (cr *concurrencyRun) open(ctx context.Context, n int) ([]*session, []string
 			defer wg.Done()
 			sctx, cancel := context.WithTimeout(ctx, cr.cfg.StartupTimeout)
 			defer cancel()
-			sessions[i], errs[i] = cr.cn.connect(sctx)
+			sessions[i], errs[i] = cr.cn.Connect(sctx)
 		}()
 	}
 	wg.Wait()
-	var live []*session
+	var live []*session.Session
 	var why []string
 	for i, s := range sessions {
 		if s != nil {
 			live = append(live, s)
 		} else if errs[i] != nil {
-			why = append(why, excerpt(cr.cn.leak.Redact(errs[i].Error()), 200))
+			why = append(why, excerpt(cr.cn.Leak.Redact(errs[i].Error()), 200))
 		}
 	}
 	return live, why
@@ -207,21 +208,8 @@ func (cr *concurrencyRun) open(ctx context.Context, n int) ([]*session, []string
 // server that ignores SIGTERM costs a kill grace to stop: one after
 // another, the N servers of a check would cost N of them, past the
 // checks' budget (which is spent before the sessions close).
-func (cr *concurrencyRun) closeAll(sessions []*session) {
-	var wg sync.WaitGroup
-	for _, s := range sessions {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s.close()
-		}()
-	}
-	wg.Wait()
-	for _, s := range sessions {
-		s.mu.Lock()
-		cr.lateAnswers += s.lateAnswers
-		s.mu.Unlock()
-	}
+func (cr *concurrencyRun) closeAll(sessions []*session.Session) {
+	cr.lateAnswers += session.CloseAll(sessions)
 }
 
 // concurrentCall is one call of a concurrency check, judged.
@@ -268,17 +256,17 @@ func (cr *concurrencyRun) toolCheck(ctx context.Context, cc *concurrencyCall, c 
 }
 
 // call makes the valid call cc on s and judges it as a valid case.
-func (cr *concurrencyRun) call(ctx context.Context, s *session, cc *concurrencyCall) concurrentCall {
+func (cr *concurrencyRun) call(ctx context.Context, s *session.Session, cc *concurrencyCall) concurrentCall {
 	params := callParams(cc.t.Name, cc.args)
-	before, _ := s.beginCall()
-	raw, secrets, ms, err := s.timedCall(ctx, cr.cfg.callTimeout(cc.t.Name), func(cctx context.Context) (json.RawMessage, []string, error) {
-		return s.call(cctx, "tools/call", params)
+	before, _ := s.BeginCall()
+	raw, secrets, ms, err := s.TimedCall(ctx, cr.cfg.callTimeout(cc.t.Name), func(cctx context.Context) (json.RawMessage, []string, error) {
+		return s.Call(cctx, "tools/call", params)
 	})
-	o := s.outcomeOf(ctx, raw, err)
+	o := s.OutcomeOf(ctx, raw, err)
 	if o.Closed {
-		o.ExitStatus = s.waitExit(2 * time.Second)
+		o.ExitStatus = s.WaitExit(2 * time.Second)
 	}
-	violations, inViolations := s.endCall(before)
+	violations, inViolations := s.EndCall(before)
 	o.Violations, o.Secrets = violations, append(secrets, inViolations...)
 	j := oracle.Judge(oracle.Case{
 		Kind: casegen.Valid,
@@ -287,15 +275,15 @@ func (cr *concurrencyRun) call(ctx context.Context, s *session, cc *concurrencyC
 		FromExample: true,
 		Validate:    cc.t.OutputValidator(),
 		Args:        cc.args,
-		Leak:        cr.cn.leak,
+		Leak:        cr.cn.Leak,
 		MaxResponse: cr.cfg.MaxResponse,
 	}, o)
 	out := concurrentCall{verdict: j.Verdict, detail: j.Detail, ms: ms}
 	if j.Verdict.Failure() {
 		out.crash = &report.CrashInfo{How: j.Crash}
-		if s.proc != nil {
-			out.crash.ExitStatus = s.proc.ExitStatus()
-			out.crash.Stderr = cr.tail.stderrTail(s.proc.Stderr())
+		if s.Proc != nil {
+			out.crash.ExitStatus = s.Proc.ExitStatus()
+			out.crash.Stderr = cr.tail.stderrTail(s.Proc.Stderr())
 		}
 	}
 	return out
@@ -405,7 +393,7 @@ func (cr *concurrencyRun) sessionChecks(ctx context.Context, sample *concurrency
 // sameSession sends cr.n requests at once on s, tools/list and other
 // alternately, and judges into c whether each answer reached its own
 // request. It reports whether s is still usable.
-func (cr *concurrencyRun) sameSession(ctx context.Context, s *session, other string, otherParams json.RawMessage, c *report.Check) bool {
+func (cr *concurrencyRun) sameSession(ctx context.Context, s *session.Session, other string, otherParams json.RawMessage, c *report.Check) bool {
 	reqs := make([]inFlight, cr.n)
 	for i := range reqs {
 		reqs[i] = inFlight{method: "tools/list", params: json.RawMessage(`{}`)}
@@ -413,10 +401,10 @@ func (cr *concurrencyRun) sameSession(ctx context.Context, s *session, other str
 			reqs[i] = inFlight{method: other, params: otherParams}
 		}
 	}
-	before, _ := s.beginCall()
-	s.mu.Lock()
-	lateBefore := s.lateAnswers
-	s.mu.Unlock()
+	before, _ := s.BeginCall()
+	s.Mu.Lock()
+	lateBefore := s.LateAnswers
+	s.Mu.Unlock()
 	// JSON-RPC does not ask a server to work on requests at once: one
 	// that answers them one after another, each in time, is no hang. The
 	// requests still in flight are given up on only once no answer came
@@ -434,7 +422,7 @@ func (cr *concurrencyRun) sameSession(ctx context.Context, s *session, other str
 			if reqs[i].params != nil {
 				params = reqs[i].params
 			}
-			reqs[i].raw, _, reqs[i].err = s.call(stall.ctx, reqs[i].method, params)
+			reqs[i].raw, _, reqs[i].err = s.Call(stall.ctx, reqs[i].method, params)
 			switch {
 			case ctx.Err() != nil:
 			case stall.stalled() && errors.Is(reqs[i].err, context.Canceled):
@@ -450,10 +438,10 @@ func (cr *concurrencyRun) sameSession(ctx context.Context, s *session, other str
 	c.DurationMs = float64(time.Since(began).Microseconds()) / 1000
 	// A duplicated answer may come just after the last awaited one.
 	time.Sleep(50 * time.Millisecond)
-	violations, _ := s.endCall(before)
-	s.mu.Lock()
-	late := s.lateAnswers - lateBefore
-	s.mu.Unlock()
+	violations, _ := s.EndCall(before)
+	s.Mu.Lock()
+	late := s.LateAnswers - lateBefore
+	s.Mu.Unlock()
 	return cr.judgeSameSession(ctx, s, reqs, violations, late, c)
 }
 
@@ -519,7 +507,7 @@ func (w *stallWatch) stop() {
 // judgeSameSession decides the same-session check from the answers of
 // reqs, the violations on the wire and the late (duplicated) answers, and
 // reports whether the session is still usable.
-func (cr *concurrencyRun) judgeSameSession(ctx context.Context, s *session, reqs []inFlight, violations []string, late int, c *report.Check) bool {
+func (cr *concurrencyRun) judgeSameSession(ctx context.Context, s *session.Session, reqs []inFlight, violations []string, late int, c *report.Check) bool {
 	var mixed []string
 	closed, hung := 0, 0
 	for i, r := range reqs {
@@ -544,14 +532,14 @@ func (cr *concurrencyRun) judgeSameSession(ctx context.Context, s *session, reqs
 	switch {
 	case closed > 0:
 		how, what := report.CrashClosed, "the connection closed"
-		if st := s.waitExit(2 * time.Second); st != "" {
+		if st := s.WaitExit(2 * time.Second); st != "" {
 			how, what = report.CrashExit, "the server exited ("+st+")"
 		}
 		c.Status, c.Code, c.Crash = report.CheckFail, string(report.Crash), &report.CrashInfo{How: how}
 		c.Detail = fmt.Sprintf("%s with %d of %d requests in flight together unanswered", what, closed, len(reqs))
-		if s.proc != nil {
-			c.Crash.ExitStatus = s.proc.ExitStatus()
-			c.Crash.Stderr = cr.tail.stderrTail(s.proc.Stderr())
+		if s.Proc != nil {
+			c.Crash.ExitStatus = s.Proc.ExitStatus()
+			c.Crash.Stderr = cr.tail.stderrTail(s.Proc.Stderr())
 		}
 		return false
 	case len(violations) > 0 || late > 0 || len(mixed) > 0:
@@ -566,7 +554,7 @@ func (cr *concurrencyRun) judgeSameSession(ctx context.Context, s *session, reqs
 		parts = append(parts, mixed...)
 		c.Status, c.Code = report.CheckFail, string(report.ProtocolViolation)
 		c.Detail = fmt.Sprintf("with %d requests in flight together, answers did not reach their own requests: %s", len(reqs), strings.Join(parts, "; "))
-		return hung == 0 && !isDone(s.client.Done())
+		return hung == 0 && !isDone(s.Client.Done())
 	case hung > 0:
 		c.Status, c.Code = report.CheckFail, string(report.Hang)
 		c.Detail = fmt.Sprintf("%d of %d requests in flight together got no answer: none came for --timeout %s", hung, len(reqs), cr.cfg.Timeout)
@@ -611,9 +599,9 @@ func wrongKind(method string, raw json.RawMessage) string {
 // cancelCheck sends method on s and gives up on it as soon as it is
 // written (notifications/cancelled), then sends tools/list: the session
 // must answer it.
-func (cr *concurrencyRun) cancelCheck(ctx context.Context, s *session, method string, params json.RawMessage, c *report.Check) {
+func (cr *concurrencyRun) cancelCheck(ctx context.Context, s *session.Session, method string, params json.RawMessage, c *report.Check) {
 	cctx, cancel := context.WithCancel(ctx)
-	_, _, err := s.call(rpc.WithSent(cctx, cancel), method, params)
+	_, _, err := s.Call(rpc.WithSent(cctx, cancel), method, params)
 	cancel()
 	how := "cancelled while in flight"
 	if !errors.Is(err, context.Canceled) || ctx.Err() != nil {
@@ -623,25 +611,25 @@ func (cr *concurrencyRun) cancelCheck(ctx context.Context, s *session, method st
 		c.Status, c.Detail = report.CheckSkip, "not judged: the run was interrupted, or the concurrency checks' time budget ran out"
 		return
 	}
-	before, _ := s.beginCall()
-	raw, _, ms, err := s.timedCall(ctx, cr.cfg.Timeout, func(cctx context.Context) (json.RawMessage, []string, error) {
-		return s.call(cctx, "tools/list", json.RawMessage(`{}`))
+	before, _ := s.BeginCall()
+	raw, _, ms, err := s.TimedCall(ctx, cr.cfg.Timeout, func(cctx context.Context) (json.RawMessage, []string, error) {
+		return s.Call(cctx, "tools/list", json.RawMessage(`{}`))
 	})
 	c.DurationMs = ms
-	o := s.outcomeOf(ctx, raw, err)
+	o := s.OutcomeOf(ctx, raw, err)
 	if o.Closed {
-		o.ExitStatus = s.waitExit(2 * time.Second)
+		o.ExitStatus = s.WaitExit(2 * time.Second)
 	}
-	o.Violations, _ = s.endCall(before)
+	o.Violations, _ = s.EndCall(before)
 	// Any answer will do, a JSON-RPC error included: the session lives.
 	protocheck.Judge(protocheck.Expectation{ServedOK: func(json.RawMessage) bool { return true }}, o, protocheck.HTTPAnswer{}, c)
 	if c.Status == report.CheckPass {
 		c.Detail = fmt.Sprintf("the %s request was %s; the next request was answered", method, how)
 	} else {
 		c.Detail = fmt.Sprintf("the %s request was %s; then the next request: %s", method, how, c.Detail)
-		if c.Crash != nil && s.proc != nil {
-			c.Crash.ExitStatus = s.proc.ExitStatus()
-			c.Crash.Stderr = cr.tail.stderrTail(s.proc.Stderr())
+		if c.Crash != nil && s.Proc != nil {
+			c.Crash.ExitStatus = s.Proc.ExitStatus()
+			c.Crash.Stderr = cr.tail.stderrTail(s.Proc.Stderr())
 		}
 	}
 }

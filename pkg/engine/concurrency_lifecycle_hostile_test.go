@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -96,42 +95,7 @@ func TestHostileConcurrencyHangShared(t *testing.T) {
 	}
 }
 
-// A server that ignores SIGTERM and the end of its input costs a kill
-// grace to stop (measured: 16 sessions of one such server stopped one
-// after another made the concurrency checks of one tool take 41 s). The
-// concurrency checks stop the N sessions of a check together: every close
-// is under way before any has finished.
-func TestConcurrencyClosesTogether(t *testing.T) {
-	parallel(t)
-	const n = MaxConcurrency
-	var entered sync.WaitGroup
-	entered.Add(n)
-	all := make(chan struct{})
-	go func() { entered.Wait(); close(all) }()
-	var together atomic.Int32
-	sessions := make([]*session, n)
-	for i := range sessions {
-		sessions[i] = &session{cancel: func() {
-			entered.Done()
-			select {
-			case <-all:
-				together.Add(1)
-			case <-time.After(2 * time.Second):
-			}
-		}}
-		sessions[i].lateAnswers = i
-	}
-	cr := &concurrencyRun{}
-	cr.closeAll(sessions)
-	if got := together.Load(); got != n {
-		t.Errorf("%d of %d closes were under way together; the rest waited for others to finish", got, n)
-	}
-	if want := n * (n - 1) / 2; cr.lateAnswers != want {
-		t.Errorf("late answers = %d, want %d", cr.lateAnswers, want)
-	}
-}
-
-// The same end to end: 16 sessions of a server that ignores SIGTERM are
+// End to end: 16 sessions of a server that ignores SIGTERM are
 // stopped, and the concurrency check still passes (the server answers
 // well) with nothing left running.
 func TestHostileConcurrencyStubborn(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 )
 
 // Config says what to fuzz and how. The zero value is not usable: set Command
@@ -404,7 +405,7 @@ func (c Config) Validate() error {
 	if c.URL != "" {
 		u, err := url.Parse(c.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return bad("{URL} %q is not an http(s) URL", hideUserinfo(c.URL))
+			return bad("{URL} %q is not an http(s) URL", secret.HideUserinfo(c.URL))
 		}
 		if len(c.Env) > 0 || len(c.PassEnv) > 0 || c.Cwd != "" {
 			return bad("{Env}, {PassEnv} and {Cwd} apply to a stdio command, not to {URL}")
@@ -452,11 +453,11 @@ func (c Config) Validate() error {
 	if c.Era != "" && !slices.Contains([]string{EraAuto, EraModern, EraLegacy, EraBoth}, c.Era) {
 		return bad("{Era} %q: want modern, legacy, both or auto", c.Era)
 	}
-	if c.ProtocolVersion != "" && !validProtocolVersion(c.ProtocolVersion) {
+	if c.ProtocolVersion != "" && !session.ValidProtocolVersion(c.ProtocolVersion) {
 		return bad("{ProtocolVersion} %q: want a protocol revision such as %s", c.ProtocolVersion, ModernProtocolVersion)
 	}
-	if c.ProtocolVersion != "" && !slices.Contains(modernVersions, c.ProtocolVersion) {
-		return bad("{ProtocolVersion} %s: mcp-fuzz speaks the stateless era in %s", c.ProtocolVersion, strings.Join(modernVersions, ", "))
+	if c.ProtocolVersion != "" && !slices.Contains(session.ModernVersions, c.ProtocolVersion) {
+		return bad("{ProtocolVersion} %s: mcp-fuzz speaks the stateless era in %s", c.ProtocolVersion, strings.Join(session.ModernVersions, ", "))
 	}
 	if c.Timeout < 0 {
 		return bad("{Timeout} %v: must be positive", c.Timeout)

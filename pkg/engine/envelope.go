@@ -8,6 +8,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stateless"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -54,37 +55,24 @@ type envelopeTarget struct {
 	// call is a tools/call the audit made and the server answered (a
 	// confirmed tool safe to call again), for the Mcp-Name check; nil
 	// when there is none.
-	call *sampleCall
+	call *session.SampleCall
 	// paramCall is such a call of a tool with x-mcp-header parameters
 	// whose arguments have a value for one of them, for the Mcp-Param
 	// check; nil when there is none.
-	paramCall *sampleCall
+	paramCall *session.SampleCall
 	// inputRequired is a call the server answered with input_required and
 	// a requestState; nil when none did.
-	inputRequired *sampleCall
-}
-
-// sampleCall is a call of the audit that a check sends again, changed.
-type sampleCall struct {
-	tool   string
-	params json.RawMessage // with the _meta envelope
-	// args are the call's arguments and bindings its tool's x-mcp-header
-	// bindings: the Mcp-Param check breaks one of the headers they make
-	// (the call's context carries the others; see [session.callOnce]).
-	args     json.RawMessage
-	bindings []mcpheader.Binding
-	state    string         // the requestState the server handed out
-	inputs   map[string]any // the inputResponses sent back with it
+	inputRequired *session.SampleCall
 }
 
 // envelopePhase plans the envelope checks of a (see [phases]).
 func envelopePhase(a *audit) []protocheck.Check {
 	return envelopeChecks(envelopeTarget{
 		version:       a.version(),
-		http:          a.cn.transport != "stdio",
+		http:          a.cn.Transport != "stdio",
 		call:          repeatableCall(a.rep.Tools, a.tools, a.s, false),
 		paramCall:     repeatableCall(a.rep.Tools, a.tools, a.s, true),
-		inputRequired: safeSample(a.cn.observed.sample(), a.tools),
+		inputRequired: safeSample(a.cn.Observed.Sample(), a.tools),
 	})
 }
 
@@ -125,7 +113,7 @@ func headerChecks(t envelopeTarget) []protocheck.Check {
 	hm := protocheck.Expectation{Codes: []int64{oracle.CodeHeaderMismatch}, Legacy: []int64{-32001}}
 	checks := []protocheck.Check{
 		{ID: "envelope/header-version-mismatch", Title: "an MCP-Protocol-Version header that contradicts _meta is refused", Expected: mismatch, Expect: hm,
-			Req: protocheck.Request{Method: "tools/list", Params: list, Headers: http.Header{"Mcp-Protocol-Version": {protocolVersion}}}},
+			Req: protocheck.Request{Method: "tools/list", Params: list, Headers: http.Header{"Mcp-Protocol-Version": {session.LegacyVersion}}}},
 		{ID: "envelope/header-method-mismatch", Title: "an Mcp-Method header that contradicts the body is refused", Expected: mismatch, Expect: hm,
 			Req: protocheck.Request{Method: "tools/list", Params: list, Headers: http.Header{"Mcp-Method": {"prompts/list"}}}},
 		{ID: "envelope/header-method-missing", Title: "a request without the Mcp-Method header is refused", Expected: mismatch, Expect: hm,
@@ -136,8 +124,8 @@ func headerChecks(t envelopeTarget) []protocheck.Check {
 	case t.call == nil:
 		name.Skip = "no tool whose valid call succeeded is safe to call again (read-only or not destructive)"
 	default:
-		name.Req = protocheck.Request{Method: "tools/call", Params: t.call.params,
-			Headers: http.Header{"Mcp-Name": {mcpNameHeader(otherName(t.call.tool))}}}
+		name.Req = protocheck.Request{Method: "tools/call", Params: t.call.Params,
+			Headers: http.Header{"Mcp-Name": {mcpheader.NameValue(otherName(t.call.Tool))}}}
 	}
 	return append(checks, name, paramCheck(t))
 }
@@ -154,13 +142,13 @@ func paramCheck(t envelopeTarget) protocheck.Check {
 		c.Skip = "no tool with an x-mcp-header parameter had a valid call that succeeded, sent a value for the parameter, and is safe to call again (read-only or not destructive)"
 		return c
 	}
-	header, value, ok := mcpheader.Mismatch(sc.bindings, sc.args)
+	header, value, ok := mcpheader.Mismatch(sc.Bindings, sc.Args)
 	if !ok {
 		c.Skip = "the valid call of the sampled tool sends no value with a header form for its x-mcp-header parameters"
 		return c
 	}
 	// The call's other Mcp-Param headers are right (see checkHeaders).
-	c.Req = protocheck.Request{Method: "tools/call", Params: sc.params, Headers: http.Header{header: {value}}}
+	c.Req = protocheck.Request{Method: "tools/call", Params: sc.Params, Headers: http.Header{header: {value}}}
 	return c
 }
 
@@ -188,19 +176,19 @@ func requestStateCheck(t envelopeTarget) protocheck.Check {
 		c.Skip = "no call was answered with input_required and a requestState"
 		return c
 	}
-	members := []any{"requestState", tamper(in.state)}
-	if len(in.inputs) > 0 {
-		members = append(members, "inputResponses", in.inputs)
+	members := []any{"requestState", tamper(in.State)}
+	if len(in.Inputs) > 0 {
+		members = append(members, "inputResponses", in.Inputs)
 	}
-	params, err := stateless.WithMembers(in.params, members...)
+	params, err := stateless.WithMembers(in.Params, members...)
 	if err != nil {
 		c.Skip = "the call's params are not an object"
 		return c
 	}
 	// The report shows a placeholder: the state is the server's opaque
 	// text, and may carry what no report should (a token, base64'd).
-	members[1] = fmt.Sprintf("REQUEST_STATE: the requestState of the call's input_required answer (%d bytes), one byte changed; not recorded, it may carry the server's secrets", len(in.state))
-	shown, _ := stateless.WithMembers(in.params, members...)
+	members[1] = fmt.Sprintf("REQUEST_STATE: the requestState of the call's input_required answer (%d bytes), one byte changed; not recorded, it may carry the server's secrets", len(in.State))
+	shown, _ := stateless.WithMembers(in.Params, members...)
 	c.Req = protocheck.Request{Method: "tools/call", Params: params, Shown: shown}
 	return c
 }
@@ -230,32 +218,32 @@ func tamper(state string) string {
 // the Mcp-Name check sends it with a header naming another tool, so that
 // a server that ignores the header calls a tool already called. With
 // withParam, only a call that carries an Mcp-Param header qualifies.
-func repeatableCall(tested []report.Tool, tools []tool, s *session, withParam bool) *sampleCall {
+func repeatableCall(tested []report.Tool, tools []tool, s *session.Session, withParam bool) *session.SampleCall {
 	for _, rt := range tested {
 		if !rt.Confirmed || !safeTool(rt.Name, tools) {
 			continue
 		}
-		bindings := s.params.lookup(rt.Name)
+		bindings := s.Params.Lookup(rt.Name)
 		for _, c := range rt.Cases {
 			if c.Kind != report.KindValid || c.Verdict != report.OK || c.ArgumentsDigest != nil {
 				continue
 			}
-			params, err := stateless.WithMembers(callParams(rt.Name, c.Arguments), "_meta", s.envelope())
+			params, err := stateless.WithMembers(callParams(rt.Name, c.Arguments), "_meta", s.Envelope())
 			if err != nil {
 				continue
 			}
 			if withParam && len(mcpheader.Headers(bindings, c.Arguments)) == 0 {
 				break
 			}
-			return &sampleCall{tool: rt.Name, params: params, args: c.Arguments, bindings: bindings}
+			return &session.SampleCall{Tool: rt.Name, Params: params, Args: c.Arguments, Bindings: bindings}
 		}
 	}
 	return nil
 }
 
 // safeSample is sc when its tool is safe to call again, else nil.
-func safeSample(sc *sampleCall, tools []tool) *sampleCall {
-	if sc == nil || !safeTool(sc.tool, tools) {
+func safeSample(sc *session.SampleCall, tools []tool) *session.SampleCall {
+	if sc == nil || !safeTool(sc.Tool, tools) {
 		return nil
 	}
 	return sc

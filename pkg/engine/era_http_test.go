@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/demo"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
 )
 
 // seenRequest is what a test HTTP server saw of one POST.
@@ -113,7 +114,7 @@ func TestStreamableHTTPModern(t *testing.T) {
 	if out := runShell(t, r.Shell); !strings.Contains(out, `"result"`) || strings.Contains(out, `"isError":true`) {
 		t.Errorf("reproducer %s printed %q", r.Shell, out)
 	}
-	if got := mcpNameHeader("tool ü"); got != "=?base64?dG9vbCDDvA==?=" {
+	if got := mcpheader.NameValue("tool ü"); got != "=?base64?dG9vbCDDvA==?=" {
 		t.Errorf("mcpNameHeader = %q", got)
 	}
 }

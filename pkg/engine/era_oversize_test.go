@@ -19,6 +19,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/demo"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -50,7 +51,7 @@ func TestOversizeDiscoverFallsBack(t *testing.T) {
 				c.StartupTimeout = 6 * time.Second // the unfinished probe waits half of it
 			})
 			runtime.ReadMemStats(&after)
-			if rep.Server.Era != EraLegacy || rep.Server.ProtocolVersion != protocolVersion {
+			if rep.Server.Era != EraLegacy || rep.Server.ProtocolVersion != session.LegacyVersion {
 				t.Fatalf("server %+v: want the legacy era", rep.Server)
 			}
 			if !strings.Contains(rep.Server.EraReason, tc.want) || !strings.Contains(rep.Server.EraReason, "--max-response") {

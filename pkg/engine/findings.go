@@ -1,13 +1,17 @@
 package engine
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stateless"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -114,7 +118,7 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 		// Stateless: one POST, no session, the routing headers.
 		h := curlHeaders(cfg)
 		r.Shell = fmt.Sprintf(`curl -s %s %s -H %s -H 'Mcp-Method: tools/call' -H %s%s -d %s`,
-			shellQuote(redactURL(cfg.URL)), h, shellQuote("Mcp-Protocol-Version: "+headerToken(rep.Server.ProtocolVersion)), shellQuote("Mcp-Name: "+mcpNameHeader(toolName)),
+			shellQuote(secret.RedactURL(cfg.URL)), h, shellQuote("Mcp-Protocol-Version: "+mcpheader.Token(rep.Server.ProtocolVersion)), shellQuote("Mcp-Name: "+mcpheader.NameValue(toolName)),
 			paramCurlHeaders(cfg.params, toolName, c.Arguments), shellQuote(call))
 	case cfg.URL != "":
 		r.Shell = sessionCurl(cfg, rep.Server.ProtocolVersion, call)
@@ -131,10 +135,10 @@ func reproduce(rep *report.Report, cfg Config, toolName string, c report.Case) r
 // HTTP: a session opened with initialize, the initialized notification,
 // then line on that session, each with the negotiated version.
 func sessionCurl(cfg Config, version, line string) string {
-	u := shellQuote(redactURL(cfg.URL))
+	u := shellQuote(secret.RedactURL(cfg.URL))
 	h := curlHeaders(cfg)
 	// The version is the server's word: quoted like any server text.
-	pvHeader := shellQuote("Mcp-Protocol-Version: " + headerToken(version))
+	pvHeader := shellQuote("Mcp-Protocol-Version: " + mcpheader.Token(version))
 	return fmt.Sprintf(`sid=$(curl -si %s %s -d %s | tr -d '\r' | sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: //p'); `+
 		`curl -s %s %s -H "Mcp-Session-Id: $sid" -H %s -d %s >/dev/null; `+
 		`curl -s %s %s -H "Mcp-Session-Id: $sid" -H %s -d %s`,
@@ -144,7 +148,7 @@ func sessionCurl(cfg Config, version, line string) string {
 // reproInit and reproInitialized are the 2025 era's handshake as every
 // reproducer that needs one sends it: initialize with id 1, then the
 // initialized notification.
-var reproInit = fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcp-fuzz-repro","version":"0"}}}`, protocolVersion)
+var reproInit = fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcp-fuzz-repro","version":"0"}}}`, session.LegacyVersion)
 
 const reproInitialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 
@@ -271,7 +275,7 @@ func replayCommand(cfg Config, caseID string) string {
 			b.WriteString(" -- " + shellJoin(cfg.Command))
 		}
 	case cfg.URL != "":
-		b.WriteString(" --url " + shellQuote(redactURL(cfg.URL)))
+		b.WriteString(" --url " + shellQuote(secret.RedactURL(cfg.URL)))
 		for _, hd := range cfg.Headers {
 			n, _, _ := parseHeader(hd)
 			b.WriteString(" --header " + headerFromEnv(n))
@@ -316,21 +320,6 @@ func envName(header string) string {
 
 func cutEnv(kv string) (string, string, bool) { return strings.Cut(kv, "=") }
 
-// headerToken is v when it is a plain version token (letters, digits, '.',
-// '-', '_'; at most 64 bytes) and "" otherwise: a server's protocolVersion
-// goes into an HTTP header and a reproducer only in that shape.
-func headerToken(v string) string {
-	if len(v) == 0 || len(v) > 64 {
-		return ""
-	}
-	for _, r := range v {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_') {
-			return ""
-		}
-	}
-	return v
-}
-
 // shellQuote quotes s for a POSIX shell.
 func shellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
@@ -368,16 +357,15 @@ func reproEnvelope(version string) json.RawMessage {
 	return stateless.Envelope(version, "mcp-fuzz-repro", "0")
 }
 
-// mcpNameHeader is the Mcp-Name header value for name: as it is when it is
-// visible ASCII without edge spaces, else base64 in the =?base64?…?= form
-// the Streamable HTTP transport of 2026-07-28 uses.
-func mcpNameHeader(name string) string {
-	plain := name != "" && name == strings.TrimSpace(name)
-	for i := 0; plain && i < len(name); i++ {
-		plain = name[i] >= 0x20 && name[i] < 0x7f
+// paramCurlHeaders are the -H words of a reproducer for the Mcp-Param
+// headers of a call of toolName with args, sorted; "" when there are none.
+// Names were validated as HTTP tokens; values are visible ASCII; both are
+// shell-quoted all the same.
+func paramCurlHeaders(table map[string][]mcpheader.Binding, toolName string, args json.RawMessage) string {
+	h := mcpheader.Headers(table[toolName], args)
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(h)) {
+		b.WriteString(" -H " + shellQuote(k+": "+h.Get(k)))
 	}
-	if plain {
-		return name
-	}
-	return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(name)) + "?="
+	return b.String()
 }

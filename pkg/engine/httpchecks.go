@@ -17,6 +17,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/httpcap"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -66,15 +67,15 @@ var errAuthBudget = fmt.Errorf("the metadata checks' time budget of %s was spent
 
 // httpPhase runs the HTTP compliance checks of a (see [phases]).
 func httpPhase(ctx context.Context, a *audit) []report.Check {
-	return httpChecks(ctx, a.cn, a.version())
+	return httpChecks(ctx, a.cn, a.version(), a.cfg.Timeout)
 }
 
 // httpChecks are the HTTP compliance checks of the audit of cn, a
 // Streamable HTTP target, in order. version is the negotiated protocol
-// version.
-func httpChecks(ctx context.Context, cn *connector, version string) []report.Check {
-	hc := &httpChecker{client: cn.http, target: cn.header.target, leak: cn.leak, timeout: min(checkTimeout, cn.cfg.Timeout)}
-	out := []report.Check{noSessionCheck(cn.header, version)}
+// version; timeout is --timeout.
+func httpChecks(ctx context.Context, cn *session.Dialer, version string, timeout time.Duration) []report.Check {
+	hc := &httpChecker{client: cn.HTTP, target: cn.Header.Target, leak: cn.Leak, timeout: min(checkTimeout, timeout)}
+	out := []report.Check{noSessionCheck(cn.Header, version)}
 	if ctx.Err() != nil {
 		return out
 	}
@@ -88,14 +89,14 @@ func httpChecks(ctx context.Context, cn *connector, version string) []report.Che
 }
 
 // noSessionCheck judges the session ids the answers to the audit's
-// stateless POSTs carried (see [headerTransport.noteAnswer]); its
+// stateless POSTs carried (see [session.HeaderTransport]); its
 // reproducer sends the first request that got one again, when it needs
 // no arguments (else server/discover).
-func noSessionCheck(h *headerTransport, version string) report.Check {
+func noSessionCheck(h *session.HeaderTransport, version string) report.Check {
 	c := report.Check{ID: "compliance/no-session", Group: "compliance",
 		Title:    "no answer to a stateless request sets a session id",
 		Expected: "no Mcp-Session-Id header on any answer"}
-	posts, sessions, first := h.sessionsSeen()
+	posts, sessions, first := h.SessionsSeen()
 	judgeNoSession(posts, sessions, first, &c)
 	if c.Status == report.CheckFail {
 		method := "server/discover"
@@ -157,8 +158,8 @@ func (hc *httpChecker) get(ctx context.Context, path, accept string) (fetched, e
 // send sends GET path with accept and the user's headers (the transport
 // adds them), and no Mcp-Protocol-Version: these are not MCP requests.
 func (hc *httpChecker) send(ctx context.Context, path, accept string) (*http.Response, error) {
-	probe := &httpProbe{headers: http.Header{"Mcp-Protocol-Version": {""}}}
-	req, err := http.NewRequestWithContext(context.WithValue(ctx, httpProbeKey{}, probe), http.MethodGet, originOf(hc.target)+path, nil)
+	probe := &session.HTTPProbe{Headers: http.Header{"Mcp-Protocol-Version": {""}}}
+	req, err := http.NewRequestWithContext(context.WithValue(ctx, session.ProbeKey{}, probe), http.MethodGet, originOf(hc.target)+path, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +246,7 @@ func (hc *httpChecker) authChecks(ctx context.Context) []report.Check {
 				other = "an issuer that is not an http(s) URL: " + hc.name(issuer)
 			}
 			continue
-		case !sameOrigin(u, hc.target):
+		case !session.SameOrigin(u, hc.target):
 			if other == "" {
 				other = "the authorization server is on another origin (" + hc.name(issuer) + "); mcp-fuzz sends nothing to other origins"
 			}

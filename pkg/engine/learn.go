@@ -242,7 +242,7 @@ func (r *runner) discover(ctx context.Context, t tool) (cands []learn.Candidate,
 	}
 	if l.resources {
 		got, stop := r.listedOnce(ctx, learn.FromResources, r.cfg.Timeout, func(ctx context.Context) (string, error) {
-			raw, _, err := r.s.call(ctx, "resources/list", map[string]any{})
+			raw, _, err := r.s.Call(ctx, "resources/list", map[string]any{})
 			if err != nil {
 				return "", err
 			}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 )
 
 // malformedServer is a streamable HTTP server whose tools/call answer is
@@ -43,7 +44,7 @@ func malformedServer(t *testing.T, ct string, body func(id string) string) strin
 	return srv.URL
 }
 
-func malformedSession(t *testing.T, url string) *session {
+func malformedSession(t *testing.T, url string) *session.Session {
 	t.Helper()
 	return httpSession(t, Config{URL: url, MaxResponse: MinMaxResponse})
 }
@@ -104,7 +105,7 @@ func TestOversizeHTTPMalformed(t *testing.T) {
 			s := malformedSession(t, malformedServer(t, tc.ct, tc.body))
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			_, _, err := s.call(ctx, "tools/call", map[string]any{"name": "x"})
+			_, _, err := s.Call(ctx, "tools/call", map[string]any{"name": "x"})
 			var o *rpc.Oversize
 			switch {
 			case !errors.As(err, &o):

@@ -13,11 +13,11 @@ import (
 	"sync"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/demo"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 )
 
 const (
@@ -206,7 +206,7 @@ func TestSameOrigin(t *testing.T) {
 		if errA != nil || errB != nil {
 			t.Fatalf("bad test URLs: %v %v", errA, errB)
 		}
-		if got := sameOrigin(a, b); got != tc.same {
+		if got := session.SameOrigin(a, b); got != tc.same {
 			t.Errorf("sameOrigin(%s, %s) = %v, want %v", tc.a, tc.b, got, tc.same)
 		}
 	}
@@ -224,28 +224,19 @@ func TestConnectorRecordsRefusedOrigin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := cn.refusedOrigin(); got != "" {
+	if got := cn.RefusedOrigin(); got != "" {
 		t.Fatalf("refusedOrigin before connecting = %q, want none", got)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if s, err := cn.connect(ctx); err == nil {
-		s.close()
+	if s, err := cn.Connect(ctx); err == nil {
+		s.Close()
 		t.Fatal("connect through a cross-origin redirect succeeded")
 	}
-	if got := cn.refusedOrigin(); got != b.URL {
+	if got := cn.RefusedOrigin(); got != b.URL {
 		t.Errorf("refusedOrigin = %q, want %q", got, b.URL)
 	}
 	b.assertNoSecrets(t)
-}
-
-func TestDisplayOriginIsBounded(t *testing.T) {
-	parallel(t)
-	u := &url.URL{Scheme: "http", Host: strings.Repeat("é", 300) + ":1"}
-	got := displayOrigin(u)
-	if len(got) > maxOriginLen+len("…") || !utf8.ValidString(got) {
-		t.Errorf("displayOrigin = %d bytes (valid UTF-8: %v), want at most %d", len(got), utf8.ValidString(got), maxOriginLen+len("…"))
-	}
 }
 
 // A server that starts redirecting to another origin in the middle of the

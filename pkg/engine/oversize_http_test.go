@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/httpcap"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -88,13 +89,21 @@ func hugeServer(t *testing.T, sse bool, mib int, stalled chan struct{}) *httptes
 	return srv
 }
 
-func hugeSession(t *testing.T, url string) *session {
+func hugeSession(t *testing.T, url string) *session.Session {
 	t.Helper()
-	return httpSession(t, Config{URL: url, Bearer: oversizeSecret})
+	s, _ := httpDial(t, Config{URL: url, Bearer: oversizeSecret})
+	return s
 }
 
 // httpSession connects one session to the HTTP target of cfg (defaulted).
-func httpSession(t *testing.T, cfg Config) *session {
+func httpSession(t *testing.T, cfg Config) *session.Session {
+	t.Helper()
+	s, _ := httpDial(t, cfg)
+	return s
+}
+
+// httpDial is [httpSession], also returning its dialer.
+func httpDial(t *testing.T, cfg Config) (*session.Session, *session.Dialer) {
 	t.Helper()
 	cn, err := newConnector(cfg.withDefaults())
 	if err != nil {
@@ -102,12 +111,12 @@ func httpSession(t *testing.T, cfg Config) *session {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	s, err := cn.connect(ctx)
+	s, err := cn.Connect(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(s.close)
-	return s
+	t.Cleanup(s.Close)
+	return s, cn
 }
 
 func TestOversizeHTTPAnswer(t *testing.T) {
@@ -120,12 +129,12 @@ func TestOversizeHTTPAnswer(t *testing.T) {
 		{"sse", true, 128},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := hugeSession(t, hugeServer(t, tc.sse, tc.mib, nil).URL+"/mcp")
+			s, cn := httpDial(t, Config{URL: hugeServer(t, tc.sse, tc.mib, nil).URL + "/mcp", Bearer: oversizeSecret})
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			_, secrets, err := s.call(ctx, "tools/call", map[string]any{"name": "x"})
+			_, secrets, err := s.Call(ctx, "tools/call", map[string]any{"name": "x"})
 			runtime.ReadMemStats(&after)
 			var o *rpc.Oversize
 			if !errors.As(err, &o) {
@@ -141,10 +150,10 @@ func TestOversizeHTTPAnswer(t *testing.T) {
 			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
 				t.Errorf("a %d MiB answer allocated %d MiB", tc.mib, alloc>>20)
 			}
-			if raw, _, err := s.call(ctx, "ping", nil); err != nil || string(raw) != "{}" {
+			if raw, _, err := s.Call(ctx, "ping", nil); err != nil || string(raw) != "{}" {
 				t.Errorf("the call after = %s, %v: the session should live on", raw, err)
 			}
-			if count, kept := s.stray.snapshot(); count != 0 {
+			if count, kept := cn.Stray.Snapshot(); count != 0 {
 				t.Errorf("violations: %v", kept)
 			}
 		})
@@ -174,7 +183,7 @@ func TestOversizeHTTPNotForgeable(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	s := hugeSession(t, srv.URL)
-	_, _, err := s.call(context.Background(), "tools/call", nil)
+	_, _, err := s.Call(context.Background(), "tools/call", nil)
 	var o *rpc.Oversize
 	var rerr *rpc.Error
 	if errors.As(err, &o) || !errors.As(err, &rerr) {
@@ -206,7 +215,7 @@ func TestOversizeHTTPUnfinished(t *testing.T) {
 		case <-stalled:
 			// Cancel once the client has read past the cap (on a loaded
 			// machine that can take longer than the server's writing).
-			cc, _ := s.client.Conn().(*httpcap.Conn)
+			cc, _ := s.Client.Conn().(*httpcap.Conn)
 			for i := 0; i < 200 && cc != nil && !cc.Store().PastCap(); i++ {
 				time.Sleep(50 * time.Millisecond)
 			}
@@ -214,7 +223,7 @@ func TestOversizeHTTPUnfinished(t *testing.T) {
 		case <-ctx.Done():
 		}
 	}()
-	_, _, err := s.call(ctx, "tools/call", nil)
+	_, _, err := s.Call(ctx, "tools/call", nil)
 	var o *rpc.Oversize
 	if !errors.As(err, &o) || o.Ended || o.Bytes <= DefaultMaxResponse {
 		t.Fatalf("err = %v (%+v), want an unfinished Oversize over the response cap", err, o)

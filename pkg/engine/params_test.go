@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/mcptool"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -49,13 +50,14 @@ func TestParamSkipReason(t *testing.T) {
 		{"sse", EraLegacy, false},
 		{"stdio", EraModern, false},
 	} {
-		cn := &connector{transport: tc.transport, cfg: Config{Era: tc.era}}
-		got := cn.paramSkipReason(tl)
+		cn := session.NewDialer(session.Options{Command: []string{"server"}, Era: tc.era})
+		cn.Transport = tc.transport
+		got := cn.ParamSkipReason(tl)
 		if (got != "") != tc.skip || tc.skip && !strings.Contains(got, `inputSchema/properties/p/x-mcp-header: x-mcp-header "P" is on a property with type "number"`) {
 			t.Errorf("%s %s: %q", tc.transport, tc.era, got)
 		}
 	}
-	if l := paramLint([]tool{tl}, true); len(l) != 1 || l[0].Severity != report.SeverityError {
+	if l := session.ParamLint([]tool{tl}, true); len(l) != 1 || l[0].Severity != report.SeverityError {
 		t.Errorf("strict lint %+v", l)
 	}
 }

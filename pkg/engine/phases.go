@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -18,12 +19,12 @@ import (
 // server. Phases run one after the other, never at once.
 type audit struct {
 	cfg Config // validated and defaulted; Progress redacts what it reports
-	cn  *connector
+	cn  *session.Dialer
 	// s is the session opened for discovery: its era, negotiated
 	// version, capabilities and listings are the target's. Over stdio it
 	// is the first worker's session (closed once the tools ran when it
 	// broke, and with --no-calls).
-	s     *session
+	s     *session.Session
 	tools []tool         // as listed
 	rep   *report.Report // so far: the tools' cases, the lint, the era
 	// live is the runner of the audit's first worker, its session still
@@ -50,10 +51,10 @@ func (a *audit) closeSession() {
 }
 
 // era is the era the audit speaks.
-func (a *audit) era() string { return a.s.era }
+func (a *audit) era() string { return a.s.Era }
 
 // version is the protocol version the audit negotiated.
-func (a *audit) version() string { return a.s.init.ProtocolVersion }
+func (a *audit) version() string { return a.s.Init.ProtocolVersion }
 
 // A precondition says whether a phase applies to an audit, when the phase
 // is reached.
@@ -77,16 +78,16 @@ var (
 	afterRequests precondition = func(_ context.Context, a *audit) bool { return a.requestsSent }
 	// streamableHTTP: the target is served over Streamable HTTP.
 	streamableHTTP precondition = func(_ context.Context, a *audit) bool {
-		return a.cn.transport == "streamable-http" && a.cn.header != nil
+		return a.cn.Transport == "streamable-http" && a.cn.Header != nil
 	}
 	// handshakeRefused: the server answered server/discover, then wanted
 	// initialize (the audit fell back to the legacy era).
-	handshakeRefused precondition = func(_ context.Context, a *audit) bool { return a.cn.handshakeRequired != "" }
+	handshakeRefused precondition = func(_ context.Context, a *audit) bool { return a.cn.HandshakeRequired != "" }
 )
 
 // declared is the precondition that the server declares capability.
 func declared(capability string) precondition {
-	return func(_ context.Context, a *audit) bool { return declares(a.s.init.Capabilities, capability) }
+	return func(_ context.Context, a *audit) bool { return declares(a.s.Init.Capabilities, capability) }
 }
 
 // phase is one family of checks. It either plans requests (plan), which

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -33,9 +34,9 @@ func TestPhasesOrder(t *testing.T) {
 // testAudit is an audit of a target that declares caps, in era, without a
 // live session: no batch of protocol checks runs.
 func testAudit(cfg Config, era, transport, caps string) *audit {
-	s := &session{era: era}
-	s.init.Capabilities = json.RawMessage(caps)
-	return &audit{cfg: cfg, cn: &connector{transport: transport, header: &headerTransport{}}, s: s, rep: &report.Report{}}
+	s := &session.Session{Era: era}
+	s.Init.Capabilities = json.RawMessage(caps)
+	return &audit{cfg: cfg, cn: &session.Dialer{Transport: transport, Header: &session.HeaderTransport{}}, s: s, rep: &report.Report{}}
 }
 
 func TestPhasesApply(t *testing.T) {
@@ -79,7 +80,7 @@ func TestPhasesAfterRequests(t *testing.T) {
 	parallel(t)
 	a := testAudit(Config{}, EraModern, "streamable-http", `{}`)
 	a.requestsSent = true
-	a.cn.handshakeRequired = "initialize wanted"
+	a.cn.HandshakeRequired = "initialize wanted"
 	var got []string
 	for _, p := range phases {
 		if p.applies(context.Background(), a) {

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -22,10 +23,10 @@ import (
 // own, so there may be one per session.
 type pool struct {
 	cfg  Config
-	cn   *connector
+	cn   *session.Dialer
 	leak *leak.Detector
 	// first is the session opened for discovery; the first worker uses it.
-	first *session
+	first *session.Session
 	// lint holds each tool's lint from case generation, in tool order.
 	lint [][]report.Lint
 
@@ -43,7 +44,7 @@ type pool struct {
 	progressMu sync.Mutex
 }
 
-func newPool(cfg Config, cn *connector, first *session, d *leak.Detector) *pool {
+func newPool(cfg Config, cn *session.Dialer, first *session.Session, d *leak.Detector) *pool {
 	return &pool{cfg: cfg, cn: cn, leak: d, first: first, discovery: newDiscoveryCalls()}
 }
 
@@ -74,7 +75,7 @@ func (p *pool) run(ctx context.Context, tools []tool) ([]report.Tool, string) {
 	for w := range workers {
 		cfg := p.cfg
 		cfg.Progress = progress
-		r := &runner{cfg: cfg, cn: p.cn, leak: p.leak, learn: newLearning(tools, p.first.init.Capabilities, p.discovery)}
+		r := &runner{cfg: cfg, cn: p.cn, leak: p.leak, learn: newLearning(tools, p.first.Init.Capabilities, p.discovery)}
 		if w == 0 {
 			r.s = p.first
 		}

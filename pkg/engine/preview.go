@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/lint"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -76,26 +77,26 @@ func Plan(ctx context.Context, cfg Config) (*Preview, error) {
 		return nil, err
 	}
 	s, tools := st.s, st.tools
-	defer s.close()
+	defer s.Close()
 	if err := cfg.checkMatches(tools); err != nil {
 		return nil, err
 	}
 	shown := cfg.shown(st.leak)
 	p := &Preview{
-		Target: shown.target(st.cn.transport),
+		Target: shown.target(st.cn.Transport),
 		Server: report.Server{
-			Name:              s.init.ServerInfo.Name,
-			Version:           s.init.ServerInfo.Version,
-			ProtocolVersion:   s.init.ProtocolVersion,
-			Era:               s.era,
-			EraReason:         s.eraReason,
-			SupportedVersions: s.supported,
-			Capabilities:      s.init.Capabilities,
-			Instructions:      st.leak.Redact(s.init.Instructions),
+			Name:              s.Init.ServerInfo.Name,
+			Version:           s.Init.ServerInfo.Version,
+			ProtocolVersion:   s.Init.ProtocolVersion,
+			Era:               s.Era,
+			EraReason:         s.EraReason,
+			SupportedVersions: s.Supported,
+			Capabilities:      s.Init.Capabilities,
+			Instructions:      st.leak.Redact(s.Init.Instructions),
 		},
 		Run:  cfg.boxes.run(),
 		Disc: st.disc,
-		Lint: slices.Concat(versionLint(s.era, s.init.ProtocolVersion), st.lint, staticLint(s, tools), paramLint(tools, st.cn.mirrorsParams())),
+		Lint: slices.Concat(session.VersionLint(s.Era, s.Init.ProtocolVersion), st.lint, staticLint(s, tools), session.ParamLint(tools, st.cn.MirrorsParams())),
 		Seed: cfg.Seed,
 	}
 	for _, t := range tools {
@@ -107,10 +108,10 @@ func Plan(ctx context.Context, cfg Config) (*Preview, error) {
 		}
 		pt.SkipReason = cfg.skipReason(t)
 		if pt.SkipReason == "" {
-			pt.SkipReason = taskSkipReason(t, s.era)
+			pt.SkipReason = taskSkipReason(t, s.Era)
 		}
 		if pt.SkipReason == "" {
-			pt.SkipReason = st.cn.paramSkipReason(t)
+			pt.SkipReason = st.cn.ParamSkipReason(t)
 		}
 		if pt.Called = pt.SkipReason == ""; pt.Called {
 			pt.CallReason = cfg.callReason(t)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -20,37 +21,17 @@ import (
 // a hang or a crash cap on an otherwise good server. A process that exits
 // or a connection that drops is still a crash.
 
-// maxListed bounds the prompts and resource templates kept from discovery.
-const maxListed = 16
-
-// listedItems are the first prompts and resource templates discovery
-// listed, as the server sent them (already redacted by the session).
-type listedItems struct {
-	prompts, templates []json.RawMessage
-}
-
-// keep records the first items of a prompts/list or
-// resources/templates/list.
-func (l *listedItems) keep(method string, items []json.RawMessage) {
-	switch method {
-	case "prompts/list":
-		l.prompts = items[:min(len(items), maxListed)]
-	case "resources/templates/list":
-		l.templates = items[:min(len(items), maxListed)]
-	}
-}
-
 // probeTarget is what the probes and the resources and prompts checks need.
 type probeTarget struct {
 	era     string // the session's era: the modern one puts the envelope in
 	version string // the negotiated protocol version
-	listed  listedItems
+	listed  session.ListedItems
 }
 
 // probeTarget is what the probes and the resources and prompts checks of a
 // need.
 func (a *audit) probeTarget() probeTarget {
-	return probeTarget{era: a.era(), version: a.version(), listed: a.s.listed}
+	return probeTarget{era: a.era(), version: a.version(), listed: a.s.Listed}
 }
 
 // probesPhase plans the --protocol probes of a (see [phases]).
@@ -103,7 +84,7 @@ func probeChecks(t probeTarget) []protocheck.Check {
 				Req: protocheck.Request{Method: "ping"}, Expect: protocheck.Expectation{Deviation: true, ServedOK: func(json.RawMessage) bool { return true }, Refusal: report.CodeProtocolDeviation}},
 			protocheck.Check{ID: "probe/second-initialize", Title: "a second initialize on a live session is answered (an error or a result), without harm", Expected: "an answer",
 				Req: protocheck.Request{Method: "initialize", Params: mustJSON(map[string]any{
-					"protocolVersion": protocolVersion, "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "mcp-fuzz", "version": "0"}})},
+					"protocolVersion": session.LegacyVersion, "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "mcp-fuzz", "version": "0"}})},
 				Expect: protocheck.Expectation{Deviation: true, ServedOK: func(json.RawMessage) bool { return true }}})
 	}
 	return checks
@@ -167,7 +148,7 @@ const maxProbeName = 1024
 // URI with malformed parameters.
 func templateChecks(t probeTarget) []protocheck.Check {
 	var checks []protocheck.Check
-	for i, raw := range t.listed.templates {
+	for i, raw := range t.listed.Templates {
 		if i == 3 {
 			break
 		}
@@ -193,7 +174,7 @@ func templateChecks(t probeTarget) []protocheck.Check {
 func promptChecks(t probeTarget) []protocheck.Check {
 	checks := []protocheck.Check{{ID: "prompts/get-unknown", Title: "getting a prompt the server does not list is refused with -32602", Expected: "JSON-RPC error -32602",
 		Req: protocheck.Request{Method: "prompts/get", Params: t.params(map[string]any{"name": "mcp_fuzz_no_such_prompt"})}, Expect: deviant(-32602)}}
-	name, arg, ok := promptWithRequired(t.listed.prompts)
+	name, arg, ok := promptWithRequired(t.listed.Prompts)
 	missing := protocheck.Check{ID: "prompts/get-missing-argument", Title: "getting a prompt without its required argument is refused with -32602", Expected: "JSON-RPC error -32602", Expect: deviant(-32602)}
 	wrong := protocheck.Check{ID: "prompts/get-wrong-type", Title: "getting a prompt with an argument that is not a string is refused with -32602", Expected: "JSON-RPC error -32602", Expect: deviant(-32602)}
 	if !ok {

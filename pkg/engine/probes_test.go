@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -112,12 +113,12 @@ func TestProbeRequestsBounded(t *testing.T) {
 		return args
 	}
 	long := strings.Repeat("a", 100000)
-	tp := probeTarget{listed: listedItems{
-		templates: []json.RawMessage{
+	tp := probeTarget{listed: session.ListedItems{
+		Templates: []json.RawMessage{
 			mustJSON(map[string]any{"uriTemplate": "file:///" + strings.Repeat("{x}", 50000)}),
 			mustJSON(map[string]any{"uriTemplate": "file:///{x}"}),
 		},
-		prompts: []json.RawMessage{
+		Prompts: []json.RawMessage{
 			mustJSON(map[string]any{"name": long, "arguments": required("a")}),
 			mustJSON(map[string]any{"name": "short", "arguments": required(long, "b")}),
 		},

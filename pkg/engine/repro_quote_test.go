@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -35,12 +36,12 @@ func TestReproducerQuotesTheServersVersion(t *testing.T) {
 			t.Fatalf("%s era: running the reproducer ran the server's command: %s", era, r.Shell)
 		}
 	}
-	if got := headerToken("2025-11-25"); got != "2025-11-25" {
-		t.Errorf("headerToken(2025-11-25) = %q", got)
+	if got := mcpheader.Token("2025-11-25"); got != "2025-11-25" {
+		t.Errorf("mcpheader.Token(2025-11-25) = %q", got)
 	}
 	for _, bad := range []string{"", "a\r\nX: y", "2025 11", strings.Repeat("9", 65), "v'1"} {
-		if got := headerToken(bad); got != "" {
-			t.Errorf("headerToken(%q) = %q, want empty", bad, got)
+		if got := mcpheader.Token(bad); got != "" {
+			t.Errorf("mcpheader.Token(%q) = %q, want empty", bad, got)
 		}
 	}
 }

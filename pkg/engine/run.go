@@ -12,6 +12,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/lint"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -87,11 +88,11 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 	shown := cfg.shown(detector)
 	tools, disc, discLint := st.tools, st.disc, st.lint
 	cfg.Progress = redactingProgress(cfg.Progress, keepingNames(detector, tools))
-	if cn.mirrorsParams() {
-		shown.params = cn.params.snapshot()
+	if cn.MirrorsParams() {
+		shown.params = cn.Params.Snapshot()
 	}
 	if err := cfg.checkMatches(tools); err != nil {
-		s.close()
+		s.Close()
 		return nil, shown, err
 	}
 
@@ -101,19 +102,19 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 		StartedAt: started.UTC(),
 		Config:    cfg.settings(),
 		Run:       cfg.boxes.run(),
-		Target:    shown.target(cn.transport),
+		Target:    shown.target(cn.Transport),
 		Server: report.Server{
-			Name:              s.init.ServerInfo.Name,
-			Version:           s.init.ServerInfo.Version,
-			ProtocolVersion:   s.init.ProtocolVersion,
-			Era:               s.era,
-			EraReason:         s.eraReason,
-			SupportedVersions: s.supported,
-			Capabilities:      s.init.Capabilities,
-			Instructions:      detector.Redact(s.init.Instructions),
+			Name:              s.Init.ServerInfo.Name,
+			Version:           s.Init.ServerInfo.Version,
+			ProtocolVersion:   s.Init.ProtocolVersion,
+			Era:               s.Era,
+			EraReason:         s.EraReason,
+			SupportedVersions: s.Supported,
+			Capabilities:      s.Init.Capabilities,
+			Instructions:      detector.Redact(s.Init.Instructions),
 		},
 		Discovery:  disc,
-		Lint:       slices.Concat(versionLint(s.era, s.init.ProtocolVersion), discLint, staticLint(s, tools), paramLint(tools, cn.mirrorsParams())),
+		Lint:       slices.Concat(session.VersionLint(s.Era, s.Init.ProtocolVersion), discLint, staticLint(s, tools), session.ParamLint(tools, cn.MirrorsParams())),
 		Dimensions: map[string]report.Dimension{},
 	}
 
@@ -148,7 +149,7 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 			Hint:     "answer each request once; after notifications/cancelled, do not answer at all",
 		})
 	}
-	if o := cn.refusedOrigin(); o != "" {
+	if o := cn.RefusedOrigin(); o != "" {
 		rep.Lint = append(rep.Lint, report.Lint{
 			Code:     "cross_origin_redirect",
 			Severity: report.SeverityError,
@@ -156,7 +157,7 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 			Hint:     "serve MCP on one origin; clients do not follow a server to another host with their credentials",
 		})
 	}
-	rep.ServerViolationCount, rep.ServerViolations = cn.stray.snapshot()
+	rep.ServerViolationCount, rep.ServerViolations = cn.Stray.Snapshot()
 	flagPerformance(rep.Tools, float64(cfg.SlowMs), cfg.BloatChars)
 	rep.Summary = report.Summarize(rep.Tools)
 	rep.Interrupted = ctx.Err() != nil
@@ -181,7 +182,7 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 // discovery: it lists every tool as not called, with [NoCallsReason], and
 // closes the session without sending anything. It returns the tools, and
 // the late answers the session saw during discovery.
-func staticAudit(cfg Config, s *session, tools []tool) ([]report.Tool, int) {
+func staticAudit(cfg Config, s *session.Session, tools []tool) ([]report.Tool, int) {
 	out := make([]report.Tool, len(tools))
 	for i, t := range tools {
 		out[i] = report.Tool{Name: t.Name, Description: t.Description, Cases: []report.Case{}, SkipReason: NoCallsReason}
@@ -192,16 +193,16 @@ func staticAudit(cfg Config, s *session, tools []tool) ([]report.Tool, int) {
 	if cfg.Listed != nil {
 		cfg.Listed(hints(tools))
 	}
-	s.close()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return out, s.lateAnswers
+	s.Close()
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	return out, s.LateAnswers
 }
 
 // started is a connected, initialized and listed target.
 type started struct {
-	cn    *connector
-	s     *session
+	cn    *session.Dialer
+	s     *session.Session
 	leak  *leak.Detector
 	tools []tool
 	disc  report.Discovery
@@ -215,20 +216,20 @@ func start(ctx context.Context, cfg Config) (*started, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &started{cn: cn, leak: cn.leak}
+	st := &started{cn: cn, leak: cn.Leak}
 	sctx, cancel := context.WithTimeout(ctx, cfg.StartupTimeout)
 	defer cancel()
-	if st.s, err = cn.connect(sctx); err != nil {
+	if st.s, err = cn.Connect(sctx); err != nil {
 		return nil, fmt.Errorf("%w: %s", ErrConnect, st.leak.Redact(startupError(sctx, err, cfg.StartupTimeout).Error()))
 	}
-	st.s.setPhase(phaseDiscovery)
-	st.tools, st.disc, st.lint, err = discover(sctx, st.s)
-	cn.params.set(st.tools)
-	st.s.setPhase(phaseBetweenCalls)
+	st.s.SetPhase(session.PhaseDiscovery)
+	st.tools, st.disc, st.lint, err = session.Discover(sctx, st.s)
+	cn.Params.Set(st.tools)
+	st.s.SetPhase(session.PhaseBetweenCalls)
 	why := handshakeRequired(st.s, err)
 	if why != "" && cfg.Era != EraAuto && cfg.Era != "" {
 		// --era modern (or the modern audit of --era both): no fallback.
-		st.s.close()
+		st.s.Close()
 		return nil, fmt.Errorf("%w: %w", ErrConnect, &handshakeError{why: st.leak.Redact(why)})
 	}
 	if why != "" && sctx.Err() == nil {
@@ -236,19 +237,19 @@ func start(ctx context.Context, cfg Config) (*started, error) {
 		// tools/list: it needs initialize after all. A current client
 		// falls back; the audit goes on in the legacy era, and the
 		// protocol checks say why.
-		st.s.close()
-		cn.cfg.Era, cn.handshakeRequired = EraLegacy, st.leak.Redact(why)
-		if st.s, err = cn.connect(sctx); err != nil {
-			return nil, fmt.Errorf("%w: %s; then, in the legacy era: %s", ErrConnect, cn.handshakeRequired, st.leak.Redact(startupError(sctx, err, cfg.StartupTimeout).Error()))
+		st.s.Close()
+		cn.RequireHandshake(st.leak.Redact(why))
+		if st.s, err = cn.Connect(sctx); err != nil {
+			return nil, fmt.Errorf("%w: %s; then, in the legacy era: %s", ErrConnect, cn.HandshakeRequired, st.leak.Redact(startupError(sctx, err, cfg.StartupTimeout).Error()))
 		}
-		st.s.eraReason = cn.handshakeRequired
-		st.s.setPhase(phaseDiscovery)
-		st.tools, st.disc, st.lint, err = discover(sctx, st.s)
-		cn.params.set(st.tools)
-		st.s.setPhase(phaseBetweenCalls)
+		st.s.EraReason = cn.HandshakeRequired
+		st.s.SetPhase(session.PhaseDiscovery)
+		st.tools, st.disc, st.lint, err = session.Discover(sctx, st.s)
+		cn.Params.Set(st.tools)
+		st.s.SetPhase(session.PhaseBetweenCalls)
 	}
 	if err != nil {
-		st.s.close()
+		st.s.Close()
 		if over := (*rpc.Oversize)(nil); errors.As(err, &over) {
 			return nil, fmt.Errorf("%w: discovery: an answer of %d bytes, over --max-response %d: raise --max-response (up to 1GiB) to audit a server whose tool list is this large", ErrConnect, over.Bytes, cfg.MaxResponse)
 		}
@@ -269,17 +270,17 @@ func (e *handshakeError) Error() string { return e.why }
 // refused the stateless tools/list with a JSON-RPC error (discoverErr).
 // "" when it did not. With the era left to mcp-fuzz the audit falls back
 // to initialize; otherwise it is a [handshakeError].
-func handshakeRequired(s *session, discoverErr error) string {
+func handshakeRequired(s *session.Session, discoverErr error) string {
 	var rpcErr *rpc.Error
-	if s.era != EraModern || !errors.As(discoverErr, &rpcErr) {
+	if s.Era != EraModern || !errors.As(discoverErr, &rpcErr) {
 		return ""
 	}
 	return fmt.Sprintf("the server answered server/discover (supportedVersions %s) but refused the stateless tools/list with %d: %s",
-		excerpt(strings.Join(s.supported, ", "), 120), rpcErr.Code, excerpt(rpcErr.Message, 200))
+		excerpt(strings.Join(s.Supported, ", "), 120), rpcErr.Code, excerpt(rpcErr.Message, 200))
 }
 
 func startupError(ctx context.Context, err error, limit time.Duration) error {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) && !errors.Is(err, errStartupTimedOut) {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) && !errors.Is(err, session.ErrStartupTimedOut) {
 		return fmt.Errorf("no answer within --startup-timeout %s (%v)", limit, err)
 	}
 	return err

@@ -12,6 +12,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/lint"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -20,8 +21,8 @@ import (
 // reconnecting after a case that broke the session.
 type runner struct {
 	cfg  Config
-	cn   *connector
-	s    *session // nil after a failure, until the next case reconnects
+	cn   *session.Dialer
+	s    *session.Session // nil after a failure, until the next case reconnects
 	leak *leak.Detector
 
 	endedEarly string
@@ -91,10 +92,10 @@ func (g *serverGone) how() string {
 
 func (r *runner) closeSession() {
 	if r.s != nil {
-		r.s.close()
-		r.s.mu.Lock()
-		r.lateAnswers += r.s.lateAnswers
-		r.s.mu.Unlock()
+		r.s.Close()
+		r.s.Mu.Lock()
+		r.lateAnswers += r.s.LateAnswers
+		r.s.Mu.Unlock()
 		r.s = nil
 	}
 	r.last = nil
@@ -112,7 +113,7 @@ func (r *runner) ensureSession(ctx context.Context) bool {
 	var last error
 	for i := 0; i < r.cfg.MaxReconnects; i++ {
 		sctx, cancel := context.WithTimeout(ctx, r.cfg.StartupTimeout)
-		s, err := r.cn.connect(sctx)
+		s, err := r.cn.Connect(sctx)
 		cancel()
 		if err == nil {
 			r.s = s
@@ -131,10 +132,10 @@ func (r *runner) ensureSession(ctx context.Context) bool {
 // (or --era), kept by the connector, since r.s may be closed.
 func (r *runner) era() string {
 	switch {
-	case r.cn != nil && r.cn.cfg.Era != "" && r.cn.cfg.Era != EraAuto:
-		return r.cn.cfg.Era
+	case r.cn != nil && r.cn.Era() != "" && r.cn.Era() != EraAuto:
+		return r.cn.Era()
 	case r.s != nil:
-		return r.s.era
+		return r.s.Era
 	}
 	return ""
 }
@@ -151,7 +152,7 @@ func (r *runner) runTool(ctx context.Context, t tool, rt *report.Tool) (schemaLi
 		reason = taskSkipReason(t, r.era())
 	}
 	if reason == "" {
-		reason = r.cn.paramSkipReason(t)
+		reason = r.cn.ParamSkipReason(t)
 	}
 	if reason != "" {
 		rt.SkipReason = reason

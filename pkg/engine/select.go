@@ -59,7 +59,7 @@ const TaskModernReason = `task-only tool (execution.taskSupport: "required") of 
 
 // taskSkipReason says why the task-only tool t is not called in era, or
 // "" when it is (task-augmented calls of MCP 2025-11-25, see
-// [session.taskCall]).
+// [session.Session.TaskCall]).
 func taskSkipReason(t tool, era string) string {
 	if t.TaskSupport == "required" && era == EraModern {
 		return TaskModernReason

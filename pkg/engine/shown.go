@@ -3,14 +3,13 @@ package engine
 import (
 	"encoding/json"
 	"maps"
-	"net/url"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/lint"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -51,7 +50,7 @@ func (c Config) shown(d *leak.Detector) Config {
 			c.Command[0] = filepath.Base(c.Command[0])
 		}
 	}
-	c.URL = d.Redact(redactURL(c.URL))
+	c.URL = d.Redact(secret.RedactURL(c.URL))
 	c.Cwd = d.Redact(c.Cwd)
 	return c
 }
@@ -78,18 +77,18 @@ func (c Config) target(transport string) report.Target {
 }
 
 // staticLint runs the metadata rules (docs/BEHAVIOUR.md#static-lint) over what discovery found.
-func staticLint(s *session, tools []tool) []report.Lint {
+func staticLint(s *session.Session, tools []tool) []report.Lint {
 	caps := map[string]json.RawMessage{}
-	_ = json.Unmarshal(s.init.Capabilities, &caps)
+	_ = json.Unmarshal(s.Init.Capabilities, &caps)
 	_, hasTools := caps["tools"]
 	srv := lint.Server{
-		Name:            s.init.ServerInfo.Name,
-		Version:         s.init.ServerInfo.Version,
-		Instructions:    s.init.Instructions,
+		Name:            s.Init.ServerInfo.Name,
+		Version:         s.Init.ServerInfo.Version,
+		Instructions:    s.Init.Instructions,
 		ToolsCapability: hasTools,
 		Source:          lint.SourceInitialize,
 	}
-	if s.era == EraModern {
+	if s.Era == EraModern {
 		srv.Source = lint.SourceDiscover
 	}
 	lt := make([]lint.Tool, len(tools))
@@ -98,42 +97,4 @@ func staticLint(s *session, tools []tool) []report.Lint {
 		lt[i] = lint.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Annotations: t.Annotations, Input: in, Output: out}
 	}
 	return lint.Check(srv, lt)
-}
-
-// userinfo matches the credentials of a URL, scheme://user:password@.
-var userinfo = regexp.MustCompile(`^([^:/?#]*:?//)[^/?#]*@`)
-
-// hideUserinfo replaces the credentials of a URL as written, and its query,
-// by ***, even in one that does not parse, and leaves the rest as it is.
-func hideUserinfo(raw string) string {
-	raw = userinfo.ReplaceAllString(raw, "${1}***@")
-	if i := strings.IndexByte(raw, '?'); i >= 0 {
-		raw = raw[:i] + "?***"
-	}
-	return raw
-}
-
-// redactURL hides credentials in a URL (user:password@, token-like query
-// values) before it is recorded in a report.
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || raw == "" {
-		return hideUserinfo(raw)
-	}
-	if u.User != nil {
-		u.User = url.User("***")
-	}
-	q := u.Query()
-	changed := false
-	for k := range q {
-		switch strings.ToLower(k) {
-		case "token", "access_token", "api_key", "apikey", "key", "secret", "password", "auth":
-			q.Set(k, "***")
-			changed = true
-		}
-	}
-	if changed {
-		u.RawQuery = q.Encode()
-	}
-	return u.String()
 }

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 )
 
 // lockedBuffer is a bytes.Buffer safe for the logger and the test at once.
@@ -85,11 +87,7 @@ func TestStandardLogIsRedacted(t *testing.T) {
 		stdLog.mu.Unlock()
 	})
 
-	h, err := newHeaderTransport(url, nil, bearer)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := h.client().Post(url, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	resp, err := session.NewDialer(session.Options{URL: url, Bearer: bearer}).HTTP.Post(url, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 	if err != nil {
 		t.Fatal(err)
 	}

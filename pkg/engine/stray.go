@@ -3,47 +3,11 @@ package engine
 import (
 	"fmt"
 	"strings"
-	"sync"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
-
-// When a violation happened that no tools/call was in flight for: the
-// server's stray violations (see [report.ServerViolation]). One written
-// during a call belongs to that call's case instead.
-const (
-	phaseBeforeInit   = "at startup"        // from start until the initialize answer is read (a line right after it may still land here)
-	phaseDiscovery    = "during tools/list" // discovery: tools/list and the other lists
-	phaseBetweenCalls = "between calls"     // after initialize, outside any tools/call
-	// phaseClosing is not a when: violations while mcp-fuzz closes the
-	// session are dropped.
-	phaseClosing = "closing"
-)
-
-// strayLog collects the violations outside any tools/call over every
-// session of a run: the first [report.MaxServerViolations], already redacted and
-// cut like a case's, and how many there were in all.
-type strayLog struct {
-	mu    sync.Mutex
-	kept  []report.ServerViolation
-	count int
-}
-
-func (l *strayLog) add(when, desc string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.count++
-	if len(l.kept) < report.MaxServerViolations {
-		l.kept = append(l.kept, report.ServerViolation{When: when, Excerpt: desc})
-	}
-}
-
-// snapshot returns how many violations there were and the kept ones.
-func (l *strayLog) snapshot() (int, []report.ServerViolation) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.count, append([]report.ServerViolation(nil), l.kept...)
-}
 
 // serverFindingID is the stable id of the finding of the server's stray
 // violations, so that baselines and expected findings can name it.
@@ -102,10 +66,10 @@ func reproduceStartup(rep *report.Report, cfg Config) report.Reproducer {
 		h := curlHeaders(cfg)
 		disc := `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":` + string(reproEnvelope(rep.Server.ProtocolVersion)) + `}}`
 		return report.Reproducer{Shell: fmt.Sprintf("curl -si %s %s -H %s -H 'Mcp-Method: server/discover' -d %s | head -n 40",
-			shellQuote(redactURL(cfg.URL)), h, shellQuote("Mcp-Protocol-Version: "+headerToken(rep.Server.ProtocolVersion)), shellQuote(disc))}
+			shellQuote(secret.RedactURL(cfg.URL)), h, shellQuote("Mcp-Protocol-Version: "+mcpheader.Token(rep.Server.ProtocolVersion)), shellQuote(disc))}
 	case cfg.URL != "":
 		h := curlHeaders(cfg)
-		return report.Reproducer{Shell: fmt.Sprintf("curl -si %s %s -d %s | head -n 40", shellQuote(redactURL(cfg.URL)), h, shellQuote(reproInit))}
+		return report.Reproducer{Shell: fmt.Sprintf("curl -si %s %s -d %s | head -n 40", shellQuote(secret.RedactURL(cfg.URL)), h, shellQuote(reproInit))}
 	}
 	return report.Reproducer{}
 }

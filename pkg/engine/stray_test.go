@@ -2,11 +2,11 @@ package engine
 
 import (
 	"encoding/json"
-	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -24,7 +24,7 @@ func TestStdoutBannerIsAServerViolation(t *testing.T) {
 		t.Fatalf("server violations = %d %+v, want the banner", rep.ServerViolationCount, rep.ServerViolations)
 	}
 	v := rep.ServerViolations[0]
-	if v.When != phaseBeforeInit || !strings.Contains(v.Excerpt, "stdout-banner 1.0 ready") || !strings.Contains(v.Excerpt, "on stdout") {
+	if v.When != session.PhaseBeforeInit || !strings.Contains(v.Excerpt, "stdout-banner 1.0 ready") || !strings.Contains(v.Excerpt, "on stdout") {
 		t.Errorf("violation = %+v, want the banner, at startup", v)
 	}
 	b, _ := json.Marshal(rep)
@@ -107,44 +107,5 @@ func TestNoServerViolations(t *testing.T) {
 	rep := runFixture(t, "clean", func(c *Config) { c.Cases = 2 })
 	if rep.ServerViolationCount != 0 || rep.ServerViolations != nil {
 		t.Errorf("server violations = %d %+v", rep.ServerViolationCount, rep.ServerViolations)
-	}
-}
-
-// The stray log keeps the first few violations and counts the rest, however
-// many a hostile server writes.
-func TestStrayLogBounded(t *testing.T) {
-	parallel(t)
-	var l strayLog
-	for i := range 10000 {
-		l.add(phaseBetweenCalls, fmt.Sprint("line ", i))
-	}
-	n, kept := l.snapshot()
-	if n != 10000 || len(kept) != report.MaxServerViolations || kept[0].Excerpt != "line 0" {
-		t.Errorf("count %d, kept %d (%v)", n, len(kept), kept[:1])
-	}
-}
-
-// A violation during a tools/call is its case's; one after the call ended
-// is the server's, between calls; never both or neither.
-func TestViolationPhases(t *testing.T) {
-	parallel(t)
-	s := (&connector{stray: &strayLog{}}).newSession()
-	s.record("banner", nil)
-	s.setPhase(phaseDiscovery)
-	s.record("during list", nil)
-	s.setPhase(phaseBetweenCalls)
-	before, _ := s.beginCall()
-	s.record("in call", []string{"API_TOKEN"})
-	got, secrets := s.endCall(before)
-	s.record("after", nil)
-	if len(got) != 1 || got[0] != "in call" || len(secrets) != 1 {
-		t.Errorf("call's violations = %q, secrets %q", got, secrets)
-	}
-	s.close()
-	s.record("cut off by the close", nil)
-	n, kept := s.stray.snapshot()
-	want := []report.ServerViolation{{When: phaseBeforeInit, Excerpt: "banner"}, {When: phaseDiscovery, Excerpt: "during list"}, {When: phaseBetweenCalls, Excerpt: "after"}}
-	if n != 3 || fmt.Sprint(kept) != fmt.Sprint(want) {
-		t.Errorf("stray = %d %v, want %v", n, kept, want)
 	}
 }

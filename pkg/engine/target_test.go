@@ -1,6 +1,10 @@
 package engine
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
+)
 
 func TestRedactURL(t *testing.T) {
 	parallel(t)
@@ -10,8 +14,8 @@ func TestRedactURL(t *testing.T) {
 		"https://example.com/mcp?token=abc&region=eu": "https://example.com/mcp?region=eu&token=%2A%2A%2A",
 		"https://example.com/mcp?API_KEY=abc":         "https://example.com/mcp?API_KEY=%2A%2A%2A",
 	} {
-		if got := redactURL(in); got != want {
-			t.Errorf("redactURL(%q) = %q, want %q", in, got, want)
+		if got := secret.RedactURL(in); got != want {
+			t.Errorf("secret.RedactURL(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package engine
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -80,35 +79,5 @@ func TestTaskModernEraIsSkipped(t *testing.T) {
 	}
 	if r := taskSkipReason(tool{Name: "t", TaskSupport: "required"}, EraLegacy); r != "" {
 		t.Errorf("legacy era: %q", r)
-	}
-}
-
-func TestTaskParams(t *testing.T) {
-	parallel(t)
-	got := string(taskParams(callParams("r", []byte(`{"q":"x"}`)), 1500*1e6))
-	if want := `{"name":"r","arguments":{"q":"x"},"task":{"ttl":1500}}`; got != want {
-		t.Errorf("got %s, want %s", got, want)
-	}
-}
-
-// TestPollIntervalClamped: the server's pollInterval, however large or
-// small, gives a wait within the bounds (a huge one overflowed a Duration).
-func TestPollIntervalClamped(t *testing.T) {
-	parallel(t)
-	f := func(v float64) *float64 { return &v }
-	for _, tc := range []struct {
-		in   *float64
-		want time.Duration
-	}{
-		{nil, time.Second},
-		{f(500.0), 500 * time.Millisecond},
-		{f(0.0), minPollInterval},
-		{f(-1e300), minPollInterval},
-		{f(1e300), maxPollInterval},
-		{f(1e13), maxPollInterval},
-	} {
-		if got := pollInterval(&taskInfo{PollInterval: tc.in}); got != tc.want {
-			t.Errorf("pollInterval(%v) = %v, want %v", tc.in, got, tc.want)
-		}
 	}
 }

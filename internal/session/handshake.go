@@ -1,4 +1,4 @@
-package engine
+package session
 
 import (
 	"context"
@@ -8,17 +8,18 @@ import (
 	"slices"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/textcut"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // protocolVersion is the version mcp-fuzz asks for in initialize.
-const protocolVersion = "2025-11-25"
+const LegacyVersion = "2025-11-25"
 
 // handshake names the request a session that never got going was waiting
 // for.
-func (s *session) handshake() string {
-	if s.era == EraModern || s.era == "" {
+func (s *Session) handshake() string {
+	if s.Era == EraModern || s.Era == "" {
 		return "server/discover"
 	}
 	return "initialize"
@@ -28,17 +29,17 @@ func (s *session) handshake() string {
 // era is legacy, server/discover first; a server that does not speak the
 // stateless era gets the initialize handshake instead (unless the era is
 // modern: then that is the error).
-func (s *session) start(ctx context.Context, conn mcp.Connection, cfg Config) error {
-	s.version, s.maxResponse = cfg.Version, cfg.MaxResponse
-	s.client = rpc.NewObserved(conn, func(v rpc.Violation) {
+func (s *Session) start(ctx context.Context, conn mcp.Connection, opts Options) error {
+	s.version, s.maxResponse = opts.Version, opts.MaxResponse
+	s.Client = rpc.NewObserved(conn, func(v rpc.Violation) {
 		if v.Kind == rpc.KindLateAnswer {
 			s.noteLate()
 			return
 		}
 		s.violate(v.Kind + ": " + v.Excerpt)
 	}, s.observed.sawServerMessage)
-	if cfg.Era != EraLegacy {
-		offer := cfg.ProtocolVersion
+	if opts.Era != EraLegacy {
+		offer := opts.ProtocolVersion
 		if offer == "" {
 			offer = ModernProtocolVersion
 		}
@@ -46,45 +47,45 @@ func (s *session) start(ctx context.Context, conn mcp.Connection, cfg Config) er
 		var no *errNoModern
 		switch {
 		case err == nil:
-			s.setPhase(phaseBetweenCalls)
-			s.era, s.supported = EraModern, d.supported
+			s.SetPhase(PhaseBetweenCalls)
+			s.Era, s.Supported = EraModern, d.supported
 			return nil
 		case !errors.As(err, &no):
 			return fmt.Errorf("server/discover: %w", err)
-		case cfg.Era == EraModern && no.overCap:
+		case opts.Era == EraModern && no.overCap:
 			return fmt.Errorf("--era modern: %s: raise --max-response (up to 1GiB) to audit a server whose discover answer is this large", no.why)
-		case cfg.Era == EraModern:
+		case opts.Era == EraModern:
 			return fmt.Errorf("--era modern: the server does not speak the stateless %s era: %s", offer, no.why)
-		case s.pendingLine() > 0:
+		case s.PendingLine() > 0:
 			// stdout is in the middle of the answer (still coming, or
 			// never ending): initialize's answer would be lost in it.
 			return fmt.Errorf("%w%w", no, wrapQuiet{errStreamCut})
 		}
-		s.init = initializeResult{}
-		s.eraReason = no.why
+		s.Init = initializeResult{}
+		s.EraReason = no.why
 	}
-	s.era = EraLegacy
+	s.Era = EraLegacy
 	params := map[string]any{
-		"protocolVersion": protocolVersion,
+		"protocolVersion": LegacyVersion,
 		"capabilities":    map[string]any{},
-		"clientInfo":      map[string]any{"name": "mcp-fuzz", "version": cfg.Version},
+		"clientInfo":      map[string]any{"name": "mcp-fuzz", "version": opts.Version},
 	}
-	raw, _, err := s.callOnce(ctx, "initialize", params)
-	s.setPhase(phaseBetweenCalls)
+	raw, _, err := s.CallOnce(ctx, "initialize", params)
+	s.SetPhase(PhaseBetweenCalls)
 	var rpcErr *rpc.Error
 	switch {
 	case errors.As(err, &rpcErr):
-		return fmt.Errorf("the server answered initialize with JSON-RPC error %d: %s", rpcErr.Code, excerpt(rpcErr.Message, 200))
+		return fmt.Errorf("the server answered initialize with JSON-RPC error %d: %s", rpcErr.Code, textcut.Excerpt(rpcErr.Message, 200))
 	case err != nil:
 		return fmt.Errorf("initialize: %w", err)
 	}
-	if s.init, err = parseInitialize(raw); err != nil {
+	if s.Init, err = parseInitialize(raw); err != nil {
 		// Unescaped before redaction: a secret spelled \u0074\u006f... is
 		// still a secret.
 		answer, _ := s.excerptFound(string(raw), 200)
 		return fmt.Errorf("the server's answer to initialize is malformed: %v (answer: %s)", err, answer)
 	}
-	return s.client.Notify(ctx, "notifications/initialized", map[string]any{})
+	return s.Client.Notify(ctx, "notifications/initialized", map[string]any{})
 }
 
 // parseInitialize reads an InitializeResult, saying which member is wrong
@@ -130,22 +131,22 @@ func parseInitialize(raw json.RawMessage) (initializeResult, error) {
 }
 
 // knownVersions are the protocol revisions whose initialize handshake
-// mcp-fuzz speaks. It offers [protocolVersion]; a server may answer with
+// mcp-fuzz speaks. It offers [LegacyVersion]; a server may answer with
 // another version it supports, and any of these is accepted.
 var knownVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
-// versionLint reports a protocolVersion in the initialize answer that
+// VersionLint reports a protocolVersion in the initialize answer that
 // mcp-fuzz did not offer and does not know. The spec lets the client
 // disconnect then; mcp-fuzz goes on auditing under the rules of the version
 // it offered, so the rest of the report stays useful, and says so.
-func versionLint(era, answered string) []report.Lint {
+func VersionLint(era, answered string) []report.Lint {
 	if era == EraModern || slices.Contains(knownVersions, answered) {
 		return nil
 	}
 	return []report.Lint{{
 		Code:     "unknown_protocol_version",
 		Severity: report.SeverityError,
-		Message:  fmt.Sprintf("initialize was answered with protocolVersion %q, which mcp-fuzz did not offer (it asked for %s) and does not know; the audit went on under %s's rules", excerpt(answered, 40), protocolVersion, protocolVersion),
+		Message:  fmt.Sprintf("initialize was answered with protocolVersion %q, which mcp-fuzz did not offer (it asked for %s) and does not know; the audit went on under %s's rules", textcut.Excerpt(answered, 40), LegacyVersion, LegacyVersion),
 		Hint:     "answer initialize with the version the client asked for when you support it, else with the latest version you support",
 	}}
 }

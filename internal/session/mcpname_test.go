@@ -1,10 +1,12 @@
-package engine
+package session
 
 import (
 	"errors"
 	"net/http"
 	"net/url"
 	"testing"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
 )
 
 // captureTransport records the last request's headers and fails the call.
@@ -20,14 +22,14 @@ func (c *captureTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 // TestMcpNameHeaderIsAlwaysSendable: a tool name with control characters
 // goes in its base64 form, as the reproducer writes it; a plain one as it is.
 func TestMcpNameHeaderIsAlwaysSendable(t *testing.T) {
-	parallel(t)
+	t.Parallel()
 	target, _ := url.Parse("http://127.0.0.1:1/mcp")
 	capture := &captureTransport{}
-	h := &headerTransport{base: capture, target: target, headers: http.Header{}}
+	h := &HeaderTransport{base: capture, Target: target, headers: http.Header{}}
 	for name, want := range map[string]string{
 		"lookup":                "lookup",
-		"crlf\r\nX-Injected: 1": mcpNameHeader("crlf\r\nX-Injected: 1"),
-		" leading":              mcpNameHeader(" leading"),
+		"crlf\r\nX-Injected: 1": mcpheader.NameValue("crlf\r\nX-Injected: 1"),
+		" leading":              mcpheader.NameValue(" leading"),
 		"=?base64?bG9va3Vw?=":   "=?base64?bG9va3Vw?=",
 	} {
 		req, _ := http.NewRequest(http.MethodPost, target.String(), nil)
@@ -47,10 +49,10 @@ func TestMcpNameHeaderIsAlwaysSendable(t *testing.T) {
 // TestModernRequestsCarryNoSessionID: in the stateless era a session id
 // the server handed out is not sent back; in the legacy era it is.
 func TestModernRequestsCarryNoSessionID(t *testing.T) {
-	parallel(t)
+	t.Parallel()
 	target, _ := url.Parse("http://127.0.0.1:1/mcp")
 	capture := &captureTransport{}
-	h := &headerTransport{base: capture, target: target, headers: http.Header{}}
+	h := &HeaderTransport{base: capture, Target: target, headers: http.Header{}}
 	// A legacy server whose version is odd ("abc" sorts after any date)
 	// keeps its session id: the era decides, not the version string.
 	for _, tc := range []struct {

@@ -1,4 +1,4 @@
-package engine
+package session
 
 import (
 	"context"
@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"slices"
 	"strings"
 	"sync"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/mcptool"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -31,15 +31,15 @@ import (
 // headers the headerTransport adds to its POST.
 type paramHeaderKey struct{}
 
-// paramTable holds the bindings of the run's valid tools, by name; one per
+// ParamTable holds the bindings of the run's valid tools, by name; one per
 // connector, shared by its sessions.
-type paramTable struct {
+type ParamTable struct {
 	mu     sync.RWMutex
 	byTool map[string][]mcpheader.Binding
 }
 
-// set records the bindings of the tools whose definitions are valid.
-func (p *paramTable) set(tools []tool) {
+// Set records the bindings of the tools whose definitions are valid.
+func (p *ParamTable) Set(tools []mcptool.Tool) {
 	m := map[string][]mcpheader.Binding{}
 	for _, t := range tools {
 		if len(t.Params) > 0 && len(t.ParamProblems) == 0 {
@@ -51,8 +51,8 @@ func (p *paramTable) set(tools []tool) {
 	p.mu.Unlock()
 }
 
-// snapshot is a copy of the table, for reproducers.
-func (p *paramTable) snapshot() map[string][]mcpheader.Binding {
+// Snapshot is a copy of the table, for reproducers.
+func (p *ParamTable) Snapshot() map[string][]mcpheader.Binding {
 	if p == nil {
 		return nil
 	}
@@ -61,7 +61,7 @@ func (p *paramTable) snapshot() map[string][]mcpheader.Binding {
 	return maps.Clone(p.byTool)
 }
 
-func (p *paramTable) lookup(name string) []mcpheader.Binding {
+func (p *ParamTable) Lookup(name string) []mcpheader.Binding {
 	if p == nil {
 		return nil
 	}
@@ -71,7 +71,7 @@ func (p *paramTable) lookup(name string) []mcpheader.Binding {
 }
 
 // empty reports whether no valid tool binds a parameter to a header.
-func (p *paramTable) empty() bool {
+func (p *ParamTable) empty() bool {
 	if p == nil {
 		return true
 	}
@@ -84,7 +84,7 @@ func (p *paramTable) empty() bool {
 // whose params are params (with or without the _meta envelope).
 // It costs a map length under a read lock when no tool has x-mcp-header
 // annotations: it runs for every tools/call.
-func (p *paramTable) withParamHeaders(ctx context.Context, params any) context.Context {
+func (p *ParamTable) withParamHeaders(ctx context.Context, params any) context.Context {
 	if p.empty() {
 		return ctx
 	}
@@ -102,36 +102,36 @@ func (p *paramTable) withParamHeaders(ctx context.Context, params any) context.C
 	if json.Unmarshal(raw, &call) != nil {
 		return ctx
 	}
-	if h := mcpheader.Headers(p.lookup(call.Name), call.Arguments); len(h) > 0 {
+	if h := mcpheader.Headers(p.Lookup(call.Name), call.Arguments); len(h) > 0 {
 		return context.WithValue(ctx, paramHeaderKey{}, h)
 	}
 	return ctx
 }
 
-// mirrorsParams reports whether the run's calls carry Mcp-Param headers:
+// MirrorsParams reports whether the run's calls carry Mcp-Param headers:
 // the modern era over Streamable HTTP. (The 2025 revisions have no
 // parameter headers, and stdio has no headers at all.)
-func (cn *connector) mirrorsParams() bool {
-	return cn.transport == "streamable-http" && cn.cfg.Era == EraModern
+func (cn *Dialer) MirrorsParams() bool {
+	return cn.Transport == "streamable-http" && cn.opts.Era == EraModern
 }
 
-// paramSkipReason says why t is not called when its x-mcp-header
+// ParamSkipReason says why t is not called when its x-mcp-header
 // annotations are invalid and the run speaks Streamable HTTP in the modern
 // era; "" otherwise.
-func (cn *connector) paramSkipReason(t tool) string {
-	if len(t.ParamProblems) == 0 || !cn.mirrorsParams() {
+func (cn *Dialer) ParamSkipReason(t mcptool.Tool) string {
+	if len(t.ParamProblems) == 0 || !cn.MirrorsParams() {
 		return ""
 	}
 	p := t.ParamProblems[0]
 	return fmt.Sprintf("not called: invalid tool definition (the 2026-07-28 Streamable HTTP transport requires clients to exclude it): inputSchema%s: %s", p.Pointer, p.Message)
 }
 
-// paramLint reports each invalid x-mcp-header annotation of tools: an
+// ParamLint reports each invalid x-mcp-header annotation of tools: an
 // error when the run speaks Streamable HTTP in the modern era (the tool is
 // not called), a warning otherwise (clients of other transports may
 // ignore the annotations, so the tool is called, but it is no valid
 // definition for Streamable HTTP clients).
-func paramLint(tools []tool, strict bool) []report.Lint {
+func ParamLint(tools []mcptool.Tool, strict bool) []report.Lint {
 	sev, effect := report.SeverityWarning, "over Streamable HTTP (2026-07-28) clients must exclude the tool from tools/list"
 	if strict {
 		sev, effect = report.SeverityError, "clients must exclude the tool from tools/list, so mcp-fuzz did not call it"
@@ -150,19 +150,6 @@ func paramLint(tools []tool, strict bool) []report.Lint {
 		}
 	}
 	return out
-}
-
-// paramCurlHeaders are the -H words of a reproducer for the Mcp-Param
-// headers of a call of toolName with args, sorted; "" when there are none.
-// Names were validated as HTTP tokens; values are visible ASCII; both are
-// shell-quoted all the same.
-func paramCurlHeaders(table map[string][]mcpheader.Binding, toolName string, args json.RawMessage) string {
-	h := mcpheader.Headers(table[toolName], args)
-	var b strings.Builder
-	for _, k := range slices.Sorted(maps.Keys(h)) {
-		b.WriteString(" -H " + shellQuote(k+": "+h.Get(k)))
-	}
-	return b.String()
 }
 
 // applyParamHeaders sets the Mcp-Param headers ctx carries on hdr.

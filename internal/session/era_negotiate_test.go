@@ -1,4 +1,4 @@
-package engine
+package session
 
 import (
 	"context"
@@ -70,21 +70,21 @@ func metaVersion(params json.RawMessage) string {
 	return v
 }
 
-func startScripted(t *testing.T, cfg Config, answer func(string, json.RawMessage) (json.RawMessage, *jsonrpc.Error)) (*session, *scriptedConn, error) {
+func startScripted(t *testing.T, opts Options, answer func(string, json.RawMessage) (json.RawMessage, *jsonrpc.Error)) (*Session, *scriptedConn, error) {
 	t.Helper()
 	conn := newScriptedConn(answer)
-	s := &session{leak: leak.NewDetector(nil), phase: phaseBeforeInit}
+	s := &Session{leak: leak.NewDetector(nil), phase: PhaseBeforeInit}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	err := s.start(ctx, conn, cfg)
-	t.Cleanup(func() { _ = s.client.Close() })
+	err := s.start(ctx, conn, opts)
+	t.Cleanup(func() { _ = s.Client.Close() })
 	return s, conn, err
 }
 
 // TestDiscoverRetriesOnUnsupportedVersion: -32022 with data.supported
 // naming a stateless version mcp-fuzz speaks gets one retry with it.
 func TestDiscoverRetriesOnUnsupportedVersion(t *testing.T) {
-	parallel(t)
+	t.Parallel()
 	answer := func(method string, params json.RawMessage) (json.RawMessage, *jsonrpc.Error) {
 		if v := metaVersion(params); v != ModernProtocolVersion {
 			return nil, &jsonrpc.Error{Code: oracle.CodeUnsupportedProtocolVersion, Message: "unsupported", Data: json.RawMessage(`{"supported":["2026-07-28","2025-11-25"],"requested":"` + v + `"}`)}
@@ -92,12 +92,12 @@ func TestDiscoverRetriesOnUnsupportedVersion(t *testing.T) {
 		return json.RawMessage(`{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}`), nil
 	}
 	conn := newScriptedConn(answer)
-	s := &session{leak: leak.NewDetector(nil), phase: phaseBeforeInit}
-	s.client = rpc.New(conn, nil)
-	defer s.client.Close()
+	s := &Session{leak: leak.NewDetector(nil), phase: PhaseBeforeInit}
+	s.Client = rpc.New(conn, nil)
+	defer s.Client.Close()
 	d, err := s.discover(context.Background(), "2099-01-01")
-	if err != nil || s.init.ProtocolVersion != ModernProtocolVersion || len(d.supported) != 1 {
-		t.Fatalf("discover = %+v, %v; version %q", d, err, s.init.ProtocolVersion)
+	if err != nil || s.Init.ProtocolVersion != ModernProtocolVersion || len(d.supported) != 1 {
+		t.Fatalf("discover = %+v, %v; version %q", d, err, s.Init.ProtocolVersion)
 	}
 	if len(conn.methods) != 2 {
 		t.Errorf("requests %v: want one retry", conn.methods)
@@ -107,7 +107,7 @@ func TestDiscoverRetriesOnUnsupportedVersion(t *testing.T) {
 // TestDiscoverFallbacks: every refusal of server/discover falls back to
 // initialize in the auto era, and is the error in the modern one.
 func TestDiscoverFallbacks(t *testing.T) {
-	parallel(t)
+	t.Parallel()
 	initOK := json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"x","version":"1"}}`)
 	for name, discover := range map[string]func() (json.RawMessage, *jsonrpc.Error){
 		"-32601": func() (json.RawMessage, *jsonrpc.Error) { return nil, &jsonrpc.Error{Code: -32601, Message: "no"} },
@@ -131,22 +131,22 @@ func TestDiscoverFallbacks(t *testing.T) {
 				}
 				return initOK, nil
 			}
-			s, conn, err := startScripted(t, Config{Era: EraAuto}, answer)
-			if err != nil || s.era != EraLegacy || s.init.ProtocolVersion != "2025-11-25" {
-				t.Fatalf("auto: era %q, %v", s.era, err)
+			s, conn, err := startScripted(t, Options{Era: EraAuto}, answer)
+			if err != nil || s.Era != EraLegacy || s.Init.ProtocolVersion != "2025-11-25" {
+				t.Fatalf("auto: era %q, %v", s.Era, err)
 			}
-			if s.eraReason == "" {
+			if s.EraReason == "" {
 				t.Error("auto: no eraReason")
 			}
 			if strings.Join(conn.methods, ",") != "server/discover,initialize" {
 				t.Errorf("requests %v", conn.methods)
 			}
-			_, _, err = startScripted(t, Config{Era: EraModern}, answer)
+			_, _, err = startScripted(t, Options{Era: EraModern}, answer)
 			if err == nil || !strings.Contains(err.Error(), "does not speak") {
 				t.Errorf("modern: %v", err)
 			}
-			s, conn, err = startScripted(t, Config{Era: EraLegacy}, answer)
-			if err != nil || s.era != EraLegacy || strings.Join(conn.methods, ",") != "initialize" {
+			s, conn, err = startScripted(t, Options{Era: EraLegacy}, answer)
+			if err != nil || s.Era != EraLegacy || strings.Join(conn.methods, ",") != "initialize" {
 				t.Errorf("legacy: %v, requests %v", err, conn.methods)
 			}
 		})
@@ -156,7 +156,7 @@ func TestDiscoverFallbacks(t *testing.T) {
 // TestModernEnvelopeOnEveryRequest: in the modern era every request
 // carries the envelope, and liveness is server/discover, never ping.
 func TestModernEnvelopeOnEveryRequest(t *testing.T) {
-	parallel(t)
+	t.Parallel()
 	var mu sync.Mutex
 	var missing []string
 	answer := func(method string, params json.RawMessage) (json.RawMessage, *jsonrpc.Error) {
@@ -170,18 +170,18 @@ func TestModernEnvelopeOnEveryRequest(t *testing.T) {
 		}
 		return json.RawMessage(`{"tools":[],"resultType":"complete"}`), nil
 	}
-	s, conn, err := startScripted(t, Config{}, answer)
-	if err != nil || s.era != EraModern {
-		t.Fatalf("era %q, %v", s.era, err)
+	s, conn, err := startScripted(t, Options{}, answer)
+	if err != nil || s.Era != EraModern {
+		t.Fatalf("era %q, %v", s.Era, err)
 	}
 	ctx := context.Background()
 	if _, _, _, err := listAll(ctx, s, "tools/list", "tools"); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.call(ctx, "tools/call", callParams("t", json.RawMessage(`{"a":1}`))); err != nil {
+	if _, _, err := s.Call(ctx, "tools/call", json.RawMessage(`{"name":"t","arguments":{"a":1}}`)); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.liveness(ctx); err != nil {
+	if _, _, err := s.Liveness(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if len(missing) > 0 {

@@ -1,4 +1,4 @@
-package engine
+package session
 
 import (
 	"context"
@@ -17,9 +17,9 @@ const (
 	startupLineWidth   = 200
 )
 
-// errStartupTimedOut marks a server that gave no answer to the handshake
+// ErrStartupTimedOut marks a server that gave no answer to the handshake
 // within --startup-timeout and was stopped by mcp-fuzz.
-var errStartupTimedOut = errors.New("startup timed out")
+var ErrStartupTimedOut = errors.New("startup timed out")
 
 // startupLog keeps the stdout lines of a starting server that were not
 // JSON-RPC (a banner, a log line), redacted and cut, the first few only.
@@ -51,7 +51,7 @@ func startupFailure(ctx context.Context, handshake string, limit time.Duration, 
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		reason = fmt.Sprintf("timed out after %s waiting for the %s answer (mcp-fuzz stopped it)", limit, handshake)
-		mark = errStartupTimedOut
+		mark = ErrStartupTimedOut
 	case ctx.Err() != nil:
 		reason = fmt.Sprintf("interrupted while waiting for the %s answer (mcp-fuzz stopped it)", handshake)
 	case signalled != "" && status != "":

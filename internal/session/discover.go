@@ -1,4 +1,4 @@
-package engine
+package session
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/mcptool"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/textcut"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -25,14 +26,14 @@ type page struct {
 
 // listAll follows nextCursor through every page of method, reporting
 // pagination defects as notes. key is the result member holding the items.
-func listAll(ctx context.Context, s *session, method, key string) (items []json.RawMessage, pages int, notes []string, err error) {
+func listAll(ctx context.Context, s *Session, method, key string) (items []json.RawMessage, pages int, notes []string, err error) {
 	items, pages, notes, _, err = listAllFirst(ctx, s, method, key)
 	return items, pages, notes, err
 }
 
 // listAllFirst is [listAll], also returning the first page (its caching
 // hints).
-func listAllFirst(ctx context.Context, s *session, method, key string) (items []json.RawMessage, pages int, notes []string, first page, err error) {
+func listAllFirst(ctx context.Context, s *Session, method, key string) (items []json.RawMessage, pages int, notes []string, first page, err error) {
 	seen := map[string]bool{}
 	cursor := ""
 	size := 0
@@ -49,7 +50,7 @@ func listAllFirst(ctx context.Context, s *session, method, key string) (items []
 		if cursor != "" {
 			params = map[string]any{"cursor": cursor}
 		}
-		raw, _, err := s.call(ctx, method, params)
+		raw, _, err := s.Call(ctx, method, params)
 		if err != nil {
 			return items, pages, notes, first, fmt.Errorf("%s: %w", method, err)
 		}
@@ -71,7 +72,7 @@ func listAllFirst(ctx context.Context, s *session, method, key string) (items []
 			return items, pages, notes, first, nil
 		}
 		if seen[p.NextCursor] {
-			notes = append(notes, fmt.Sprintf("%s: cursor loop: nextCursor %q was already followed; stopped", method, excerpt(p.NextCursor, 60)))
+			notes = append(notes, fmt.Sprintf("%s: cursor loop: nextCursor %q was already followed; stopped", method, textcut.Excerpt(p.NextCursor, 60)))
 			return items, pages, notes, first, nil
 		}
 		seen[p.NextCursor] = true
@@ -102,21 +103,21 @@ func parsePage(raw json.RawMessage, key string) (page, error) {
 	}
 	var scope string
 	if json.Unmarshal(fields["cacheScope"], &scope) == nil {
-		p.CacheScope = excerpt(scope, 40)
+		p.CacheScope = textcut.Excerpt(scope, 40)
 	}
 	return p, nil
 }
 
-// discover lists tools (and counts resources, templates and prompts when the
+// Discover lists tools (and counts resources, templates and prompts when the
 // server advertises them). Duplicate and nameless tools are reported and
 // dropped from the returned list.
-func discover(ctx context.Context, s *session) ([]tool, report.Discovery, []report.Lint, error) {
+func Discover(ctx context.Context, s *Session) ([]mcptool.Tool, report.Discovery, []report.Lint, error) {
 	var d report.Discovery
 	var lint []report.Lint
 	caps := map[string]json.RawMessage{}
-	_ = json.Unmarshal(s.init.Capabilities, &caps)
+	_ = json.Unmarshal(s.Init.Capabilities, &caps)
 
-	var tools []tool
+	var tools []mcptool.Tool
 	if _, ok := caps["tools"]; ok {
 		raws, pages, notes, first, err := listAllFirst(ctx, s, "tools/list", "tools")
 		d.ToolPages, d.Notes = pages, append(d.Notes, notes...)
@@ -142,7 +143,7 @@ func discover(ctx context.Context, s *session) ([]tool, report.Discovery, []repo
 			d.Notes = append(d.Notes, err.Error())
 		}
 		// The first few are kept for the resources and prompts checks.
-		s.listed.keep(method, items)
+		s.Listed.keep(method, items)
 		return len(items)
 	}
 	d.Resources = count("resources", "resources/list", "resources")
@@ -150,6 +151,3 @@ func discover(ctx context.Context, s *session) ([]tool, report.Discovery, []repo
 	d.Prompts = count("prompts", "prompts/list", "prompts")
 	return tools, d, lint, nil
 }
-
-// tool is the engine's short name for a listed tool.
-type tool = mcptool.Tool

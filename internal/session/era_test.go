@@ -1,4 +1,4 @@
-package engine
+package session
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 // TestParseDiscoverHostile: whatever a server answers to server/discover,
 // parsing never panics and keeps a bounded list of versions.
 func TestParseDiscoverHostile(t *testing.T) {
-	parallel(t)
+	t.Parallel()
 	many := make([]string, 10000)
 	for i := range many {
 		many[i] = strings.Repeat("9", 1000)
@@ -29,7 +29,7 @@ func TestParseDiscoverHostile(t *testing.T) {
 		`{"supportedVersions":` + string(manyJSON) + `}`,
 	}
 	for _, a := range answers {
-		s := &session{leak: leak.NewDetector(nil)}
+		s := &Session{leak: leak.NewDetector(nil)}
 		d, err := s.parseDiscover(json.RawMessage(a))
 		if len(d.supported) > stateless.MaxSupportedVersions {
 			t.Errorf("%.60s: kept %d versions", a, len(d.supported))
@@ -50,16 +50,16 @@ func TestParseDiscoverHostile(t *testing.T) {
 }
 
 func TestValidProtocolVersion(t *testing.T) {
-	parallel(t)
+	t.Parallel()
 	for v, ok := range map[string]bool{"2026-07-28": true, "2026-7-28": false, "": false, "2026-07-28x": false, "latest": false} {
-		if validProtocolVersion(v) != ok {
+		if ValidProtocolVersion(v) != ok {
 			t.Errorf("validProtocolVersion(%q) != %v", v, ok)
 		}
 	}
 }
 
 func TestProbeTimeoutLeavesHalfTheStartup(t *testing.T) {
-	parallel(t)
+	t.Parallel()
 	if got := probeTimeout(context.Background()); got != discoverTimeout {
 		t.Errorf("no deadline: %s, want %s", got, discoverTimeout)
 	}
@@ -77,21 +77,3 @@ func TestProbeTimeoutLeavesHalfTheStartup(t *testing.T) {
 
 // The metadata lint names the request the server described itself in: a
 // modern-era server has no initialize result to blame.
-func TestStaticLintNamesTheEraRequest(t *testing.T) {
-	parallel(t)
-	for era, want := range map[string]string{
-		EraModern: `the server/discover result has no "instructions"`,
-		EraLegacy: `the initialize result has no "instructions"`,
-	} {
-		s := &session{era: era}
-		var got string
-		for _, l := range staticLint(s, nil) {
-			if l.Code == "no_instructions" {
-				got = l.Message
-			}
-		}
-		if got != want {
-			t.Errorf("era %s: no_instructions says %q, want %q", era, got, want)
-		}
-	}
-}

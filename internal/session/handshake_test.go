@@ -1,4 +1,4 @@
-package engine
+package session
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 )
 
 func TestParseInitialize(t *testing.T) {
-	parallel(t)
+	t.Parallel()
 	for _, tc := range []struct {
 		in, err string
 	}{
@@ -40,13 +40,13 @@ func TestParseInitialize(t *testing.T) {
 }
 
 func TestVersionLint(t *testing.T) {
-	parallel(t)
+	t.Parallel()
 	for _, v := range knownVersions {
-		if l := versionLint(EraLegacy, v); l != nil {
+		if l := VersionLint(EraLegacy, v); l != nil {
 			t.Errorf("versionLint(EraLegacy, %q) = %v, want none: mcp-fuzz speaks it", v, l)
 		}
 	}
-	l := versionLint(EraLegacy, "2099-01-01")
+	l := VersionLint(EraLegacy, "2099-01-01")
 	if len(l) != 1 || l[0].Code != "unknown_protocol_version" || l[0].Severity != "error" || !strings.Contains(l[0].Message, `"2099-01-01"`) {
 		t.Errorf("versionLint(EraLegacy, 2099-01-01) = %+v", l)
 	}

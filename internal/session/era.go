@@ -1,4 +1,4 @@
-package engine
+package session
 
 import (
 	"context"
@@ -13,27 +13,27 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stateless"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/textcut"
 )
 
-// Protocol eras (docs/BEHAVIOUR.md#targets-and-transports): the 2026-07-28 revision is stateless (a client
-// discovers the server with server/discover and every request carries the
-// _meta envelope); the 2025 revisions use the initialize handshake.
+// Protocol eras (docs/BEHAVIOUR.md#targets-and-transports): the
+// 2026-07-28 revision is stateless (a client discovers the server with
+// server/discover and every request carries the _meta envelope); the 2025
+// revisions use the initialize handshake. EraAuto tries the first and
+// falls back to the second.
 const (
 	EraAuto   = "auto"
 	EraModern = "modern"
 	EraLegacy = "legacy"
-	// EraBoth audits the server in the modern era, then in the legacy
-	// one, and reports the verdicts that differ (see [runBoth]).
-	EraBoth = "both"
 )
 
-// ModernProtocolVersion is the protocol version mcp-fuzz offers in
-// server/discover unless --protocol-version says otherwise.
+// ModernProtocolVersion is the protocol version offered in server/discover
+// unless the options say otherwise.
 const ModernProtocolVersion = "2026-07-28"
 
-// modernVersions are the stateless revisions whose envelope mcp-fuzz
+// ModernVersions are the stateless revisions whose envelope mcp-fuzz
 // speaks, newest first: a -32022 retry picks the first the server supports.
-var modernVersions = []string{ModernProtocolVersion}
+var ModernVersions = []string{ModernProtocolVersion}
 
 // The bounds of a modern exchange.
 const (
@@ -47,9 +47,9 @@ const (
 
 var versionPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 
-// validProtocolVersion reports whether v is a protocol revision as the
+// ValidProtocolVersion reports whether v is a protocol revision as the
 // spec spells them (YYYY-MM-DD).
-func validProtocolVersion(v string) bool { return versionPattern.MatchString(v) }
+func ValidProtocolVersion(v string) bool { return versionPattern.MatchString(v) }
 
 // discoverResult is what mcp-fuzz keeps of a server/discover answer.
 type discoverResult struct {
@@ -68,20 +68,20 @@ type errNoModern struct {
 
 func (e *errNoModern) Error() string { return e.why }
 
-// envelope is the _meta of every modern request, built once per offered
+// Envelope is the _meta of every modern request, built once per offered
 // version (negotiation may change it) rather than once per request.
-func (s *session) envelope() json.RawMessage {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.meta == nil || s.metaVersion != s.init.ProtocolVersion {
-		s.meta, s.metaVersion = stateless.Envelope(s.init.ProtocolVersion, "mcp-fuzz", s.version), s.init.ProtocolVersion
+func (s *Session) Envelope() json.RawMessage {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	if s.meta == nil || s.metaVersion != s.Init.ProtocolVersion {
+		s.meta, s.metaVersion = stateless.Envelope(s.Init.ProtocolVersion, "mcp-fuzz", s.version), s.Init.ProtocolVersion
 	}
 	return s.meta
 }
 
 // discoverParams are server/discover's params: the envelope alone.
-func (s *session) discoverParams() json.RawMessage {
-	return json.RawMessage(`{"_meta":` + string(s.envelope()) + `}`)
+func (s *Session) discoverParams() json.RawMessage {
+	return json.RawMessage(`{"_meta":` + string(s.Envelope()) + `}`)
 }
 
 // probeTimeout is how long the discover probe may wait: [discoverTimeout],
@@ -101,15 +101,15 @@ func probeTimeout(ctx context.Context) time.Duration {
 // more with the newest modern one both support. Any other refusal is an
 // [errNoModern], an answer over the response cap included; a transport
 // failure (the server died) is returned as it is.
-func (s *session) discover(ctx context.Context, version string) (discoverResult, error) {
+func (s *Session) discover(ctx context.Context, version string) (discoverResult, error) {
 	for attempt := 0; ; attempt++ {
-		s.init.ProtocolVersion = version
+		s.Init.ProtocolVersion = version
 		limit := probeTimeout(ctx)
 		dctx, cancel := context.WithTimeout(ctx, limit)
-		raw, _, err := s.callOnce(dctx, "server/discover", s.discoverParams())
+		raw, _, err := s.CallOnce(dctx, "server/discover", s.discoverParams())
 		cancel()
 		// Over stdio, the bytes of an answer line that had not ended.
-		pending := s.pendingLine()
+		pending := s.PendingLine()
 		var rpcErr *rpc.Error
 		var over *rpc.Oversize
 		switch {
@@ -124,7 +124,7 @@ func (s *session) discover(ctx context.Context, version string) (discoverResult,
 					continue
 				}
 			}
-			return discoverResult{}, &errNoModern{why: fmt.Sprintf("server/discover was answered with JSON-RPC error %d: %s", rpcErr.Code, excerpt(rpcErr.Message, 200))}
+			return discoverResult{}, &errNoModern{why: fmt.Sprintf("server/discover was answered with JSON-RPC error %d: %s", rpcErr.Code, textcut.Excerpt(rpcErr.Message, 200))}
 		case err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
 			return discoverResult{}, &errNoModern{why: fmt.Sprintf("server/discover got no answer within %s", limit)}
 		case err != nil:
@@ -138,11 +138,11 @@ func (s *session) discover(ctx context.Context, version string) (discoverResult,
 		if !slices.Contains(d.supported, version) {
 			v := pickModern(d.supported)
 			if v == "" {
-				return discoverResult{}, &errNoModern{why: fmt.Sprintf("server/discover lists no stateless protocol version mcp-fuzz speaks (supportedVersions: %s)", excerpt(strings.Join(d.supported, ", "), 200))}
+				return discoverResult{}, &errNoModern{why: fmt.Sprintf("server/discover lists no stateless protocol version mcp-fuzz speaks (supportedVersions: %s)", textcut.Excerpt(strings.Join(d.supported, ", "), 200))}
 			}
 			version = v
 		}
-		s.init.ProtocolVersion = version
+		s.Init.ProtocolVersion = version
 		return d, nil
 	}
 }
@@ -150,7 +150,7 @@ func (s *session) discover(ctx context.Context, version string) (discoverResult,
 // unread is the [errNoModern] of an answer to server/discover that was not
 // read: n bytes, the whole answer when ended, else what had come of it
 // within limit.
-func (s *session) unread(n int64, ended bool, limit time.Duration) *errNoModern {
+func (s *Session) unread(n int64, ended bool, limit time.Duration) *errNoModern {
 	overCap := n > int64(s.maxResponse)
 	if ended {
 		return &errNoModern{why: fmt.Sprintf("the server's answer to server/discover was %d bytes, over --max-response %d", n, s.maxResponse), overCap: overCap}
@@ -165,7 +165,7 @@ func (s *session) unread(n int64, ended bool, limit time.Duration) *errNoModern 
 // pickModern is the newest stateless version mcp-fuzz speaks among
 // supported, "" when none.
 func pickModern(supported []string) string {
-	for _, v := range modernVersions {
+	for _, v := range ModernVersions {
 		if slices.Contains(supported, v) {
 			return v
 		}
@@ -175,7 +175,7 @@ func pickModern(supported []string) string {
 
 // parseDiscover reads a DiscoverResult into s.init (capabilities,
 // instructions, server info from _meta) and returns its supported versions.
-func (s *session) parseDiscover(raw json.RawMessage) (discoverResult, error) {
+func (s *Session) parseDiscover(raw json.RawMessage) (discoverResult, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
 		return discoverResult{}, errors.New("the result is not a JSON object")
@@ -190,10 +190,10 @@ func (s *session) parseDiscover(raw json.RawMessage) (discoverResult, error) {
 		if json.Unmarshal(c, &m) != nil || m == nil {
 			return discoverResult{}, errors.New("capabilities is not an object")
 		}
-		s.init.Capabilities = c
+		s.Init.Capabilities = c
 	}
 	if in, ok := fields["instructions"]; ok && string(in) != "null" {
-		if json.Unmarshal(in, &s.init.Instructions) != nil {
+		if json.Unmarshal(in, &s.Init.Instructions) != nil {
 			return discoverResult{}, errors.New("instructions is not a string")
 		}
 	}
@@ -204,8 +204,8 @@ func (s *session) parseDiscover(raw json.RawMessage) (discoverResult, error) {
 			Version any `json:"version"`
 		}
 		if json.Unmarshal(meta[stateless.MetaServerInfo], &info) == nil {
-			s.init.ServerInfo.Name, _ = info.Name.(string)
-			s.init.ServerInfo.Version, _ = info.Version.(string)
+			s.Init.ServerInfo.Name, _ = info.Name.(string)
+			s.Init.ServerInfo.Version, _ = info.Version.(string)
 		}
 	}
 	return d, nil
@@ -215,10 +215,10 @@ func (s *session) parseDiscover(raw json.RawMessage) (discoverResult, error) {
 // an input_required answer answered and retried with its requestState (at
 // most [maxInputRounds] times) before the last answer is returned. A
 // malformed input_required answer is a protocol violation of the server's.
-func (s *session) modernCall(ctx context.Context, method string, params any) (json.RawMessage, []string, error) {
-	p, err := stateless.WithMembers(params, "_meta", s.envelope())
+func (s *Session) modernCall(ctx context.Context, method string, params any) (json.RawMessage, []string, error) {
+	p, err := stateless.WithMembers(params, "_meta", s.Envelope())
 	if err != nil {
-		return s.callOnce(ctx, method, params)
+		return s.CallOnce(ctx, method, params)
 	}
 	// The server's own requestState goes back to it as it was sent:
 	// redacted, a state that carries a secret would break every retry.
@@ -238,7 +238,7 @@ func (s *session) modernCall(ctx context.Context, method string, params any) (js
 		}
 		s.observed.sawInputRequests(method, requests)
 		inputs := stateless.InputResponses(requests)
-		members := []any{"_meta", s.envelope()}
+		members := []any{"_meta", s.Envelope()}
 		if len(requests) > 0 {
 			members = append(members, "inputResponses", inputs)
 		}
@@ -260,20 +260,20 @@ func (s *session) modernCall(ctx context.Context, method string, params any) (js
 
 // observeAnswer records the error code of a modern request's answer for
 // the compliance checks.
-func (s *session) observeAnswer(method string, err error) {
+func (s *Session) observeAnswer(method string, err error) {
 	var rpcErr *rpc.Error
 	if errors.As(err, &rpcErr) {
 		s.observed.sawError(method, rpcErr.Code)
 	}
 }
 
-// liveness sends the cheapest request the session's era has: ping in the
+// Liveness sends the cheapest request the session's era has: ping in the
 // legacy era; server/discover in the modern one, which has no ping (a
 // modern server answers it -32601, an answer all the same, but an honest
 // client does not send a removed method).
-func (s *session) liveness(ctx context.Context) (json.RawMessage, []string, error) {
-	if s.era == EraModern {
-		return s.callOnce(ctx, "server/discover", s.discoverParams())
+func (s *Session) Liveness(ctx context.Context) (json.RawMessage, []string, error) {
+	if s.Era == EraModern {
+		return s.CallOnce(ctx, "server/discover", s.discoverParams())
 	}
-	return s.callOnce(ctx, "ping", nil)
+	return s.CallOnce(ctx, "ping", nil)
 }

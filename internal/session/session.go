@@ -1,4 +1,4 @@
-package engine
+package session
 
 import (
 	"context"
@@ -15,54 +15,55 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/textcut"
 )
 
-// session is one live connection to the server: a process (stdio) or an HTTP
+// Session is one live connection to the server: a process (stdio) or an HTTP
 // session, plus what went wrong on its wire.
-type session struct {
-	client *rpc.Client
-	proc   *stdio.Process // nil over HTTP
-	init   initializeResult
+type Session struct {
+	Client *rpc.Client
+	Proc   *stdio.Process // nil over HTTP
+	Init   initializeResult
 	// started is set once the handshake succeeded: until then the
 	// server's stray stdout lines are kept for the connect error.
 	started atomic.Bool
 	// era is EraModern (stateless: every request carries the _meta
 	// envelope) or EraLegacy (the initialize handshake).
-	era string
+	Era string
 	// meta is the _meta envelope of modern requests for metaVersion (see
-	// [session.envelope]); guarded by mu.
+	// [Session.Envelope]); guarded by mu.
 	meta        json.RawMessage
 	metaVersion string
 	// supported are the versions server/discover listed (modern era).
-	supported []string
+	Supported []string
 	// eraReason is why the legacy era is spoken although server/discover
 	// was tried first (see [report.Server.EraReason]); already redacted.
-	eraReason   string
+	EraReason   string
 	maxResponse int            // the response cap, for messages
 	version     string         // mcp-fuzz's own version, for clientInfo
 	leak        *leak.Detector // redacts the secrets from everything the server sends
 
 	// stray collects the violations of this session that happened while
 	// no tools/call was in flight (shared by the connector's sessions).
-	stray *strayLog
+	stray *StrayLog
 	// observed is the connector's record of the audit's modern answers.
-	observed *observed
+	observed *Observed
 	// listed keeps the first prompts and resource templates discovery
 	// listed, for the resources and prompts checks.
-	listed listedItems
+	Listed ListedItems
 	// params are the connector's x-mcp-header bindings.
-	params *paramTable
+	Params *ParamTable
 
-	mu sync.Mutex
+	Mu sync.Mutex
 	// phase says when a violation happens while no tools/call is in
-	// flight ([phaseBeforeInit], ...); "" while one is: then the
+	// flight ([PhaseBeforeInit], ...); "" while one is: then the
 	// violation belongs to the call's case.
 	phase           string
 	violationCount  int
 	violationWindow int             // violationCount when the current call began
 	kept            []keptViolation // the first few of the current window
 	cutScheduled    bool            // the current call will be cut short
-	lateAnswers     int
+	LateAnswers     int
 	// violationSecrets names the secrets in this call's violations: they
 	// are redacted from the excerpts, and each is a leak of the case.
 	violationSecrets []string
@@ -87,7 +88,7 @@ type initializeResult struct {
 // server put garbage on the wire (a log line before a good answer is common).
 const violationGrace = 250 * time.Millisecond
 
-func (s *session) violate(desc string) {
+func (s *Session) violate(desc string) {
 	kept, found := s.excerptFound(desc, maxViolationText)
 	s.record(kept, found)
 }
@@ -97,9 +98,9 @@ func (s *session) violate(desc string) {
 // secrets its raw text carried (found), and cuts the call short. While no
 // tools/call is in flight it goes to the server's stray violations
 // instead, with when it happened.
-func (s *session) record(desc string, found []string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *Session) record(desc string, found []string) {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	if s.phase == phaseClosing {
 		return
 	}
@@ -126,10 +127,10 @@ func (s *session) record(desc string, found []string) {
 
 // noteLate counts an answer to a request that was already answered or
 // abandoned: a defect of the server, but not of the call in flight.
-func (s *session) noteLate() {
-	s.mu.Lock()
-	s.lateAnswers++
-	s.mu.Unlock()
+func (s *Session) noteLate() {
+	s.Mu.Lock()
+	s.LateAnswers++
+	s.Mu.Unlock()
 }
 
 // Bounds on what a session keeps of a flood of violations: the first
@@ -148,52 +149,52 @@ type keptViolation struct {
 // secret written as \u0073\u006b… is seen), every secret redacted, then cut
 // to n runes (after redaction, so a secret is hidden whole or not cut). It
 // also names the secrets the text carried.
-func (s *session) excerptFound(text string, n int) (string, []string) {
+func (s *Session) excerptFound(text string, n int) (string, []string) {
 	redacted, found := s.leak.RedactText(unescapeJSON(text))
-	return excerpt(redacted, n), found
+	return textcut.Excerpt(redacted, n), found
 }
 
-// inCall registers cancel as the way to cut the current call short (nil when
+// InCall registers cancel as the way to cut the current call short (nil when
 // the call is over).
-func (s *session) inCall(cancel context.CancelFunc) {
-	s.mu.Lock()
+func (s *Session) InCall(cancel context.CancelFunc) {
+	s.Mu.Lock()
 	s.cancelCall = cancel
 	s.cutScheduled = false
-	s.mu.Unlock()
+	s.Mu.Unlock()
 }
 
-// setPhase says when the violations from now on happen, while no
-// tools/call is in flight: see [session.phase].
-func (s *session) setPhase(phase string) {
-	s.mu.Lock()
+// SetPhase says when the violations from now on happen, while no
+// tools/call is in flight: see [Session.phase].
+func (s *Session) SetPhase(phase string) {
+	s.Mu.Lock()
 	s.phase = phase
-	s.mu.Unlock()
+	s.Mu.Unlock()
 }
 
-// beginCall starts a tools/call: the violations from now on are its case's
-// (see [session.endCall]). It returns [session.marks].
-func (s *session) beginCall() (violations, panics int) {
-	violations, panics = s.marks()
-	s.setPhase("")
+// BeginCall starts a tools/call: the violations from now on are its case's
+// (see [Session.EndCall]). It returns [Session.Marks].
+func (s *Session) BeginCall() (violations, panics int) {
+	violations, panics = s.Marks()
+	s.SetPhase("")
 	return violations, panics
 }
 
-// endCall ends the tools/call begun when n violations had been seen, and
-// returns its violations (see [session.violationsSinceLocked]) and the secrets
+// EndCall ends the tools/call begun when n violations had been seen, and
+// returns its violations (see [Session.violationsSinceLocked]) and the secrets
 // they carried. Atomically: a violation is either the call's or, after
 // this, the server's stray one "between calls", never both or neither.
-func (s *session) endCall(n int) (violations, secrets []string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.phase = phaseBetweenCalls
+func (s *Session) EndCall(n int) (violations, secrets []string) {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	s.phase = PhaseBetweenCalls
 	return s.violationsSinceLocked(n), slices.Clone(s.violationSecrets)
 }
 
-// marks starts a new call's window of violations and returns how many
+// Marks starts a new call's window of violations and returns how many
 // violations and stderr panics were seen so far.
-func (s *session) marks() (violations, panics int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *Session) Marks() (violations, panics int) {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
 	s.violationWindow = s.violationCount
 	s.violationSecrets = nil
 	kept := s.kept[:0]
@@ -208,7 +209,7 @@ func (s *session) marks() (violations, panics int) {
 
 // violationsSinceLocked describes the violations recorded after the first
 // n: the first few in full, then how many more there were. s.mu is held.
-func (s *session) violationsSinceLocked(n int) []string {
+func (s *Session) violationsSinceLocked(n int) []string {
 	var out []string
 	for _, k := range s.kept {
 		if k.index >= n {
@@ -221,72 +222,72 @@ func (s *session) violationsSinceLocked(n int) []string {
 	return out
 }
 
-func (s *session) noteStderr(line string) {
+func (s *Session) noteStderr(line string) {
 	if !oracle.IsPanicLine(line) {
 		return
 	}
-	s.mu.Lock()
+	s.Mu.Lock()
 	s.stderrPanics++
-	s.mu.Unlock()
+	s.Mu.Unlock()
 }
 
-// pendingLine is how many bytes of an unfinished stdout line the server has
+// PendingLine is how many bytes of an unfinished stdout line the server has
 // written (0 over HTTP or between lines).
-func (s *session) pendingLine() int64 {
-	if s.proc == nil {
+func (s *Session) PendingLine() int64 {
+	if s.Proc == nil {
 		return 0
 	}
-	return s.proc.PendingLine()
+	return s.Proc.PendingLine()
 }
 
-// close ends the session and, for stdio, the whole process group. What
+// Close ends the session and, for stdio, the whole process group. What
 // the server's stream still yields is not judged: cut off by the close (the
 // rest of an answer that never ended, whose case said so), it is no
 // violation of the server's.
-func (s *session) close() {
-	s.setPhase(phaseClosing)
-	if s.client != nil {
-		_ = s.client.Close()
+func (s *Session) Close() {
+	s.SetPhase(phaseClosing)
+	if s.Client != nil {
+		_ = s.Client.Close()
 	}
-	if s.proc != nil {
-		_ = s.proc.Stop()
+	if s.Proc != nil {
+		_ = s.Proc.Stop()
 	}
 	if s.cancel != nil {
 		s.cancel()
 	}
 }
 
-// call sends one request and returns its answer with every secret redacted
+// Call sends one request and returns its answer with every secret redacted
 // (an error answer's message and data too), and the names of the secrets the
 // answer carried. Nothing the server sends reaches the report unredacted:
 // every request goes through here.
-func (s *session) call(ctx context.Context, method string, params any) (json.RawMessage, []string, error) {
-	if s.era == EraModern {
+func (s *Session) Call(ctx context.Context, method string, params any) (json.RawMessage, []string, error) {
+	if s.Era == EraModern {
 		return s.modernCall(ctx, method, params)
 	}
-	return s.callOnce(ctx, method, params)
+	return s.CallOnce(ctx, method, params)
 }
 
-// callOnce is [session.call] without the modern era's envelope and
+// CallOnce is [Session.Call] without the modern era's envelope and
 // multi-round-trip handling: one request, one answer, redacted.
-func (s *session) callOnce(ctx context.Context, method string, params any) (json.RawMessage, []string, error) {
+func (s *Session) CallOnce(ctx context.Context, method string, params any) (json.RawMessage, []string, error) {
 	raw, found, _, err := s.callOnceRaw(ctx, method, params)
 	return raw, found, err
 }
 
-// callOnceRaw is [session.callOnce] that also returns a successful
+// callOnceRaw is [Session.CallOnce] that also returns a successful
 // answer's result as the server sent it, unredacted: for what mcp-fuzz
 // sends back to the server itself (a requestState), never for a report.
-func (s *session) callOnceRaw(ctx context.Context, method string, params any) (redacted json.RawMessage, found []string, raw json.RawMessage, err error) {
-	if method == "tools/call" && s.era == EraModern && s.proc == nil {
+func (s *Session) callOnceRaw(ctx context.Context, method string, params any) (redacted json.RawMessage, found []string, raw json.RawMessage, err error) {
+	if method == "tools/call" && s.Era == EraModern && s.Proc == nil {
 		// Over Streamable HTTP (the legacy SSE transport is never modern).
-		ctx = s.params.withParamHeaders(ctx, params)
+		ctx = s.Params.withParamHeaders(ctx, params)
 	}
 	wctx, watch := httpcap.WithWatch(ctx)
-	raw, err = s.client.Call(wctx, method, params)
+	raw, err = s.Client.Call(wctx, method, params)
 	var rpcErr *rpc.Error
 	var over *rpc.Oversize
-	if cc, ok := s.client.Conn().(*httpcap.Conn); ok && ctx.Err() != nil && errors.Is(err, ctx.Err()) && watch.ID().IsValid() {
+	if cc, ok := s.Client.Conn().(*httpcap.Conn); ok && ctx.Err() != nil && errors.Is(err, ctx.Err()) && watch.ID().IsValid() {
 		// Timed out while an oversize answer was still coming over HTTP.
 		if o := cc.Store().Unfinished(watch.ID()); o != nil {
 			err = o
@@ -307,4 +308,45 @@ func (s *session) callOnceRaw(ctx context.Context, method string, params any) (r
 		return nil, append(found, inData...), nil, &rpc.Error{Code: rpcErr.Code, Message: msg, Data: data}
 	}
 	return nil, nil, nil, err
+}
+
+// maxListed bounds the prompts and resource templates kept from discovery.
+const maxListed = 16
+
+// ListedItems are the first prompts and resource templates discovery
+// listed, as the server sent them (already redacted by the session).
+type ListedItems struct {
+	Prompts, Templates []json.RawMessage
+}
+
+// keep records the first items of a prompts/list or
+// resources/templates/list.
+func (l *ListedItems) keep(method string, items []json.RawMessage) {
+	switch method {
+	case "prompts/list":
+		l.Prompts = items[:min(len(items), maxListed)]
+	case "resources/templates/list":
+		l.Templates = items[:min(len(items), maxListed)]
+	}
+}
+
+// CloseAll closes sessions together, every close under way before any has
+// finished (a server that ignores SIGTERM costs a kill grace to stop), and
+// returns the late answers they got in all.
+func CloseAll(sessions []*Session) (lateAnswers int) {
+	var wg sync.WaitGroup
+	for _, s := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.Close()
+		}()
+	}
+	wg.Wait()
+	for _, s := range sessions {
+		s.Mu.Lock()
+		lateAnswers += s.LateAnswers
+		s.Mu.Unlock()
+	}
+	return lateAnswers
 }

@@ -1,4 +1,4 @@
-package engine
+package session
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/httpcap"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 )
 
@@ -27,12 +28,12 @@ import (
 // (http.Client's own default).
 const maxRedirects = 10
 
-// headerTransport sends requests to the target origin only. It adds the
+// HeaderTransport sends requests to the target origin only. It adds the
 // user's headers and the negotiated protocol version to each, remembers the
 // status of the last POST, and refuses a request to any other origin.
-type headerTransport struct {
+type HeaderTransport struct {
 	base            http.RoundTripper
-	target          *url.URL // --url
+	Target          *url.URL // --url
 	headers         http.Header
 	protocolVersion atomic.Value // string
 	// stateless is true once the session negotiated the modern era: no
@@ -44,7 +45,7 @@ type headerTransport struct {
 	// modernPosts and sessionAnswers count the answers to POSTs of the
 	// stateless era (server/discover, and every POST sent while stateless),
 	// and those of them that set Mcp-Session-Id (see
-	// [headerTransport.sessionsSeen]).
+	// [HeaderTransport.SessionsSeen]).
 	modernPosts    atomic.Int64
 	sessionAnswers atomic.Int64
 
@@ -57,31 +58,27 @@ type headerTransport struct {
 }
 
 // newHeaderTransport returns the transport for the HTTP target rawURL (a
-// validated --url) with the user's --header values and --bearer token.
-func newHeaderTransport(rawURL string, headers []string, bearer string) (*headerTransport, error) {
-	target, err := url.Parse(rawURL)
-	if err != nil {
-		return nil, &ConfigError{Format: "{URL} %q: does not parse", Args: []any{hideUserinfo(rawURL)}}
-	}
-	h := &headerTransport{base: http.DefaultTransport, target: target, headers: http.Header{}}
-	for _, s := range headers {
-		n, v, _ := parseHeader(s)
-		h.headers.Add(n, v)
+// validated --url) with the user's headers and bearer token.
+func newHeaderTransport(rawURL string, headers http.Header, bearer string) *HeaderTransport {
+	target, _ := url.Parse(rawURL) // validated: it parses
+	h := &HeaderTransport{base: http.DefaultTransport, Target: target, headers: headers.Clone()}
+	if h.headers == nil {
+		h.headers = http.Header{}
 	}
 	if bearer != "" {
 		h.headers.Set("Authorization", "Bearer "+bearer)
 	}
-	return h, nil
+	return h
 }
 
 // client returns an HTTP client that sends everything through h and follows
 // same-origin redirects only.
-func (h *headerTransport) client() *http.Client {
+func (h *HeaderTransport) client() *http.Client {
 	return &http.Client{Transport: h, CheckRedirect: h.checkRedirect}
 }
 
-func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if !sameOrigin(req.URL, h.target) {
+func (h *HeaderTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !SameOrigin(req.URL, h.Target) {
 		return nil, h.refuse(req.URL, "named an endpoint on another origin %s")
 	}
 	req = req.Clone(req.Context())
@@ -103,18 +100,18 @@ func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// would look like dropped connections.
 	for _, k := range []string{"Mcp-Name", "mcp-name"} {
 		if vs, ok := req.Header[k]; ok && len(vs) == 1 {
-			if enc := mcpNameHeader(vs[0]); enc != vs[0] {
+			if enc := mcpheader.NameValue(vs[0]); enc != vs[0] {
 				req.Header.Del(k)
 				req.Header.Set("Mcp-Name", enc)
 			}
 		}
 	}
-	// The tools/call's Mcp-Param headers (see paramTable), before a
+	// The tools/call's Mcp-Param headers (see ParamTable), before a
 	// protocol check's own, which may break one of them.
 	applyParamHeaders(req.Context(), req.Header)
-	probe, _ := req.Context().Value(httpProbeKey{}).(*httpProbe)
+	probe, _ := req.Context().Value(ProbeKey{}).(*HTTPProbe)
 	if probe != nil {
-		for k, vs := range probe.headers {
+		for k, vs := range probe.Headers {
 			req.Header.Del(k)
 			if len(vs) > 0 && vs[0] != "" {
 				req.Header[http.CanonicalHeaderKey(k)] = vs
@@ -123,8 +120,8 @@ func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp, err := h.base.RoundTrip(req)
 	if probe != nil && err == nil && req.Method == http.MethodPost {
-		probe.status.Store(int64(resp.StatusCode))
-		probe.contentType.Store(httpcap.MediaType(resp.Header.Get("Content-Type")))
+		probe.Status.Store(int64(resp.StatusCode))
+		probe.ContentType.Store(httpcap.MediaType(resp.Header.Get("Content-Type")))
 	}
 	if err == nil && req.Method == http.MethodPost {
 		h.lastPostStatus.Store(int64(resp.StatusCode))
@@ -151,7 +148,7 @@ const maxProbeErrorBody = 4 << 10
 // answer for the JSON-RPC error a server puts there (the TypeScript SDK's
 // -32700 and -32600 with id null, which the client cannot match to its
 // request), and leaves the body to its reader as it was.
-func (p *httpProbe) readError(resp *http.Response) {
+func (p *HTTPProbe) readError(resp *http.Response) {
 	head, _ := io.ReadAll(io.LimitReader(resp.Body, maxProbeErrorBody))
 	resp.Body = &readCloser{Reader: io.MultiReader(bytes.NewReader(head), resp.Body), Closer: resp.Body}
 	var msg struct {
@@ -164,7 +161,7 @@ func (p *httpProbe) readError(resp *http.Response) {
 	if json.Unmarshal(head, &msg) != nil || msg.Error == nil || msg.Error.Code == nil {
 		return
 	}
-	p.rpcErr.Store(&rpc.Error{Code: *msg.Error.Code, Message: msg.Error.Message, Data: msg.Error.Data})
+	p.RPCErr.Store(&rpc.Error{Code: *msg.Error.Code, Message: msg.Error.Message, Data: msg.Error.Data})
 }
 
 // readCloser is a body read from Reader and closed by Closer.
@@ -175,46 +172,49 @@ type readCloser struct {
 
 // noteAnswer counts an answer to a POST of the stateless era, to a request
 // for method, and whether it set a session id.
-func (h *headerTransport) noteAnswer(method string, session bool) {
+func (h *HeaderTransport) noteAnswer(method string, session bool) {
 	h.modernPosts.Add(1)
 	if !session {
 		return
 	}
 	if h.sessionAnswers.Add(1) == 1 {
 		h.mu.Lock()
-		h.sessionFirst = orText(method, "a request without Mcp-Method")
+		h.sessionFirst = method
+		if method == "" {
+			h.sessionFirst = "a request without Mcp-Method"
+		}
 		h.mu.Unlock()
 	}
 }
 
-// sessionsSeen returns how many answers to POSTs of the stateless era h
+// SessionsSeen returns how many answers to POSTs of the stateless era h
 // saw, how many of them set Mcp-Session-Id, and the method of the first
 // that did.
-func (h *headerTransport) sessionsSeen() (posts, sessions int64, first string) {
+func (h *HeaderTransport) SessionsSeen() (posts, sessions int64, first string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.modernPosts.Load(), h.sessionAnswers.Load(), h.sessionFirst
 }
 
 // httpProbeKey carries, in the context of a protocol check's request, the
-// check's [httpProbe].
-type httpProbeKey struct{}
+// check's [HTTPProbe].
+type ProbeKey struct{}
 
-// httpProbe is a protocol check's view of its HTTP request: headers that
+// HTTPProbe is a protocol check's view of its HTTP request: headers that
 // replace mcp-fuzz's own (an empty value removes one; a header that
 // contradicts the body), and the status, media type and, for an HTTP
 // error, the body's JSON-RPC error of the answer.
-type httpProbe struct {
-	headers     http.Header
-	status      atomic.Int64
-	contentType atomic.Value // string
+type HTTPProbe struct {
+	Headers     http.Header
+	Status      atomic.Int64
+	ContentType atomic.Value // string
 	// rpcErr is the JSON-RPC error in the body of an HTTP error answer.
-	rpcErr atomic.Pointer[rpc.Error]
+	RPCErr atomic.Pointer[rpc.Error]
 }
 
 // checkRedirect is the [http.Client.CheckRedirect] of h's client.
-func (h *headerTransport) checkRedirect(req *http.Request, via []*http.Request) error {
-	if !sameOrigin(req.URL, h.target) {
+func (h *HeaderTransport) checkRedirect(req *http.Request, via []*http.Request) error {
+	if !SameOrigin(req.URL, h.Target) {
 		return h.refuse(req.URL, "redirected to another origin %s")
 	}
 	if len(via) >= maxRedirects {
@@ -225,7 +225,7 @@ func (h *headerTransport) checkRedirect(req *http.Request, via []*http.Request) 
 
 // refuse records other as refused and returns the error that says so; what
 // describes what the server did, with a %s for the other origin.
-func (h *headerTransport) refuse(other *url.URL, what string) error {
+func (h *HeaderTransport) refuse(other *url.URL, what string) error {
 	o := displayOrigin(other)
 	h.mu.Lock()
 	if h.refused == "" {
@@ -233,24 +233,24 @@ func (h *headerTransport) refuse(other *url.URL, what string) error {
 	}
 	h.mu.Unlock()
 	return fmt.Errorf("the server "+what+"; mcp-fuzz sends requests, headers and tokens only to the origin of --url (%s): pass a URL on that origin as --url to audit it there",
-		o, displayOrigin(h.target))
+		o, displayOrigin(h.Target))
 }
 
-// refusedOrigin returns the first origin other than --url's that the server
+// RefusedOrigin returns the first origin other than --url's that the server
 // tried to send mcp-fuzz to (by a redirect or a legacy SSE endpoint event),
 // or "" if none. The request was not sent.
-func (cn *connector) refusedOrigin() string {
-	if cn.header == nil {
+func (cn *Dialer) RefusedOrigin() string {
+	if cn.Header == nil {
 		return ""
 	}
-	cn.header.mu.Lock()
-	defer cn.header.mu.Unlock()
-	return cn.header.refused
+	cn.Header.mu.Lock()
+	defer cn.Header.mu.Unlock()
+	return cn.Header.refused
 }
 
-// sameOrigin reports whether a and b have the same scheme, host and port
+// SameOrigin reports whether a and b have the same scheme, host and port
 // (an omitted port is the scheme's default).
-func sameOrigin(a, b *url.URL) bool {
+func SameOrigin(a, b *url.URL) bool {
 	return origin(a) == origin(b)
 }
 

@@ -1,4 +1,4 @@
-package engine
+package session
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 // quoted output is its last stderr lines, redacted and cut, then its
 // non-JSON-RPC stdout lines.
 func TestStartupFailure(t *testing.T) {
-	parallel(t)
+	t.Parallel()
 	expired, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
 	defer cancel()
 	redact := func(s string) string { return strings.ReplaceAll(s, "hunter2", "***") }
@@ -43,7 +43,7 @@ func TestStartupFailure(t *testing.T) {
 		if lines[0] != tc.reason {
 			t.Errorf("%s: reason %q, want %q", tc.name, lines[0], tc.reason)
 		}
-		if errors.Is(mark, errStartupTimedOut) != tc.timedOut {
+		if errors.Is(mark, ErrStartupTimedOut) != tc.timedOut {
 			t.Errorf("%s: marked %v", tc.name, mark)
 		}
 		if lines[1] != "its stderr, last 20 of 26 lines:" || lines[2] != "  | line g" || !strings.HasPrefix(lines[21], "  | password *** yyy") || !strings.HasSuffix(lines[21], "…") {
