@@ -1,9 +1,10 @@
 // Package words splits identifiers (tool and property names) into
 // lower-case words, so that the case generator and the lifecycle planner
-// read a name the same way.
+// read a name the same way, and says lists and counts in messages.
 package words
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -47,4 +48,12 @@ func OrList(items []string) string {
 		return strings.Join(items, "")
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+}
+
+// Plural says n of a thing: "1 case", "2 cases".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

@@ -29,3 +29,14 @@ func TestSplit(t *testing.T) {
 		}
 	}
 }
+
+func TestPlural(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{0, "0 groups"}, {1, "1 group"}, {2, "2 groups"}, {-1, "-1 groups"}} {
+		if got := Plural(tc.n, "group", "groups"); got != tc.want {
+			t.Errorf("Plural(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}

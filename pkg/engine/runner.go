@@ -356,14 +356,6 @@ func (r *runner) stderrTail(stderr string) string {
 	return tail(r.leak.Redact(stderr), 2048)
 }
 
-// plural says "1 case" or "2 cases".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
 func tail(s string, n int) string {
 	if len(s) <= n {
 		return s

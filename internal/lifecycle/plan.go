@@ -1,4 +1,12 @@
-package engine
+// Package lifecycle holds the lifecycle checks (--sequential,
+// docs/BEHAVIOUR.md#checks-beyond-single-calls): they group a server's
+// tools by the resource their names speak of (or as the config maps
+// them), and, for each resource with one create, one read and one delete
+// tool, create one, read it, delete it and read it again.
+//
+// [NewPlan] is the plan (pure: names and schemas in, groups out);
+// [Plan.Run] runs it on the audit's live session through a [Caller].
+package lifecycle
 
 import (
 	"encoding/json"
@@ -8,15 +16,11 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/mcptool"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/textcut"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/words"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
-
-// The lifecycle checks (--sequential, docs/BEHAVIOUR.md#checks-beyond-single-calls) group a server's tools by
-// the resource their names speak of, and, for each resource with one
-// create, one read and one delete tool, create one, read it, delete it and
-// read it again. This file is the plan (pure: names and schemas in, groups
-// out); lifecycle.go runs it.
 
 // verb is what a tool does to its resource.
 type verb int
@@ -142,14 +146,14 @@ func findIDArg(schema json.RawMessage, noun string) (idArg, bool) {
 	return idArg{}, false
 }
 
-// lcGroup is one resource whose lifecycle can be checked.
-type lcGroup struct {
+// Group is one resource whose lifecycle can be checked.
+type Group struct {
 	noun                 string
-	create, read, delete tool
+	create, read, delete mcptool.Tool
 	readArg, deleteArg   idArg
 	// parent is the group of the resource this one's create tool takes
 	// the id of (parentArg: "project_id" on create_task), nil when none.
-	parent    *lcGroup
+	parent    *Group
 	parentArg string
 	// mapped: the user named the tools (config lifecycle).
 	mapped bool
@@ -157,15 +161,15 @@ type lcGroup struct {
 
 // complete finds g's id arguments (readArg and deleteArg when given, else
 // as [findIDArg] does) and returns why g cannot be checked, if it cannot.
-func (g *lcGroup) complete(skip func(tool) string, readArg, deleteArg string) []string {
+func (g *Group) complete(skip func(mcptool.Tool) string, readArg, deleteArg string) []string {
 	var why []string
-	for _, t := range []tool{g.create, g.read, g.delete} {
+	for _, t := range []mcptool.Tool{g.create, g.read, g.delete} {
 		if r := skip(t); r != "" {
 			why = append(why, t.Name+" is not called: "+r)
 		}
 	}
 	for _, a := range []struct {
-		t     tool
+		t     mcptool.Tool
 		given string
 		dst   *idArg
 	}{{g.read, readArg, &g.readArg}, {g.delete, deleteArg, &g.deleteArg}} {
@@ -178,7 +182,7 @@ func (g *lcGroup) complete(skip func(tool) string, readArg, deleteArg string) []
 		}
 		typ, ok := properties(a.t.InputSchema)[a.given]
 		if !ok {
-			why = append(why, fmt.Sprintf("%s has no argument %s", a.t.Name, excerpt(a.given, 64)))
+			why = append(why, fmt.Sprintf("%s has no argument %s", a.t.Name, textcut.Excerpt(a.given, 64)))
 			continue
 		}
 		*a.dst = idArg{name: a.given, array: typ == "array", number: typ == "integer" || typ == "number"}
@@ -186,39 +190,37 @@ func (g *lcGroup) complete(skip func(tool) string, readArg, deleteArg string) []
 	return why
 }
 
-// lcPlan is what the lifecycle checks will do.
-type lcPlan struct {
-	groups []*lcGroup
-	// skipped are the checks of resources that cannot be checked, with
+// Plan is what the lifecycle checks will do.
+type Plan struct {
+	// Groups are the resources whose lifecycle is checked.
+	Groups []*Group
+	// Skipped are the checks of resources that cannot be checked, with
 	// why (two create tools, no read tool, no id argument, ...).
-	skipped []report.Check
-	summary string
+	Skipped []report.Check
+	// Summary says what was detected, for the report's lifecycle section.
+	Summary string
 }
 
 // maxOtherReads bounds the read tools of other resources a skipped
 // group's detail names.
 const maxOtherReads = 8
 
-// LifecycleGroup is one resource whose create, read and delete tools are
-// named by the user ([Config.Lifecycle]) rather than found by name.
-type LifecycleGroup struct {
-	// Resource is the noun the checks speak of ("entity": the check
-	// lifecycle/entity); "" reads it from Create's name as detection would
-	// (create_entities: entity), else the name itself.
+// Mapping is one resource whose create, read and delete tools the user
+// named (the config's lifecycle) rather than found by name: the engine's
+// LifecycleGroup, field for field.
+type Mapping struct {
+	// Resource is the noun of the check's id; "" reads it from Create's
+	// name (see [Mapping.Noun]).
 	Resource             string
 	Create, Read, Delete string
-	// ReadArg and DeleteArg name the argument of Read and Delete that
-	// takes the id; "" finds it as for a detected group (id, NOUN_id,
-	// name, their lists, ...).
+	// ReadArg and DeleteArg name the id argument of Read and Delete; ""
+	// finds it as for a detected group.
 	ReadArg, DeleteArg string
 }
 
-// maxResourceLen bounds a resource's noun (it is part of check ids).
-const maxResourceLen = 64
-
-// noun is the resource as check ids name it: Resource's words joined with
+// Noun is the resource as check ids name it: Resource's words joined with
 // "_", else what detection reads in Create's name, else Create's words.
-func (m LifecycleGroup) noun() string {
+func (m Mapping) Noun() string {
 	if m.Resource != "" {
 		return strings.Join(words.Split(m.Resource), "_")
 	}
@@ -228,44 +230,18 @@ func (m LifecycleGroup) noun() string {
 	return strings.Join(words.Split(m.Create), "_")
 }
 
-// validLifecycle checks the mapped groups: three tool names each, a
-// resource that has words and is not mapped twice.
-func validLifecycle(groups []LifecycleGroup) error {
-	seen := map[string]int{}
-	for i, m := range groups {
-		bad := func(format string, args ...any) error {
-			return &ConfigError{Format: "{Lifecycle} [%d]: " + format, Args: append([]any{i}, args...)}
-		}
-		if m.Create == "" || m.Read == "" || m.Delete == "" {
-			return bad("needs create, read and delete: the names of the tools that make, read and delete one resource")
-		}
-		if m.Read == m.Delete || m.Create == m.Delete || m.Create == m.Read {
-			return bad("create, read and delete must be three different tools (got %s, %s, %s)", m.Create, m.Read, m.Delete)
-		}
-		n := m.noun()
-		if n == "" || len(n) > maxResourceLen {
-			return bad("resource %q: want a noun of letters and digits, at most %d bytes", excerpt(orText(m.Resource, m.Create), 64), maxResourceLen)
-		}
-		if j, dup := seen[n]; dup {
-			return bad("resource %s is mapped twice (also [%d]); give each group its own resource", n, j)
-		}
-		seen[n] = i
-	}
-	return nil
-}
-
-// planLifecycle groups tools by resource: first the groups of mapped
-// (the user's), then by the names of the tools no mapped group holds.
-// skip says why a tool is not called ("" when it is): a group with such a
-// tool is skipped.
-func planLifecycle(tools []tool, skip func(tool) string, mapped []LifecycleGroup) lcPlan {
-	var p lcPlan
-	byName := map[string]tool{}
+// NewPlan groups tools by resource: first the groups of mapped (the
+// user's), then by the names of the tools no mapped group holds. skip
+// says why a tool is not called ("" when it is): a group with such a tool
+// is skipped.
+func NewPlan(tools []mcptool.Tool, skip func(mcptool.Tool) string, mapped []Mapping) Plan {
+	var p Plan
+	byName := map[string]mcptool.Tool{}
 	for _, t := range tools {
 		byName[t.Name] = t
 	}
 	skipCheck := func(noun, why string) {
-		p.skipped = append(p.skipped, report.Check{
+		p.Skipped = append(p.Skipped, report.Check{
 			ID: report.CheckGroupLifecycle + "/" + noun, Group: report.CheckGroupLifecycle,
 			Title:  lifecycleTitle(noun),
 			Status: report.CheckSkip, Detail: why,
@@ -275,7 +251,7 @@ func planLifecycle(tools []tool, skip func(tool) string, mapped []LifecycleGroup
 	takenNoun := map[string]bool{} // their resources
 	mappedGroups := 0
 	for _, m := range mapped {
-		noun := m.noun()
+		noun := m.Noun()
 		takenNoun[noun] = true
 		var why []string
 		for _, n := range []string{m.Create, m.Read, m.Delete} {
@@ -285,9 +261,9 @@ func planLifecycle(tools []tool, skip func(tool) string, mapped []LifecycleGroup
 			}
 		}
 		if len(why) == 0 {
-			g := &lcGroup{noun: noun, create: byName[m.Create], read: byName[m.Read], delete: byName[m.Delete], mapped: true}
+			g := &Group{noun: noun, create: byName[m.Create], read: byName[m.Read], delete: byName[m.Delete], mapped: true}
 			if why = g.complete(skip, m.ReadArg, m.DeleteArg); len(why) == 0 {
-				p.groups = append(p.groups, g)
+				p.Groups = append(p.Groups, g)
 				mappedGroups++
 				continue
 			}
@@ -295,7 +271,7 @@ func planLifecycle(tools []tool, skip func(tool) string, mapped []LifecycleGroup
 		skipCheck(noun, strings.Join(why, "; ")+" (config lifecycle)")
 	}
 
-	type verbs [3][]tool
+	type verbs [3][]mcptool.Tool
 	byNoun := map[string]*verbs{}
 	for _, t := range tools {
 		v, noun, ok := toolVerb(t.Name)
@@ -308,7 +284,7 @@ func planLifecycle(tools []tool, skip func(tool) string, mapped []LifecycleGroup
 		byNoun[noun][v] = append(byNoun[noun][v], t)
 	}
 	nouns := slices.Sorted(maps.Keys(byNoun))
-	names := func(ts []tool) string {
+	names := func(ts []mcptool.Tool) string {
 		var s []string
 		for _, t := range ts {
 			s = append(s, t.Name)
@@ -360,19 +336,19 @@ func planLifecycle(tools []tool, skip func(tool) string, mapped []LifecycleGroup
 			skipCheck(noun, strings.Join(why, "; "))
 			continue
 		}
-		g := &lcGroup{noun: noun, create: vs[verbCreate][0], read: vs[verbRead][0], delete: vs[verbDelete][0]}
+		g := &Group{noun: noun, create: vs[verbCreate][0], read: vs[verbRead][0], delete: vs[verbDelete][0]}
 		if why := g.complete(skip, "", ""); len(why) > 0 {
 			skipCheck(noun, strings.Join(why, "; "))
 			continue
 		}
-		p.groups = append(p.groups, g)
+		p.Groups = append(p.Groups, g)
 	}
 	// A create tool that takes the id of another group's resource
 	// (create_task's project_id) makes that group its parent.
-	for _, g := range p.groups {
+	for _, g := range p.Groups {
 		props := properties(g.create.InputSchema)
 		for _, k := range slices.Sorted(maps.Keys(props)) {
-			for _, o := range p.groups {
+			for _, o := range p.Groups {
 				if o != g && (normKey(k) == normKey(o.noun)+"id") && g.parent == nil {
 					g.parent, g.parentArg = o, k
 				}
@@ -380,7 +356,7 @@ func planLifecycle(tools []tool, skip func(tool) string, mapped []LifecycleGroup
 		}
 	}
 	var listed []string
-	for _, g := range p.groups {
+	for _, g := range p.Groups {
 		s := fmt.Sprintf("%s (%s, %s, %s", g.noun, g.create.Name, g.read.Name, g.delete.Name)
 		if g.mapped {
 			s += "; mapped by the config"
@@ -391,17 +367,17 @@ func planLifecycle(tools []tool, skip func(tool) string, mapped []LifecycleGroup
 		listed = append(listed, s+")")
 	}
 	switch {
-	case len(p.groups) > 0:
-		p.summary = fmt.Sprintf("%s detected: %s", plural(len(p.groups), "group", "groups"), strings.Join(listed, "; "))
-		if len(p.skipped) > 0 {
-			p.summary += fmt.Sprintf("; %d skipped (see the lifecycle checks)", len(p.skipped))
+	case len(p.Groups) > 0:
+		p.Summary = fmt.Sprintf("%s detected: %s", words.Plural(len(p.Groups), "group", "groups"), strings.Join(listed, "; "))
+		if len(p.Skipped) > 0 {
+			p.Summary += fmt.Sprintf("; %d skipped (see the lifecycle checks)", len(p.Skipped))
 		}
 	case mappedGroups < len(mapped):
-		p.summary = fmt.Sprintf("0 groups detected: %s of the config could not be checked (see the skipped lifecycle checks)", plural(len(mapped)-mappedGroups, "mapped group", "mapped groups"))
+		p.Summary = fmt.Sprintf("0 groups detected: %s of the config could not be checked (see the skipped lifecycle checks)", words.Plural(len(mapped)-mappedGroups, "mapped group", "mapped groups"))
 	case candidates > 0:
-		p.summary = fmt.Sprintf("0 groups detected: %s a create or delete tool, but none has exactly one create, one read and one delete tool with an id argument (see the skipped lifecycle checks)", plural(candidates, "resource has", "resources have"))
+		p.Summary = fmt.Sprintf("0 groups detected: %s a create or delete tool, but none has exactly one create, one read and one delete tool with an id argument (see the skipped lifecycle checks)", words.Plural(candidates, "resource has", "resources have"))
 	default:
-		p.summary = "0 groups detected: no tool name says create/add/insert/new or delete/remove/destroy a resource, so there is no lifecycle to check"
+		p.Summary = "0 groups detected: no tool name says create/add/insert/new or delete/remove/destroy a resource, so there is no lifecycle to check"
 	}
 	return p
 }
