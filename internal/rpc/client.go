@@ -116,6 +116,16 @@ func (c *Client) Conn() mcp.Connection { return c.conn }
 // Done is closed when the connection has ended.
 func (c *Client) Done() <-chan struct{} { return c.done }
 
+// Ended reports whether the connection has ended (Done is closed).
+func (c *Client) Ended() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // Err reports why the connection ended (nil while it is open).
 func (c *Client) Err() error {
 	c.mu.Lock()

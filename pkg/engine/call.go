@@ -27,8 +27,8 @@ import (
 // A server that read the request and then died is the call's crash.
 func (r *runner) callCase(ctx context.Context, t tool, c casegen.Case, rc *report.Case, fromExample bool, validateOutput func(json.RawMessage) error, detect bool) *serverGone {
 	s := r.s
-	params := callParams(t.Name, c.Arguments)
-	endedBefore := isDone(s.Client.Done())
+	params := session.CallParams(t.Name, c.Arguments)
+	endedBefore := s.Client.Ended()
 	var written int64
 	if s.Proc != nil {
 		written = s.Proc.InputWritten()
@@ -148,7 +148,7 @@ func (r *runner) goneAfter(ctx context.Context) *serverGone {
 	if s == nil || ctx.Err() != nil {
 		return nil
 	}
-	endedBefore := isDone(s.Client.Done())
+	endedBefore := s.Client.Ended()
 	var written int64
 	if s.Proc != nil {
 		written = s.Proc.InputWritten()
@@ -166,16 +166,6 @@ func (r *runner) goneAfter(ctx context.Context) *serverGone {
 	return r.leaveGone()
 }
 
-// isDone reports whether ch is closed.
-func isDone(ch <-chan struct{}) bool {
-	select {
-	case <-ch:
-		return true
-	default:
-		return false
-	}
-}
-
 // pingTimeout bounds the liveness check after a call that got no answer.
 const pingTimeout = 2 * time.Second
 
@@ -191,20 +181,6 @@ func (r *runner) alive(ctx context.Context, s *session.Session) bool {
 	_, _, err := s.Liveness(pctx)
 	var rpcErr *rpc.Error
 	return err == nil || errors.As(err, &rpcErr)
-}
-
-func callParams(name string, args json.RawMessage) json.RawMessage {
-	n, _ := json.Marshal(name)
-	if len(args) == 0 {
-		args = json.RawMessage(`{}`)
-	}
-	b := make([]byte, 0, len(n)+len(args)+32)
-	b = append(b, `{"name":`...)
-	b = append(b, n...)
-	b = append(b, `,"arguments":`...)
-	b = append(b, args...)
-	b = append(b, '}')
-	return b
 }
 
 // callTimeout is the deadline of one call to tool: --timeout, or the tool's

@@ -172,7 +172,7 @@ func (cr *checkRun) notify(ctx context.Context, pc protocheck.Check, c *report.C
 	}
 	c.DurationMs = float64(time.Since(start).Microseconds()) / 1000
 	o := oracle.Outcome{Hung: true}
-	if err != nil || isDone(s.Client.Done()) {
+	if err != nil || s.Client.Ended() {
 		o = oracle.Outcome{Closed: true, ExitStatus: s.WaitExit(2 * time.Second)}
 	}
 	o.Violations, _ = s.EndCall(violationsBefore)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
@@ -109,7 +110,7 @@ func concurrencyChecks(ctx context.Context, cfg Config, cn *session.Dialer, test
 			if sample == nil {
 				sample = cc
 			}
-			c.Request = protocheck.RequestLine("tools/call", callParams(t.Name, cc.args))
+			c.Request = protocheck.RequestLine("tools/call", session.CallParams(t.Name, cc.args))
 			cr.toolCheck(bctx, cc, &c)
 		}
 		out = append(out, c)
@@ -257,7 +258,7 @@ func (cr *concurrencyRun) toolCheck(ctx context.Context, cc *concurrencyCall, c 
 
 // call makes the valid call cc on s and judges it as a valid case.
 func (cr *concurrencyRun) call(ctx context.Context, s *session.Session, cc *concurrencyCall) concurrentCall {
-	params := callParams(cc.t.Name, cc.args)
+	params := session.CallParams(cc.t.Name, cc.args)
 	before, _ := s.BeginCall()
 	raw, secrets, ms, err := s.TimedCall(ctx, cr.cfg.callTimeout(cc.t.Name), func(cctx context.Context) (json.RawMessage, []string, error) {
 		return s.Call(cctx, "tools/call", params)
@@ -360,7 +361,7 @@ func (cr *concurrencyRun) sessionChecks(ctx context.Context, sample *concurrency
 		Expected: "an answer to the next request"}
 	other, otherParams := "ping", json.RawMessage(nil)
 	if sample != nil {
-		other, otherParams = "tools/call", callParams(sample.t.Name, sample.args)
+		other, otherParams = "tools/call", session.CallParams(sample.t.Name, sample.args)
 	}
 	if why := cr.budgetSpent(); why != "" {
 		same.Status, same.Detail = report.CheckSkip, why
@@ -458,11 +459,11 @@ type stallWatch struct {
 	mu   sync.Mutex
 	last time.Time // the last answer (or the start)
 	done chan struct{}
-	hit  chan struct{} // closed on a stall
+	hit  atomic.Bool // set on a stall
 }
 
 func newStallWatch(parent context.Context, limit time.Duration) *stallWatch {
-	w := &stallWatch{limit: limit, last: time.Now(), done: make(chan struct{}), hit: make(chan struct{})}
+	w := &stallWatch{limit: limit, last: time.Now(), done: make(chan struct{})}
 	w.ctx, w.cancel = context.WithCancel(parent)
 	go w.watch()
 	return w
@@ -474,7 +475,7 @@ func (w *stallWatch) watch() {
 		wait := time.Until(w.last.Add(w.limit))
 		w.mu.Unlock()
 		if wait <= 0 {
-			close(w.hit)
+			w.hit.Store(true)
 			w.cancel()
 			return
 		}
@@ -496,7 +497,7 @@ func (w *stallWatch) progress() {
 }
 
 // stalled reports whether the requests were given up on.
-func (w *stallWatch) stalled() bool { return isDone(w.hit) }
+func (w *stallWatch) stalled() bool { return w.hit.Load() }
 
 // stop ends the watch once every request returned.
 func (w *stallWatch) stop() {
@@ -554,7 +555,7 @@ func (cr *concurrencyRun) judgeSameSession(ctx context.Context, s *session.Sessi
 		parts = append(parts, mixed...)
 		c.Status, c.Code = report.CheckFail, string(report.ProtocolViolation)
 		c.Detail = fmt.Sprintf("with %d requests in flight together, answers did not reach their own requests: %s", len(reqs), strings.Join(parts, "; "))
-		return hung == 0 && !isDone(s.Client.Done())
+		return hung == 0 && !s.Client.Ended()
 	case hung > 0:
 		c.Status, c.Code = report.CheckFail, string(report.Hang)
 		c.Detail = fmt.Sprintf("%d of %d requests in flight together got no answer: none came for --timeout %s", hung, len(reqs), cr.cfg.Timeout)

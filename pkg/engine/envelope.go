@@ -228,7 +228,7 @@ func repeatableCall(tested []report.Tool, tools []tool, s *session.Session, with
 			if c.Kind != report.KindValid || c.Verdict != report.OK || c.ArgumentsDigest != nil {
 				continue
 			}
-			params, err := stateless.WithMembers(callParams(rt.Name, c.Arguments), "_meta", s.Envelope())
+			params, err := stateless.WithMembers(session.CallParams(rt.Name, c.Arguments), "_meta", s.Envelope())
 			if err != nil {
 				continue
 			}

@@ -341,7 +341,7 @@ func shellJoin(args []string) string {
 // reproParams are the params of a reproducer's tools/call: in the modern
 // era with the _meta envelope of the version the audit negotiated.
 func reproParams(rep *report.Report, toolName string, args json.RawMessage) json.RawMessage {
-	p := callParams(toolName, args)
+	p := session.CallParams(toolName, args)
 	if rep == nil || rep.Server.Era != EraModern {
 		return p
 	}
