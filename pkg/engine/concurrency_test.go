@@ -132,57 +132,6 @@ func TestConcurrencyOffAndBounded(t *testing.T) {
 	}
 }
 
-// judgeConcurrent, one row per way the calls made at once can end.
-func TestJudgeConcurrent(t *testing.T) {
-	parallel(t)
-	ok := concurrentCall{verdict: report.OK}
-	errored := concurrentCall{verdict: report.Errored, detail: "busy"}
-	crash := concurrentCall{verdict: report.Crash, crash: &report.CrashInfo{How: report.CrashExit}}
-	hang := concurrentCall{verdict: report.Hang}
-	for _, tc := range []struct {
-		name   string
-		alone  report.Verdict
-		calls  []concurrentCall
-		status string
-		code   string
-	}{
-		{"all succeed", report.OK, []concurrentCall{ok, ok, ok}, report.CheckPass, ""},
-		{"some fail", report.OK, []concurrentCall{ok, errored, errored}, report.CheckFail, report.CodeConcurrencyFailure},
-		{"all fail", report.OK, []concurrentCall{errored, errored}, report.CheckFail, report.CodeConcurrencyFailure},
-		{"a crash is its own code", report.OK, []concurrentCall{ok, errored, crash}, report.CheckFail, string(report.Crash)},
-		{"the worst failure wins", report.OK, []concurrentCall{hang, crash}, report.CheckFail, string(report.Crash)},
-		{"fails the same way alone", report.Crash, []concurrentCall{ok, crash}, report.CheckPass, ""},
-		{"interrupted", report.OK, []concurrentCall{ok, {verdict: report.NotRun}}, report.CheckSkip, ""},
-	} {
-		var c report.Check
-		judgeConcurrent(&concurrencyCall{verdict: tc.alone, caseID: "t/valid"}, tc.calls, len(tc.calls), nil, &c)
-		if c.Status != tc.status || c.Code != tc.code {
-			t.Errorf("%s: status %s code %q (%s), want %s %q", tc.name, c.Status, c.Code, c.Detail, tc.status, tc.code)
-		}
-	}
-}
-
-// wrongKind tells a tools/list answer from the others.
-func TestWrongKind(t *testing.T) {
-	parallel(t)
-	for _, tc := range []struct {
-		method, raw string
-		wrong       bool
-	}{
-		{"tools/list", `{"tools":[]}`, false},
-		{"tools/list", `{"content":[]}`, true},
-		{"tools/call", `{"content":[]}`, false},
-		{"tools/call", `{"tools":[]}`, true},
-		{"tools/call", `[]`, true},
-		{"ping", `{}`, false},
-		{"ping", `{"content":[]}`, true},
-	} {
-		if got := wrongKind(tc.method, []byte(tc.raw)) != ""; got != tc.wrong {
-			t.Errorf("wrongKind(%s, %s) = %v, want %v", tc.method, tc.raw, got, tc.wrong)
-		}
-	}
-}
-
 // Over Streamable HTTP (127.0.0.1) the sessions are connections, and a
 // well-behaved server passes every concurrency check.
 func TestConcurrencyHTTP(t *testing.T) {
@@ -206,32 +155,5 @@ func TestConcurrencyHTTP(t *testing.T) {
 	}
 	if n != 3 {
 		t.Errorf("%d concurrency checks, want 3 (lookup_user, same-session, cancel): %+v", n, rep.Checks)
-	}
-}
-
-// TestConcurrencyEligibleSaysWhichAnnotation: a tool left out as unsafe to
-// call again is told apart by what it is annotated, not "not annotated
-// readOnlyHint, or destructiveHint false", which read as the opposite.
-func TestConcurrencyEligibleSaysWhichAnnotation(t *testing.T) {
-	parallel(t)
-	yes, no := true, false
-	rt := report.Tool{Name: "t", Tested: true, Confirmed: true,
-		Cases: []report.Case{{ID: "t/valid", Kind: report.KindValid, Verdict: report.OK, Arguments: []byte(`{}`)}}}
-	cr := &concurrencyRun{n: 3}
-	for _, c := range []struct {
-		name                  string
-		readOnly, destructive *bool
-		want                  string
-	}{
-		{"none", nil, nil, "annotated neither readOnlyHint true nor destructiveHint false: calling it 3 more times"},
-		{"destructive", nil, &yes, "annotated destructiveHint true: calling it 3 more times"},
-		{"contradictory", &yes, &yes, "annotated destructiveHint true:"},
-		{"read-only", &yes, nil, ""},
-		{"not destructive", nil, &no, ""},
-	} {
-		_, skip := cr.eligible(tool{Name: "t", ReadOnly: c.readOnly, Destructive: c.destructive}, rt)
-		if c.want == "" && skip != "" || !strings.HasPrefix(skip, c.want) {
-			t.Errorf("%s: skip %q, want it to start with %q", c.name, skip, c.want)
-		}
 	}
 }
