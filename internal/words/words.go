@@ -4,6 +4,7 @@
 package words
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -47,4 +48,12 @@ func OrList(items []string) string {
 		return strings.Join(items, "")
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+}
+
+// Plural counts n of a thing: "1 case", "2 cases".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

@@ -29,3 +29,11 @@ func TestSplit(t *testing.T) {
 		}
 	}
 }
+
+func TestPlural(t *testing.T) {
+	for n, want := range map[int]string{0: "0 cases", 1: "1 case", 2: "2 cases"} {
+		if got := Plural(n, "case", "cases"); got != want {
+			t.Errorf("Plural(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

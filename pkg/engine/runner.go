@@ -13,6 +13,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/lint"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/words"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -356,12 +357,7 @@ func (r *runner) stderrTail(stderr string) string {
 }
 
 // plural says "1 case" or "2 cases".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+func plural(n int, one, many string) string { return words.Plural(n, one, many) }
 
 func tail(s string, n int) string {
 	if len(s) <= n {
