@@ -9,6 +9,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/learn"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/repro"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -26,7 +27,7 @@ import (
 // A server that read the request and then died is the call's crash.
 func (r *runner) callCase(ctx context.Context, t tool, c casegen.Case, rc *report.Case, fromExample bool, validateOutput func(json.RawMessage) error, detect bool) *serverGone {
 	s := r.s
-	params := callParams(t.Name, c.Arguments)
+	params := repro.CallParams(t.Name, c.Arguments)
 	endedBefore := isDone(s.client.Done())
 	var written int64
 	if s.proc != nil {
@@ -249,20 +250,6 @@ func (r *runner) alive(ctx context.Context, s *session) bool {
 	_, _, err := s.liveness(pctx)
 	var rpcErr *rpc.Error
 	return err == nil || errors.As(err, &rpcErr)
-}
-
-func callParams(name string, args json.RawMessage) json.RawMessage {
-	n, _ := json.Marshal(name)
-	if len(args) == 0 {
-		args = json.RawMessage(`{}`)
-	}
-	b := make([]byte, 0, len(n)+len(args)+32)
-	b = append(b, `{"name":`...)
-	b = append(b, n...)
-	b = append(b, `,"arguments":`...)
-	b = append(b, args...)
-	b = append(b, '}')
-	return b
 }
 
 // callTimeout is the deadline of one call to tool: --timeout, or the tool's

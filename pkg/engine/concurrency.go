@@ -13,6 +13,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/repro"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -108,7 +109,7 @@ func concurrencyChecks(ctx context.Context, cfg Config, cn *connector, tested []
 			if sample == nil {
 				sample = cc
 			}
-			c.Request = protocheck.RequestLine("tools/call", callParams(t.Name, cc.args))
+			c.Request = protocheck.RequestLine("tools/call", repro.CallParams(t.Name, cc.args))
 			cr.toolCheck(bctx, cc, &c)
 		}
 		out = append(out, c)
@@ -269,7 +270,7 @@ func (cr *concurrencyRun) toolCheck(ctx context.Context, cc *concurrencyCall, c 
 
 // call makes the valid call cc on s and judges it as a valid case.
 func (cr *concurrencyRun) call(ctx context.Context, s *session, cc *concurrencyCall) concurrentCall {
-	params := callParams(cc.t.Name, cc.args)
+	params := repro.CallParams(cc.t.Name, cc.args)
 	before, _ := s.beginCall()
 	raw, secrets, ms, err := s.timedCall(ctx, cr.cfg.callTimeout(cc.t.Name), func(cctx context.Context) (json.RawMessage, []string, error) {
 		return s.call(cctx, "tools/call", params)
@@ -372,7 +373,7 @@ func (cr *concurrencyRun) sessionChecks(ctx context.Context, sample *concurrency
 		Expected: "an answer to the next request"}
 	other, otherParams := "ping", json.RawMessage(nil)
 	if sample != nil {
-		other, otherParams = "tools/call", callParams(sample.t.Name, sample.args)
+		other, otherParams = "tools/call", repro.CallParams(sample.t.Name, sample.args)
 	}
 	if why := cr.budgetSpent(); why != "" {
 		same.Status, same.Detail = report.CheckSkip, why

@@ -10,6 +10,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/box"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/httpcap"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/repro"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -280,7 +281,7 @@ func (cn *connector) connectHTTPEra(ctx context.Context, transport, era string) 
 	// Every later POST says the version; in the modern era the SDK's
 	// transport also copies it from each request's _meta (the same value)
 	// and adds Mcp-Method and Mcp-Name; this covers notifications too.
-	cn.header.protocolVersion.Store(headerToken(s.init.ProtocolVersion))
+	cn.header.protocolVersion.Store(repro.HeaderToken(s.init.ProtocolVersion))
 	cn.header.stateless.Store(s.era == EraModern)
 	return s, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/repro"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stateless"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -137,7 +138,7 @@ func headerChecks(t envelopeTarget) []protocheck.Check {
 		name.Skip = "no tool whose valid call succeeded is safe to call again (read-only or not destructive)"
 	default:
 		name.Req = protocheck.Request{Method: "tools/call", Params: t.call.params,
-			Headers: http.Header{"Mcp-Name": {mcpNameHeader(otherName(t.call.tool))}}}
+			Headers: http.Header{"Mcp-Name": {repro.MCPNameHeader(otherName(t.call.tool))}}}
 	}
 	return append(checks, name, paramCheck(t))
 }
@@ -159,7 +160,7 @@ func paramCheck(t envelopeTarget) protocheck.Check {
 		c.Skip = "the valid call of the sampled tool sends no value with a header form for its x-mcp-header parameters"
 		return c
 	}
-	// The call's other Mcp-Param headers are right (see checkHeaders).
+	// The call's other Mcp-Param headers are right (see [repro.CheckHeaders]).
 	c.Req = protocheck.Request{Method: "tools/call", Params: sc.params, Headers: http.Header{header: {value}}}
 	return c
 }
@@ -240,7 +241,7 @@ func repeatableCall(tested []report.Tool, tools []tool, s *session, withParam bo
 			if c.Kind != report.KindValid || c.Verdict != report.OK || c.ArgumentsDigest != nil {
 				continue
 			}
-			params, err := stateless.WithMembers(callParams(rt.Name, c.Arguments), "_meta", s.envelope())
+			params, err := stateless.WithMembers(repro.CallParams(rt.Name, c.Arguments), "_meta", s.envelope())
 			if err != nil {
 				continue
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/demo"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/repro"
 )
 
 // seenRequest is what a test HTTP server saw of one POST.
@@ -106,14 +107,14 @@ func TestStreamableHTTPModern(t *testing.T) {
 	// The reproducer of a case: one POST, no session, the routing
 	// headers; it works as printed.
 	c := validCase(t, rep, "lookup_user")
-	r := reproduce(rep, Config{URL: srv.URL}, "lookup_user", c)
+	r := repro.Case(rep, reproTarget(Config{URL: srv.URL}), "lookup_user", c)
 	if strings.Contains(r.Shell, "initialize") || strings.Contains(r.Shell, "Mcp-Session-Id") || !strings.Contains(r.Shell, "'Mcp-Method: tools/call'") || !strings.Contains(r.Shell, "'Mcp-Name: lookup_user'") {
 		t.Fatalf("modern HTTP reproducer: %s", r.Shell)
 	}
 	if out := runShell(t, r.Shell); !strings.Contains(out, `"result"`) || strings.Contains(out, `"isError":true`) {
 		t.Errorf("reproducer %s printed %q", r.Shell, out)
 	}
-	if got := mcpNameHeader("tool ü"); got != "=?base64?dG9vbCDDvA==?=" {
+	if got := repro.MCPNameHeader("tool ü"); got != "=?base64?dG9vbCDDvA==?=" {
 		t.Errorf("mcpNameHeader = %q", got)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/repro"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stateless"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -178,7 +179,7 @@ func TestModernEnvelopeOnEveryRequest(t *testing.T) {
 	if _, _, _, err := listAll(ctx, s, "tools/list", "tools"); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.call(ctx, "tools/call", callParams("t", json.RawMessage(`{"a":1}`))); err != nil {
+	if _, _, err := s.call(ctx, "tools/call", repro.CallParams("t", json.RawMessage(`{"a":1}`))); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := s.liveness(ctx); err != nil {

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/httpcap"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/repro"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 )
 
@@ -103,7 +104,7 @@ func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// would look like dropped connections.
 	for _, k := range []string{"Mcp-Name", "mcp-name"} {
 		if vs, ok := req.Header[k]; ok && len(vs) == 1 {
-			if enc := mcpNameHeader(vs[0]); enc != vs[0] {
+			if enc := repro.MCPNameHeader(vs[0]); enc != vs[0] {
 				req.Header.Del(k)
 				req.Header.Set("Mcp-Name", enc)
 			}

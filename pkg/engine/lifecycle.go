@@ -15,6 +15,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/repro"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -373,7 +374,7 @@ func (lc *lifecycle) failed(k *lcCheck, t tool, rc report.Case, doing string) *s
 // structured content.
 func (lc *lifecycle) call(ctx context.Context, t tool, args map[string]any) (report.Case, string) {
 	raw, _ := json.Marshal(args)
-	lc.calls = append(lc.calls, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, len(lc.calls)+2, reproParams(lc.rep, t.Name, raw)))
+	lc.calls = append(lc.calls, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, len(lc.calls)+2, repro.Params(lc.rep, t.Name, raw)))
 	rc := report.Case{ID: t.Name + "/lifecycle", Kind: report.KindValid, Flags: []string{}}
 	r := lc.r
 	if !r.ensureSession(ctx) {
@@ -649,7 +650,7 @@ func lifecycleFinding(rep *report.Report, cfg Config, c report.Check, code repor
 		ID:         c.ID + "#" + c.Code,
 		Severity:   code.Severity,
 		Code:       c.Code,
-		Message:    checkMessage(c, code, ": "+c.Detail),
+		Message:    repro.CheckMessage(c, code, ": "+c.Detail),
 		Reproducer: reproduceLifecycle(rep, cfg, c),
 	}
 }
@@ -668,16 +669,16 @@ func reproduceLifecycle(rep *report.Report, cfg Config, c report.Check) report.R
 	}
 	var lines []string
 	if rep.Server.Era != EraModern {
-		lines = append(lines, reproInit, reproInitialized)
+		lines = append(lines, repro.Initialize, repro.Initialized)
 	}
 	for _, call := range c.Calls {
 		lines = append(lines, string(escape.JSON(call)))
 	}
 	quoted := make([]string, len(lines))
 	for i, l := range lines {
-		quoted[i] = shellQuote(l)
+		quoted[i] = repro.ShellQuote(l)
 	}
-	cd, prefix := shellContext(cfg)
-	r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s; sleep 2; } | %s%s", cd, strings.Join(quoted, " "), prefix, shellJoin(cfg.Command))
+	cd, prefix := repro.ShellContext(reproTarget(cfg))
+	r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s; sleep 2; } | %s%s", cd, strings.Join(quoted, " "), prefix, repro.ShellJoin(cfg.Command))
 	return r
 }

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/url"
 	"testing"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/repro"
 )
 
 // captureTransport records the last request's headers and fails the call.
@@ -26,8 +28,8 @@ func TestMcpNameHeaderIsAlwaysSendable(t *testing.T) {
 	h := &headerTransport{base: capture, target: target, headers: http.Header{}}
 	for name, want := range map[string]string{
 		"lookup":                "lookup",
-		"crlf\r\nX-Injected: 1": mcpNameHeader("crlf\r\nX-Injected: 1"),
-		" leading":              mcpNameHeader(" leading"),
+		"crlf\r\nX-Injected: 1": repro.MCPNameHeader("crlf\r\nX-Injected: 1"),
+		" leading":              repro.MCPNameHeader(" leading"),
 		"=?base64?bG9va3Vw?=":   "=?base64?bG9va3Vw?=",
 	} {
 		req, _ := http.NewRequest(http.MethodPost, target.String(), nil)

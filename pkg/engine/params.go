@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"slices"
 	"strings"
 	"sync"
 
@@ -150,19 +149,6 @@ func paramLint(tools []tool, strict bool) []report.Lint {
 		}
 	}
 	return out
-}
-
-// paramCurlHeaders are the -H words of a reproducer for the Mcp-Param
-// headers of a call of toolName with args, sorted; "" when there are none.
-// Names were validated as HTTP tokens; values are visible ASCII; both are
-// shell-quoted all the same.
-func paramCurlHeaders(table map[string][]mcpheader.Binding, toolName string, args json.RawMessage) string {
-	h := mcpheader.Headers(table[toolName], args)
-	var b strings.Builder
-	for _, k := range slices.Sorted(maps.Keys(h)) {
-		b.WriteString(" -H " + shellQuote(k+": "+h.Get(k)))
-	}
-	return b.String()
 }
 
 // applyParamHeaders sets the Mcp-Param headers ctx carries on hdr.

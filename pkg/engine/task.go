@@ -1,14 +1,12 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"time"
 
-	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
-	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/repro"
 )
 
 // Bounds of a task-augmented call (MCP 2025-11-25 tasks): the server's
@@ -54,7 +52,7 @@ type taskInfo struct {
 // call ends as cut short. *state says how far the task got, for the
 // detail of a call that did not end.
 func (s *session) taskCall(ctx context.Context, params json.RawMessage, limit time.Duration, state *string) (json.RawMessage, []string, error) {
-	raw, found, err := s.call(ctx, "tools/call", taskParams(params, limit))
+	raw, found, err := s.call(ctx, "tools/call", repro.TaskParams(params, limit))
 	if err != nil {
 		return raw, found, err
 	}
@@ -146,34 +144,4 @@ func pollInterval(t *taskInfo) time.Duration {
 	// would overflow a Duration.
 	ms := min(max(*t.PollInterval, float64(minPollInterval.Milliseconds())), float64(maxPollInterval.Milliseconds()))
 	return time.Duration(ms * float64(time.Millisecond))
-}
-
-// taskParams adds "task": {"ttl": limit in milliseconds} to the params of
-// a tools/call, built by [callParams] (a JSON object).
-func taskParams(params json.RawMessage, limit time.Duration) json.RawMessage {
-	b := make([]byte, 0, len(params)+32)
-	b = append(b, bytes.TrimSuffix(bytes.TrimSpace(params), []byte("}"))...)
-	return fmt.Appendf(b, `,"task":{"ttl":%d}}`, limit.Milliseconds())
-}
-
-// reproduceTask is the reproducer of a case of a task-only tool: its
-// JSON-RPC lines are the three steps (the task-augmented call, tasks/get
-// and tasks/result, TASK_ID standing for the taskId of the call's
-// answer), and its shell command is `mcp-fuzz replay`, which makes them
-// all: the id is only known once the server answers, and the polling
-// depends on the statuses it reports.
-func reproduceTask(rep *report.Report, cfg Config, toolName string, c report.Case) report.Reproducer {
-	r := report.Reproducer{Shell: replayCommand(cfg, c.ID)}
-	if c.ArgumentsDigest != nil || len(c.Arguments) > report.MaxInlineArguments {
-		return r
-	}
-	limit := cfg.callTimeout(toolName)
-	call := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":%s}`, taskParams(reproParams(rep, toolName, c.Arguments), limit))
-	if len(call) > maxCallLine {
-		return r
-	}
-	r.JSONRPC = string(escape.JSON(call)) +
-		` then {"jsonrpc":"2.0","id":3,"method":"tasks/get","params":{"taskId":"TASK_ID"}} until its status is not "working",` +
-		` then {"jsonrpc":"2.0","id":4,"method":"tasks/result","params":{"taskId":"TASK_ID"}}`
-	return r
 }

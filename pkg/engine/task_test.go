@@ -83,14 +83,6 @@ func TestTaskModernEraIsSkipped(t *testing.T) {
 	}
 }
 
-func TestTaskParams(t *testing.T) {
-	parallel(t)
-	got := string(taskParams(callParams("r", []byte(`{"q":"x"}`)), 1500*1e6))
-	if want := `{"name":"r","arguments":{"q":"x"},"task":{"ttl":1500}}`; got != want {
-		t.Errorf("got %s, want %s", got, want)
-	}
-}
-
 // TestPollIntervalClamped: the server's pollInterval, however large or
 // small, gives a wait within the bounds (a huge one overflowed a Duration).
 func TestPollIntervalClamped(t *testing.T) {
