@@ -2,8 +2,12 @@ package engine
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/repro"
@@ -63,5 +67,46 @@ func TestTemporaryProgramReproducers(t *testing.T) {
 	}
 	if got := shown.target("stdio"); got.Command != "mcp-fuzz demo-server" {
 		t.Errorf("target %+v", got)
+	}
+}
+
+// The target reproducers see has only the names of the environment's
+// variables, the headers and the bearer token, never their values.
+func TestReproTargetKeepsValuesOut(t *testing.T) {
+	parallel(t)
+	for _, cfg := range []Config{
+		{URL: "http://127.0.0.1:1/mcp", Headers: []string{"X-Tenant: tenant-s3cret-value"}, Bearer: "bearer-s3cret-token"},
+		{Command: []string{"./srv"}, Env: []string{"API_KEY=s3cret"}, PassEnv: []string{"HOME"}, Cwd: "/work dir"},
+	} {
+		target := reproTarget(cfg)
+		if s := fmt.Sprintf("%+v", target); strings.Contains(s, "s3cret") {
+			t.Errorf("the reproducers' target holds a secret: %s", s)
+		}
+		if len(cfg.Headers) > 0 && (!slices.Equal(target.Headers, []string{"X-Tenant"}) || !target.Bearer) {
+			t.Errorf("headers %q, bearer %v", target.Headers, target.Bearer)
+		}
+		if len(cfg.Env) > 0 && !slices.Equal(target.Env, []string{"API_KEY"}) {
+			t.Errorf("env %q", target.Env)
+		}
+	}
+}
+
+// Reproducers ask for the version the audit's initialize asks for, name
+// the bearer token's variable as the documented one, and bound a check's
+// plain HTTP request as the check itself did.
+func TestReproducersMatchTheAudit(t *testing.T) {
+	parallel(t)
+	if repro.BearerEnv != BearerEnv {
+		t.Errorf("reproducers read the bearer token from $%s, not $%s", repro.BearerEnv, BearerEnv)
+	}
+	if !strings.Contains(repro.Initialize, strconv.Quote(protocolVersion)) {
+		t.Errorf("a reproducer's initialize %s does not ask for %s", repro.Initialize, protocolVersion)
+	}
+	target := reproTarget(Config{URL: "http://127.0.0.1:1/mcp"})
+	for accept, wait := range map[string]time.Duration{"application/json": checkTimeout, acceptSSE: sseWindow} {
+		r := repro.Check(&report.Report{}, target, report.Check{ID: "http/x", HTTP: "GET /mcp", Headers: []string{"Accept: " + accept}})
+		if want := fmt.Sprintf("--max-time %d ", int(wait.Seconds())); !strings.Contains(r.Shell, want) {
+			t.Errorf("Accept %s: %s lacks %s", accept, r.Shell, want)
+		}
 	}
 }
