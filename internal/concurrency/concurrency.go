@@ -128,7 +128,7 @@ func Run(ctx context.Context, cn *session.Dialer, tested []report.Tool, tools []
 			if sample == nil {
 				sample = cc
 			}
-			c.Request = protocheck.RequestLine("tools/call", session.CallParams(t.Name, cc.args))
+			c.Request = protocheck.RequestLine("tools/call", mcptool.CallParams(t.Name, cc.args))
 			cr.toolCheck(bctx, cc, &c)
 		}
 		out = append(out, c)
@@ -276,7 +276,7 @@ func (cr *checker) toolCheck(ctx context.Context, cc *validCall, c *report.Check
 
 // call makes the valid call cc on s and judges it as a valid case.
 func (cr *checker) call(ctx context.Context, s *session.Session, cc *validCall) judgedCall {
-	params := session.CallParams(cc.t.Name, cc.args)
+	params := mcptool.CallParams(cc.t.Name, cc.args)
 	before, _ := s.BeginCall()
 	raw, secrets, ms, err := s.TimedCall(ctx, cr.o.CallTimeout(cc.t.Name), func(cctx context.Context) (json.RawMessage, []string, error) {
 		return s.Call(cctx, "tools/call", params)

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/mcptool"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
@@ -39,7 +40,7 @@ func (cr *checker) sessionChecks(ctx context.Context, sample *validCall) []repor
 		Expected: "an answer to the next request"}
 	other, otherParams := "ping", json.RawMessage(nil)
 	if sample != nil {
-		other, otherParams = "tools/call", session.CallParams(sample.t.Name, sample.args)
+		other, otherParams = "tools/call", mcptool.CallParams(sample.t.Name, sample.args)
 	}
 	if why := cr.budgetSpent(); why != "" {
 		same.Status, same.Detail = report.CheckSkip, why

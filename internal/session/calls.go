@@ -10,22 +10,6 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 )
 
-// CallParams are the params of a tools/call of the tool name with args
-// (no arguments: an empty object), args sent as they are.
-func CallParams(name string, args json.RawMessage) json.RawMessage {
-	n, _ := json.Marshal(name)
-	if len(args) == 0 {
-		args = json.RawMessage(`{}`)
-	}
-	b := make([]byte, 0, len(n)+len(args)+32)
-	b = append(b, `{"name":`...)
-	b = append(b, n...)
-	b = append(b, `,"arguments":`...)
-	b = append(b, args...)
-	b = append(b, '}')
-	return b
-}
-
 // TimedCall makes one call with send within limit, cut short by a
 // protocol violation while it is in flight (see [Session.InCall]), and
 // says how long it took, in milliseconds.

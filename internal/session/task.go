@@ -1,11 +1,12 @@
 package session
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/mcptool"
 )
 
 // Bounds of a task-augmented call (MCP 2025-11-25 tasks): the server's
@@ -51,7 +52,7 @@ type taskInfo struct {
 // call ends as cut short. *state says how far the task got, for the
 // detail of a call that did not end.
 func (s *Session) TaskCall(ctx context.Context, params json.RawMessage, limit time.Duration, state *string) (json.RawMessage, []string, error) {
-	raw, found, err := s.Call(ctx, "tools/call", TaskParams(params, limit))
+	raw, found, err := s.Call(ctx, "tools/call", mcptool.TaskParams(params, limit))
 	if err != nil {
 		return raw, found, err
 	}
@@ -143,12 +144,4 @@ func pollInterval(t *taskInfo) time.Duration {
 	// would overflow a Duration.
 	ms := min(max(*t.PollInterval, float64(minPollInterval.Milliseconds())), float64(maxPollInterval.Milliseconds()))
 	return time.Duration(ms * float64(time.Millisecond))
-}
-
-// TaskParams adds "task": {"ttl": limit in milliseconds} to the params of
-// a tools/call, as the engine builds them (a JSON object).
-func TaskParams(params json.RawMessage, limit time.Duration) json.RawMessage {
-	b := make([]byte, 0, len(params)+32)
-	b = append(b, bytes.TrimSuffix(bytes.TrimSpace(params), []byte("}"))...)
-	return fmt.Appendf(b, `,"task":{"ttl":%d}}`, limit.Milliseconds())
 }

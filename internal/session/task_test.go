@@ -3,11 +3,13 @@ package session
 import (
 	"testing"
 	"time"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/mcptool"
 )
 
 func TestTaskParams(t *testing.T) {
 	t.Parallel()
-	got := string(TaskParams([]byte(`{"name":"r","arguments":{"q":"x"}}`), 1500*1e6))
+	got := string(mcptool.TaskParams([]byte(`{"name":"r","arguments":{"q":"x"}}`), 1500*1e6))
 	if want := `{"name":"r","arguments":{"q":"x"},"task":{"ttl":1500}}`; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}

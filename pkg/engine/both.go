@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/eracompare"
-	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/repro"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -67,13 +67,19 @@ func runBoth(ctx context.Context, cfg Config) (*report.Report, error) {
 			// the finding --era auto makes, on the one report there is.
 			c := noHandshakeCheck(he.why)
 			legacy.rep.Checks = append(legacy.rep.Checks, c)
-			legacy.rep.Findings = append(legacy.rep.Findings, checkFindings(&report.Report{Checks: []report.Check{c}}, legacy.shown)...)
+			legacy.rep.Findings = append(legacy.rep.Findings, repro.CheckFindings(&report.Report{Checks: []report.Check{c}}, reproTarget(legacy.shown))...)
 		}
 		return finishBoth(legacy, modern, started), legacy.err
 	case errors.Is(legacy.err, ErrConnect):
 		return nil, fmt.Errorf("%w: in the modern era: %s; in the legacy era: %s", ErrConnect, connectWhy(modern.err), connectWhy(legacy.err))
 	}
 	return nil, legacy.err
+}
+
+// forRepro is audit a as the comparison's findings read it: its era,
+// its report and its target.
+func (a eraAudit) forRepro() repro.EraAudit {
+	return repro.EraAudit{Era: a.era, Rep: a.rep, Target: reproTarget(a.shown)}
 }
 
 // auditInEra is one audit of runBoth's: [auditOnce] in era.
@@ -136,8 +142,8 @@ func finishBoth(primary, other eraAudit, started time.Time) *report.Report {
 		rep.EndedEarly = oracle.JoinDetail(rep.EndedEarly, fmt.Sprintf("the %s era's audit was interrupted", other.era))
 	}
 	rep.EraComparison = cmp
-	rep.Findings = append(rep.Findings, eraFindings(primary, other, cmp.Differences)...)
-	rep.Findings = append(rep.Findings, otherEraFindings(other, cmp.Failures)...)
+	rep.Findings = append(rep.Findings, repro.EraFindings(primary.forRepro(), other.forRepro(), cmp.Differences)...)
+	rep.Findings = append(rep.Findings, repro.OtherEraFindings(other.forRepro(), cmp.Failures)...)
 	sort.SliceStable(rep.Findings, func(i, j int) bool {
 		return rep.Findings[i].Severity.Rank() < rep.Findings[j].Severity.Rank()
 	})
@@ -163,104 +169,4 @@ func fillComparison(cmp *report.EraComparison, primary, other eraAudit) {
 	if o.Interrupted {
 		cmp.Note = fmt.Sprintf("the %s era's audit was interrupted: only the cases it ran were compared", other.era)
 	}
-}
-
-// eraFindings makes one era_difference finding per difference, with the
-// case's reproducer in each era.
-func eraFindings(primary, other eraAudit, diffs []report.EraDifference) []report.Finding {
-	code, _ := report.LookupCode(report.CodeEraDifference)
-	out := make([]report.Finding, 0, len(diffs))
-	for _, d := range diffs {
-		msg := fmt.Sprintf("%s: modern: %s; legacy: %s", code.Message, eracompare.OutcomeText(d.Modern), eracompare.OutcomeText(d.Legacy))
-		out = append(out, report.Finding{
-			ID:         d.CaseID + "#" + code.Name,
-			Severity:   code.Severity,
-			Code:       code.Name,
-			Tool:       d.Tool,
-			CaseID:     d.CaseID,
-			Message:    cutUTF8(msg, maxFindingMessage),
-			Reproducer: eraReproducer(primary, other, d),
-		})
-	}
-	return out
-}
-
-// otherEraFindings makes one finding per failure seen only in the other
-// era, of the failure's own code and severity, its id naming the era
-// ([report.EraFailureID]), its message saying so, and its reproducer
-// speaking that era: the gates and a reader see a crash of the legacy era
-// as one, not only as a difference between the eras.
-func otherEraFindings(other eraAudit, failures []report.EraFailure) []report.Finding {
-	cfg := other.shown
-	cfg.replayEra = other.era
-	var out []report.Finding
-	for _, f := range failures {
-		for _, name := range f.Codes {
-			code, ok := report.LookupCode(name)
-			if !ok {
-				continue
-			}
-			code.Message = fmt.Sprintf("in the %s era only: %s", other.era, code.Message)
-			fd := newFinding(other.rep, cfg, f.Tool, f.Case, code)
-			fd.ID = report.EraFailureID(f.Case.ID, code.Name, other.era)
-			out = append(out, fd)
-		}
-	}
-	return out
-}
-
-// eraReproducer reproduces difference d in both eras: the JSON-RPC line
-// (or generator) of the primary era, and a shell command that runs the
-// case's reproducer of each era in turn, modern first, each in a subshell
-// (one may cd), under a line naming the era. A compacted case is replayed
-// with --era.
-func eraReproducer(primary, other eraAudit, d report.EraDifference) report.Reproducer {
-	p, okP := eraCaseReproducer(primary, d)
-	o, okO := eraCaseReproducer(other, d)
-	if !okP || !okO {
-		return p
-	}
-	r := report.Reproducer{JSONRPC: p.JSONRPC, Generator: p.Generator}
-	first, second, fr, sr := primary, other, p, o
-	if primary.era == EraLegacy {
-		first, second, fr, sr = other, primary, o, p
-	}
-	switch {
-	case fr.Shell == "":
-		r.Shell = sr.Shell
-	case sr.Shell == "":
-		r.Shell = fr.Shell
-	default:
-		r.Shell = fmt.Sprintf("echo %s; ( %s ); echo %s; ( %s )",
-			shellQuote(eraLabel(first)), fr.Shell, shellQuote(eraLabel(second)), sr.Shell)
-	}
-	return r
-}
-
-// eraCaseReproducer is the reproducer of difference d's case as audit a's
-// report has it, speaking a's era.
-func eraCaseReproducer(a eraAudit, d report.EraDifference) (report.Reproducer, bool) {
-	for _, t := range a.rep.Tools {
-		if t.Name != d.Tool {
-			continue
-		}
-		for _, c := range t.Cases {
-			if c.ID == d.CaseID {
-				cfg := a.shown
-				cfg.replayEra = a.era
-				return reproduce(a.rep, cfg, t.Name, c), true
-			}
-		}
-	}
-	return report.Reproducer{}, false
-}
-
-// eraLabel heads an era's part of a reproducer: "# legacy era
-// (2025-11-25)"; the version is the server's word, kept only in the shape
-// of a version token.
-func eraLabel(a eraAudit) string {
-	if v := mcpheader.Token(a.rep.Server.ProtocolVersion); v != "" {
-		return fmt.Sprintf("# %s era (%s)", a.era, v)
-	}
-	return "# " + a.era + " era"
 }

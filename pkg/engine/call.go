@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/learn"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/mcptool"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
@@ -27,7 +28,7 @@ import (
 // A server that read the request and then died is the call's crash.
 func (r *runner) callCase(ctx context.Context, t tool, c casegen.Case, rc *report.Case, fromExample bool, validateOutput func(json.RawMessage) error, detect bool) *serverGone {
 	s := r.s
-	params := session.CallParams(t.Name, c.Arguments)
+	params := mcptool.CallParams(t.Name, c.Arguments)
 	endedBefore := s.Client.Ended()
 	var written int64
 	if s.Proc != nil {

@@ -4,20 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
-	"net/http"
-	"net/url"
 	"slices"
-	"strings"
 	"time"
 
-	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
-	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
-	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/repro"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
-	"github.com/mcp-fuzz/mcp-fuzz/internal/stateless"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -117,7 +110,7 @@ func (cr *checkRun) check(ctx context.Context, pc protocheck.Check, c *report.Ch
 	}
 	// The Mcp-Param headers come with the call's context (see
 	// [session.Session.CallOnce]); the check's own replace them.
-	probe := &session.HTTPProbe{Headers: checkHeaders(pc.Req, s.Init.ProtocolVersion, nil)}
+	probe := &session.HTTPProbe{Headers: repro.CheckHeaders(pc.Req.Method, pc.Req.Params, pc.Req.Headers, s.Init.ProtocolVersion, nil)}
 	raw, _, ms, err := s.TimedCall(ctx, min(checkTimeout, r.cfg.Timeout), func(cctx context.Context) (json.RawMessage, []string, error) {
 		return s.CallOnce(context.WithValue(cctx, session.ProbeKey{}, probe), pc.Req.Method, pc.Req.Params)
 	})
@@ -178,184 +171,4 @@ func (cr *checkRun) notify(ctx context.Context, pc protocheck.Check, c *report.C
 	o.Violations, _ = s.EndCall(violationsBefore)
 	protocheck.Judge(pc.Expect, o, protocheck.HTTPAnswer{}, c)
 	cr.r.settle(ctx, s, oracle.Outcome{Closed: o.Closed})
-}
-
-// checkFindings are the findings of the failed checks of rep.
-func checkFindings(rep *report.Report, cfg Config) []report.Finding {
-	var out []report.Finding
-	for _, c := range rep.Checks {
-		if c.Status != report.CheckFail {
-			continue
-		}
-		code := report.DescribeCode(c.Code)
-		if c.Group == report.CheckGroupLifecycle {
-			out = append(out, lifecycleFinding(rep, cfg, c, code))
-			continue
-		}
-		// The check's id names what was tested; the finding's id carries it
-		// too (for expected: and baselines).
-		// Judged from the audit's answers: the detail says what they
-		// showed.
-		rest := ": " + c.Detail
-		if len(c.Request) > 0 || c.HTTP != "" {
-			rest = "; expected " + orText(c.Expected, "a refusal") + ", got: " + c.Detail
-		}
-		msg := checkMessage(c, code, rest)
-		f := report.Finding{
-			ID:         "protocol/" + c.ID + "#" + c.Code,
-			Severity:   code.Severity,
-			Code:       c.Code,
-			Message:    msg,
-			Reproducer: reproduceCheck(rep, cfg, c),
-		}
-		if c.Group == concurrencyGroup {
-			f.ID, f.Tool, f.Reproducer = c.ID+"#"+c.Code, c.Tool, reproduceConcurrent(rep, cfg, c)
-		}
-		out = append(out, f)
-	}
-	return out
-}
-
-// checkMessage is the message of a failed check's finding: the code's
-// message, the check's id (and how the server crashed), then rest; cut at
-// maxFindingMessage.
-func checkMessage(c report.Check, code report.Code, rest string) string {
-	msg := code.Message + " (" + c.ID
-	if c.Crash != nil && c.Crash.How != "" {
-		msg += ", " + c.Crash.How
-	}
-	msg += ")" + rest
-	if len(msg) > maxFindingMessage {
-		msg = cutUTF8(msg, maxFindingMessage) + "… (see the check's detail)"
-	}
-	return msg
-}
-
-// reproduceCheck sends a check's request as mcp-fuzz did: over stdio after
-// an enveloped tools/list (the check's session had made modern requests
-// before), over HTTP as one POST with the check's headers, or, for a check
-// of plain HTTP, as its GET.
-func reproduceCheck(rep *report.Report, cfg Config, c report.Check) report.Reproducer {
-	if c.HTTP != "" && cfg.URL != "" {
-		return reproduceHTTP(cfg, c)
-	}
-	if len(c.Request) == 0 {
-		return report.Reproducer{}
-	}
-	line := string(escape.JSON(c.Request))
-	r := report.Reproducer{JSONRPC: line}
-	switch {
-	case len(cfg.Command) > 0 && rep.Server.Era != EraModern:
-		// The 2025 era: the handshake first.
-		cd, prefix := shellContext(cfg)
-		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s %s %s; sleep 2; } | %s%s | cut -c1-300",
-			cd, shellQuote(reproInit), shellQuote(reproInitialized), shellQuote(line), prefix, shellJoin(cfg.Command))
-	case len(cfg.Command) > 0:
-		list := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":` + string(reproEnvelope(rep.Server.ProtocolVersion)) + `}}`
-		cd, prefix := shellContext(cfg)
-		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s %s; sleep 2; } | %s%s | cut -c1-300",
-			cd, shellQuote(list), shellQuote(line), prefix, shellJoin(cfg.Command))
-	case cfg.URL != "" && rep.Server.Era != EraModern:
-		// The 2025 era over HTTP: a session first, as a case's reproducer
-		// opens one.
-		r.Shell = sessionCurl(cfg, rep.Server.ProtocolVersion, line)
-	case cfg.URL != "":
-		var req struct {
-			Method string          `json:"method"`
-			Params json.RawMessage `json:"params"`
-		}
-		_ = json.Unmarshal(c.Request, &req)
-		own := http.Header{}
-		for _, h := range c.Headers {
-			k, v, _ := strings.Cut(h, ": ")
-			own.Set(k, v)
-		}
-		headers := checkHeaders(protocheck.Request{Method: req.Method, Params: req.Params, Headers: own}, rep.Server.ProtocolVersion, cfg.params)
-		var hs strings.Builder
-		for _, k := range slices.Sorted(maps.Keys(headers)) {
-			if v := headers.Get(k); v != "" {
-				hs.WriteString(" -H " + shellQuote(k+": "+v))
-			}
-		}
-		r.Shell = fmt.Sprintf("curl -si %s%s%s -d %s", shellQuote(secret.RedactURL(cfg.URL)), " "+curlHeaders(cfg), hs.String(), shellQuote(line))
-	}
-	return r
-}
-
-// reproduceHTTP is the curl line of a check that sent a plain HTTP request
-// (c.HTTP): to the origin of --url, with the check's headers and the
-// user's as "$ENV" references, bounded in time (a stream may never end).
-func reproduceHTTP(cfg Config, c report.Check) report.Reproducer {
-	_, path, _ := strings.Cut(c.HTTP, " ")
-	target := secret.RedactURL(cfg.URL)
-	if u, err := url.Parse(target); err == nil && path != u.EscapedPath() && path != "/"+u.EscapedPath() {
-		// A well-known path: --url's query does not go with it.
-		target = originOf(u) + path
-	}
-	var hs strings.Builder
-	for _, h := range c.Headers {
-		hs.WriteString(" -H " + shellQuote(h))
-	}
-	maxTime := checkTimeout
-	if slices.Contains(c.Headers, "Accept: "+acceptSSE) {
-		maxTime = sseWindow
-	}
-	return report.Reproducer{Shell: fmt.Sprintf("curl -si --max-time %d %s%s%s", int(maxTime.Seconds()), shellQuote(target), hs.String(), userCurlHeaders(cfg))}
-}
-
-// checkHeaders are the HTTP headers of a check's request: the routing
-// headers a conforming client sends for it (Mcp-Method, Mcp-Name, and the
-// version its _meta names, else the negotiated one, and the Mcp-Param
-// headers of a tools/call of a tool in params), then the check's own,
-// which break one of them.
-func checkHeaders(req protocheck.Request, negotiated string, params map[string][]mcpheader.Binding) http.Header {
-	var p struct {
-		Name      string                     `json:"name"`
-		Arguments json.RawMessage            `json:"arguments"`
-		Meta      map[string]json.RawMessage `json:"_meta"`
-	}
-	_ = json.Unmarshal(req.Params, &p)
-	version := negotiated
-	var v string
-	if json.Unmarshal(p.Meta[stateless.MetaProtocolVersion], &v) == nil && v != "" {
-		version = v
-	}
-	h := http.Header{"Mcp-Method": {req.Method}}
-	if t := mcpheader.Token(version); t != "" {
-		h.Set("Mcp-Protocol-Version", t)
-	}
-	if req.Method == "tools/call" && p.Name != "" {
-		h.Set("Mcp-Name", mcpheader.NameValue(p.Name))
-		for k, vs := range mcpheader.Headers(params[p.Name], p.Arguments) {
-			h[k] = vs
-		}
-	}
-	for k, vs := range req.Headers {
-		h[http.CanonicalHeaderKey(k)] = vs
-	}
-	return h
-}
-
-// reproduceConcurrent is the reproducer of a concurrency check: for a
-// tool's, its valid case's shell one-liner run as many times at once as
-// the check did; for a check of one session, its request line alone (the
-// failure needs requests in flight together, which a shell line does not
-// time reliably).
-func reproduceConcurrent(rep *report.Report, cfg Config, c report.Check) report.Reproducer {
-	line := report.Reproducer{JSONRPC: string(escape.JSON(c.Request))}
-	i := slices.IndexFunc(rep.Tools, func(t report.Tool) bool { return t.Name == c.Tool })
-	if c.Tool == "" || i < 0 {
-		return line
-	}
-	j := slices.IndexFunc(rep.Tools[i].Cases, func(rc report.Case) bool { return rc.Kind == report.KindValid })
-	if j < 0 {
-		return line
-	}
-	vc := rep.Tools[i].Cases[j]
-	vc.Timing = nil // one call per process
-	r := reproduce(rep, cfg, c.Tool, vc)
-	if r.Shell != "" && r.JSONRPC != "" {
-		r.Shell = fmt.Sprintf("for i in $(seq %d); do ( %s ) & done; wait", max(rep.Config.Concurrency, 2), r.Shell)
-	}
-	return r
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/eracompare"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/repro"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -46,7 +47,7 @@ func TestEveryCodeFlowsFromItsRow(t *testing.T) {
 				other.Tools = []report.Tool{{Name: "t", Tested: true, Cases: []report.Case{c}}}
 				other.Tools[0].Cases[0].Verdict = report.Errored
 				_, diffs := eracompare.Compare(rep, &other)
-				rep.Findings = append(rep.Findings, eraFindings(eraAudit{era: EraModern, rep: rep, shown: cfg}, eraAudit{era: EraLegacy, rep: &other, shown: cfg}, diffs)...)
+				rep.Findings = append(rep.Findings, repro.EraFindings(repro.EraAudit{Era: EraModern, Rep: rep, Target: reproTarget(cfg)}, repro.EraAudit{Era: EraLegacy, Rep: &other, Target: reproTarget(cfg)}, diffs)...)
 			}
 			rep.Normalize()
 			score.Apply(rep)

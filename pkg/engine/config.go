@@ -173,10 +173,6 @@ type Config struct {
 	// are not run (default 2; negative: never cut a tool short).
 	MaxHangs int
 
-	// replayEra, when set, is the era a replay reproducer asks for with
-	// --era: the reproducers of an era_difference finding replay the case
-	// in each era.
-	replayEra string
 	// params are the x-mcp-header bindings of the tools, by name, when the
 	// run's calls carried Mcp-Param headers: reproducers send them too.
 	params map[string][]mcpheader.Binding

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/mcptool"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
@@ -147,7 +148,7 @@ func paramCheck(t envelopeTarget) protocheck.Check {
 		c.Skip = "the valid call of the sampled tool sends no value with a header form for its x-mcp-header parameters"
 		return c
 	}
-	// The call's other Mcp-Param headers are right (see checkHeaders).
+	// The call's other Mcp-Param headers are right (see [repro.CheckHeaders]).
 	c.Req = protocheck.Request{Method: "tools/call", Params: sc.Params, Headers: http.Header{header: {value}}}
 	return c
 }
@@ -228,7 +229,7 @@ func repeatableCall(tested []report.Tool, tools []tool, s *session.Session, with
 			if c.Kind != report.KindValid || c.Verdict != report.OK || c.ArgumentsDigest != nil {
 				continue
 			}
-			params, err := stateless.WithMembers(session.CallParams(rt.Name, c.Arguments), "_meta", s.Envelope())
+			params, err := stateless.WithMembers(mcptool.CallParams(rt.Name, c.Arguments), "_meta", s.Envelope())
 			if err != nil {
 				continue
 			}

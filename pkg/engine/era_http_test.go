@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/demo"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/repro"
 )
 
 // seenRequest is what a test HTTP server saw of one POST.
@@ -107,7 +108,7 @@ func TestStreamableHTTPModern(t *testing.T) {
 	// The reproducer of a case: one POST, no session, the routing
 	// headers; it works as printed.
 	c := validCase(t, rep, "lookup_user")
-	r := reproduce(rep, Config{URL: srv.URL}, "lookup_user", c)
+	r := repro.Case(rep, reproTarget(Config{URL: srv.URL}), "lookup_user", c)
 	if strings.Contains(r.Shell, "initialize") || strings.Contains(r.Shell, "Mcp-Session-Id") || !strings.Contains(r.Shell, "'Mcp-Method: tools/call'") || !strings.Contains(r.Shell, "'Mcp-Name: lookup_user'") {
 		t.Fatalf("modern HTTP reproducer: %s", r.Shell)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/repro"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stateless"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -62,7 +63,7 @@ func TestModernOnlyAuto(t *testing.T) {
 	// A reproducer of this era sends the call alone, with the envelope,
 	// and works as printed.
 	c := validCase(t, rep, "confirm")
-	r := reproduce(rep, Config{Command: []string{fixture.Build(t, "modern-only")}}, "echo", report.Case{ID: "echo/valid", Arguments: json.RawMessage(`{"q":"x"}`)})
+	r := repro.Case(rep, reproTarget(Config{Command: []string{fixture.Build(t, "modern-only")}}), "echo", report.Case{ID: "echo/valid", Arguments: json.RawMessage(`{"q":"x"}`)})
 	if strings.Contains(r.Shell, "initialize") || !strings.Contains(r.Shell, stateless.MetaProtocolVersion) {
 		t.Fatalf("modern reproducer: %s", r.Shell)
 	}
@@ -205,7 +206,7 @@ func TestLegacyDiesOnDiscover(t *testing.T) {
 func TestModernStartupReproducer(t *testing.T) {
 	parallel(t)
 	rep := &report.Report{Server: report.Server{Era: EraModern, ProtocolVersion: ModernProtocolVersion}}
-	r := reproduceStartup(rep, Config{Command: []string{fixture.Build(t, "modern-only")}})
+	r := repro.Startup(rep, reproTarget(Config{Command: []string{fixture.Build(t, "modern-only")}}))
 	if strings.Contains(r.Shell, "initialize") {
 		t.Fatalf("reproducer: %s", r.Shell)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/httpcap"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/repro"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -103,7 +104,7 @@ func noSessionCheck(h *session.HeaderTransport, version string) report.Check {
 		if slices.Contains([]string{"tools/list", "prompts/list", "resources/list", "resources/templates/list"}, first) {
 			method = first
 		}
-		c.Request = protocheck.RequestLine(method, json.RawMessage(`{"_meta":`+string(reproEnvelope(version))+`}`))
+		c.Request = protocheck.RequestLine(method, json.RawMessage(`{"_meta":`+string(repro.Envelope(version))+`}`))
 	}
 	return c
 }
@@ -159,7 +160,7 @@ func (hc *httpChecker) get(ctx context.Context, path, accept string) (fetched, e
 // adds them), and no Mcp-Protocol-Version: these are not MCP requests.
 func (hc *httpChecker) send(ctx context.Context, path, accept string) (*http.Response, error) {
 	probe := &session.HTTPProbe{Headers: http.Header{"Mcp-Protocol-Version": {""}}}
-	req, err := http.NewRequestWithContext(context.WithValue(ctx, session.ProbeKey{}, probe), http.MethodGet, originOf(hc.target)+path, nil)
+	req, err := http.NewRequestWithContext(context.WithValue(ctx, session.ProbeKey{}, probe), http.MethodGet, repro.Origin(hc.target)+path, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -189,11 +190,6 @@ func (hc *httpChecker) why(ctx context.Context, path string, err error) string {
 // renderers escape it).
 func (hc *httpChecker) name(s string) string {
 	return excerpt(hc.leak.Redact(s), maxNameText)
-}
-
-// originOf is u's scheme://host, without credentials.
-func originOf(u *url.URL) string {
-	return u.Scheme + "://" + u.Host
 }
 
 // wellKnown are the paths to try, in order, for the well-known suffixes

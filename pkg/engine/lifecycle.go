@@ -4,11 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/lifecycle"
-	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/repro"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -113,46 +112,5 @@ func (c lifecycleCaller) Live() bool { return c.r.s != nil }
 func (c lifecycleCaller) Redact(s string) string { return c.r.leak.Redact(s) }
 
 func (c lifecycleCaller) Params(tool string, args json.RawMessage) json.RawMessage {
-	return reproParams(c.rep, tool, args)
-}
-
-// lifecycleFinding is the finding of a failed lifecycle check: id
-// "lifecycle/NOUN#code" (no tool's case caused it), its message the steps
-// that led to it, its reproducer the check's calls in order.
-func lifecycleFinding(rep *report.Report, cfg Config, c report.Check, code report.Code) report.Finding {
-	return report.Finding{
-		ID:         c.ID + "#" + c.Code,
-		Severity:   code.Severity,
-		Code:       c.Code,
-		Message:    checkMessage(c, code, ": "+c.Detail),
-		Reproducer: reproduceLifecycle(rep, cfg, c),
-	}
-}
-
-// reproduceLifecycle sends a lifecycle check's calls in order to the
-// server command (after initialize in the legacy era). The ids in them are
-// the ones the server returned during the run: a server that numbers its
-// resources the same way after a fresh start gives them again.
-func reproduceLifecycle(rep *report.Report, cfg Config, c report.Check) report.Reproducer {
-	var r report.Reproducer
-	if len(c.Request) > 0 {
-		r.JSONRPC = string(escape.JSON(c.Request))
-	}
-	if len(cfg.Command) == 0 || len(c.Calls) == 0 {
-		return r
-	}
-	var lines []string
-	if rep.Server.Era != EraModern {
-		lines = append(lines, reproInit, reproInitialized)
-	}
-	for _, call := range c.Calls {
-		lines = append(lines, string(escape.JSON(call)))
-	}
-	quoted := make([]string, len(lines))
-	for i, l := range lines {
-		quoted[i] = shellQuote(l)
-	}
-	cd, prefix := shellContext(cfg)
-	r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s; sleep 2; } | %s%s", cd, strings.Join(quoted, " "), prefix, shellJoin(cfg.Command))
-	return r
+	return repro.Params(c.rep, tool, args)
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/repro"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -192,7 +193,7 @@ func TestParamHeadersGoSDK(t *testing.T) {
 		"envelope/header-param-mismatch": "Mcp-Param-Region header value 'mcp-fuzz-other-value' does not match",
 		"envelope/header-name-mismatch":  "Mcp-Name header value 'mcp_fuzz_other_tool' does not match",
 	} {
-		line := reproduceCheck(rep, shown, checks[id]).Shell
+		line := repro.Check(rep, reproTarget(shown), checks[id]).Shell
 		if out := runShell(t, line); !strings.Contains(out, "-32020") || !strings.Contains(out, want) {
 			t.Errorf("%s: reproducer %s printed %q", id, line, out)
 		}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
@@ -91,26 +90,6 @@ func latencyText(c *report.Case, ms float64) string {
 		return fmt.Sprintf("p50 %.0f ms over %d runs", ms, c.Timing.Runs)
 	}
 	return fmt.Sprintf("%.0f ms in 1 run", ms)
-}
-
-// flagDetail is the part of a case's detail that flagPerformance wrote for
-// flag ("p50 812 ms over 3 runs, above --slow-ms 5000"), so that a finding
-// of the flag does not repeat its name ("the valid call is slow: slow:
-// …"); ok is false when there is none. It writes slow before bloated, each
-// as "; flag: text" at the end of the detail.
-func flagDetail(detail, flag string) (string, bool) {
-	marker := flag + ": "
-	i := strings.LastIndex(detail, marker)
-	if i < 0 || i > 0 && !strings.HasSuffix(detail[:i], "; ") {
-		return "", false
-	}
-	rest := detail[i+len(marker):]
-	if flag == report.FlagSlow {
-		if j := strings.Index(rest, "; "+report.FlagBloated+": "); j >= 0 {
-			rest = rest[:j]
-		}
-	}
-	return rest, true
 }
 
 func median(xs []float64) float64 {

@@ -89,26 +89,6 @@ func TestFlagPerformanceLatency(t *testing.T) {
 	}
 }
 
-func TestFlagDetail(t *testing.T) {
-	parallel(t)
-	for _, tc := range []struct {
-		detail, flag, want string
-		ok                 bool
-	}{
-		{"slow: p50 812 ms over 3 runs, above --slow-ms 5000", "slow", "p50 812 ms over 3 runs, above --slow-ms 5000", true},
-		{"ok; slow: 812 ms in 1 run, above --slow-ms 5000; bloated: 30000 characters, above --bloat-chars 20000", "slow", "812 ms in 1 run, above --slow-ms 5000", true},
-		{"ok; slow: 812 ms in 1 run, above --slow-ms 5000; bloated: 30000 characters, above --bloat-chars 20000", "bloated", "30000 characters, above --bloat-chars 20000", true},
-		// Server text that merely contains the words is not the flag's part.
-		{"answered 'too slow: retry'", "slow", "", false},
-		{"", "slow", "", false},
-	} {
-		got, ok := flagDetail(tc.detail, tc.flag)
-		if got != tc.want || ok != tc.ok {
-			t.Errorf("flagDetail(%q, %q) = %q, %v; want %q, %v", tc.detail, tc.flag, got, ok, tc.want, tc.ok)
-		}
-	}
-}
-
 func TestTimingPercentiles(t *testing.T) {
 	parallel(t)
 	for _, tc := range []struct {

@@ -2,43 +2,18 @@ package engine
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/repro"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
-
-// TestReproduceEscapesControls checks that the reproducer's JSON-RPC line
-// writes the control characters of a tool name and its arguments as \uXXXX,
-// so every report format can print it unchanged, and that it still carries
-// the same name and arguments.
-func TestReproduceEscapesControls(t *testing.T) {
-	parallel(t)
-	name := "t\u202e\u009b"
-	args, _ := json.Marshal(map[string]string{"q": "\u009b[31m\x7f\u2066\u061c"})
-	for _, cfg := range []Config{{Command: []string{"node", "server.js"}}, {URL: "http://localhost:3000/mcp"}} {
-		r := reproduce(&report.Report{}, cfg, name, report.Case{Arguments: args})
-		if strings.ContainsAny(r.JSONRPC+r.Shell, "\u202e\u009b\x7f\u2066\u061c") {
-			t.Errorf("raw control character in reproducer: %q / %q", r.JSONRPC, r.Shell)
-		}
-		if !strings.Contains(r.Shell, r.JSONRPC) {
-			t.Errorf("shell line %q does not send %q", r.Shell, r.JSONRPC)
-		}
-		var call struct {
-			Params struct {
-				Name      string            `json:"name"`
-				Arguments map[string]string `json:"arguments"`
-			} `json:"params"`
-		}
-		if err := json.Unmarshal([]byte(r.JSONRPC), &call); err != nil {
-			t.Fatalf("%q: %v", r.JSONRPC, err)
-		}
-		if call.Params.Name != name || call.Params.Arguments["q"] != "\u009b[31m\x7f\u2066\u061c" {
-			t.Errorf("reproducer changed the call: %+v", call.Params)
-		}
-	}
-}
 
 // A secret written into the server command, its working directory or the
 // URL's query never reaches a reproducer or the report's target: both spell
@@ -70,6 +45,69 @@ func TestReproducersKeepSecretsOut(t *testing.T) {
 					t.Errorf("reproducer of %s shows a secret: %s", f.ID, all)
 				}
 			}
+		}
+	}
+}
+
+// TestTemporaryProgramReproducers: when the server's program is a go run
+// build that is gone after the run, a case's shell reproducer replays it
+// against the report's target (no path after --), the report names the
+// program by its base name, and the JSON-RPC line stays.
+func TestTemporaryProgramReproducers(t *testing.T) {
+	parallel(t)
+	cfg := Config{Command: []string{"/tmp/go-build123/b001/exe/mcp-fuzz", "demo-server"}, TemporaryProgram: true}
+	shown := cfg.shown(leak.NewDetector(nil))
+	if shown.Command[0] != "mcp-fuzz" || cfg.Command[0] != "/tmp/go-build123/b001/exe/mcp-fuzz" {
+		t.Fatalf("shown command %q (run command %q)", shown.Command, cfg.Command)
+	}
+	rep := &report.Report{Server: report.Server{ProtocolVersion: "2025-11-25", Era: EraLegacy}}
+	c := report.Case{ID: "t/null/x", Kind: report.KindNull, Arguments: []byte(`{"x":null}`)}
+	r := repro.Case(rep, reproTarget(shown), "t", c)
+	if want := "mcp-fuzz replay " + report.ReportPlaceholder + " t/null/x"; r.Shell != want || r.JSONRPC == "" {
+		t.Errorf("reproducer %+v, want shell %q and the JSON-RPC line", r, want)
+	}
+	if got := shown.target("stdio"); got.Command != "mcp-fuzz demo-server" {
+		t.Errorf("target %+v", got)
+	}
+}
+
+// The target reproducers see has only the names of the environment's
+// variables, the headers and the bearer token, never their values.
+func TestReproTargetKeepsValuesOut(t *testing.T) {
+	parallel(t)
+	for _, cfg := range []Config{
+		{URL: "http://127.0.0.1:1/mcp", Headers: []string{"X-Tenant: tenant-s3cret-value"}, Bearer: "bearer-s3cret-token"},
+		{Command: []string{"./srv"}, Env: []string{"API_KEY=s3cret"}, PassEnv: []string{"HOME"}, Cwd: "/work dir"},
+	} {
+		target := reproTarget(cfg)
+		if s := fmt.Sprintf("%+v", target); strings.Contains(s, "s3cret") {
+			t.Errorf("the reproducers' target holds a secret: %s", s)
+		}
+		if len(cfg.Headers) > 0 && (!slices.Equal(target.Headers, []string{"X-Tenant"}) || !target.Bearer) {
+			t.Errorf("headers %q, bearer %v", target.Headers, target.Bearer)
+		}
+		if len(cfg.Env) > 0 && !slices.Equal(target.Env, []string{"API_KEY"}) {
+			t.Errorf("env %q", target.Env)
+		}
+	}
+}
+
+// Reproducers ask for the version the audit's initialize asks for, name
+// the bearer token's variable as the documented one, and bound a check's
+// plain HTTP request as the check itself did.
+func TestReproducersMatchTheAudit(t *testing.T) {
+	parallel(t)
+	if repro.BearerEnv != BearerEnv {
+		t.Errorf("reproducers read the bearer token from $%s, not $%s", repro.BearerEnv, BearerEnv)
+	}
+	if !strings.Contains(repro.Initialize, strconv.Quote(session.LegacyVersion)) {
+		t.Errorf("a reproducer's initialize %s does not ask for %s", repro.Initialize, session.LegacyVersion)
+	}
+	target := reproTarget(Config{URL: "http://127.0.0.1:1/mcp"})
+	for accept, wait := range map[string]time.Duration{"application/json": checkTimeout, acceptSSE: sseWindow} {
+		r := repro.Check(&report.Report{}, target, report.Check{ID: "http/x", HTTP: "GET /mcp", Headers: []string{"Accept: " + accept}})
+		if want := fmt.Sprintf("--max-time %d ", int(wait.Seconds())); !strings.Contains(r.Shell, want) {
+			t.Errorf("Accept %s: %s lacks %s", accept, r.Shell, want)
 		}
 	}
 }

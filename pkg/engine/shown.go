@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/lint"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/repro"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
@@ -60,7 +61,7 @@ func (c Config) shown(d *leak.Detector) Config {
 func (c Config) target(transport string) report.Target {
 	t := report.Target{Transport: transport, URL: c.URL, Cwd: c.Cwd}
 	if len(c.Command) > 0 {
-		t.Command = shellJoin(c.Command)
+		t.Command = repro.ShellJoin(c.Command)
 		t.Args = slices.Clone(c.Command)
 	}
 	for _, kv := range c.Env {

@@ -1,4 +1,4 @@
-package engine
+package repro
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 // The generator of an oversize reproducer prints, as printed, the exact
 // tools/call line of the case: arguments that match the report's digest.
 func TestGeneratorPrintsTheExactCall(t *testing.T) {
-	parallel(t)
+	t.Parallel()
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 not found")
 	}
@@ -26,7 +26,7 @@ func TestGeneratorPrintsTheExactCall(t *testing.T) {
 		if d.Pattern == nil {
 			t.Fatalf("%s: no pattern", name)
 		}
-		for _, meta := range []json.RawMessage{nil, reproEnvelope(ModernProtocolVersion)} {
+		for _, meta := range []json.RawMessage{nil, Envelope(modernVersion)} {
 			checkGenerator(t, name, d, generatorCommand("weird 'tool' \"name\"", d.Pattern, meta), meta)
 		}
 	}
