@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/httpcheck"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
@@ -196,4 +197,10 @@ func (a *audit) runBatch(ctx context.Context, batch []phase) []report.Check {
 	}
 	a.requestsSent = true
 	return newCheckRun(a.live).run(ctx, planned)
+}
+
+// httpPhase runs the HTTP compliance checks of a (see [phases]), each GET
+// bounded as a protocol check's request is.
+func httpPhase(ctx context.Context, a *audit) []report.Check {
+	return httpcheck.Run(ctx, a.cn, a.version(), min(checkTimeout, a.cfg.Timeout))
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/httpcheck"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/repro"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
@@ -104,7 +105,7 @@ func TestReproducersMatchTheAudit(t *testing.T) {
 		t.Errorf("a reproducer's initialize %s does not ask for %s", repro.Initialize, session.LegacyVersion)
 	}
 	target := reproTarget(Config{URL: "http://127.0.0.1:1/mcp"})
-	for accept, wait := range map[string]time.Duration{"application/json": checkTimeout, acceptSSE: sseWindow} {
+	for accept, wait := range map[string]time.Duration{"application/json": checkTimeout, httpcheck.AcceptSSE: httpcheck.SSEWindow} {
 		r := repro.Check(&report.Report{}, target, report.Check{ID: "http/x", HTTP: "GET /mcp", Headers: []string{"Accept: " + accept}})
 		if want := fmt.Sprintf("--max-time %d ", int(wait.Seconds())); !strings.Contains(r.Shell, want) {
 			t.Errorf("Accept %s: %s lacks %s", accept, r.Shell, want)

@@ -1,7 +1,11 @@
-package engine
+// Package httpcheck runs the HTTP compliance checks of a Streamable HTTP
+// target in the stateless era: session ids, the authorization metadata
+// and the legacy SSE endpoint (docs/BEHAVIOUR.md#checks-beyond-single-calls).
+package httpcheck
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,6 +23,8 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/repro"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/textcut"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/words"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -27,15 +33,15 @@ import (
 // shows. Sessions are judged from what the audit's own POSTs saw; the
 // others send plain GETs, which are not MCP requests: a GET that fails or
 // takes too long makes its check a skip, never a crash or hang. Every
-// request goes through the connector's client, so nothing leaves the
+// request goes through the dialer's client, so nothing leaves the
 // origin of --url, and whatever the server sends is read up to
 // [maxCheckBody] and redacted before it reaches a detail.
 
 const (
 	// maxCheckBody caps what a check reads of the answer to one GET.
 	maxCheckBody = 64 << 10
-	// sseWindow is how long the legacy-SSE check listens to a stream.
-	sseWindow = 3 * time.Second
+	// SSEWindow is how long the legacy-SSE check listens to a stream.
+	SSEWindow = 3 * time.Second
 	// maxIssuers bounds the authorization servers whose metadata is
 	// fetched: the server chooses how many it lists.
 	maxIssuers = 4
@@ -46,15 +52,15 @@ const (
 // The media types the GETs accept.
 const (
 	acceptJSON = "application/json"
-	acceptSSE  = "text/event-stream"
+	AcceptSSE  = "text/event-stream"
 )
 
 // httpChecker sends the GETs of the HTTP checks.
 type httpChecker struct {
-	client  *http.Client // the connector's: same origin only
+	client  *http.Client // the dialer's: same origin only
 	target  *url.URL     // --url
 	leak    *leak.Detector
-	timeout time.Duration // one GET's: min(checkTimeout, --timeout)
+	timeout time.Duration // one GET's
 }
 
 // authBudget bounds the GETs of the authorization metadata checks: a
@@ -66,16 +72,11 @@ const authBudget = 15 * time.Second
 // [authBudget] is spent (and of every context made from it).
 var errAuthBudget = fmt.Errorf("the metadata checks' time budget of %s was spent", authBudget)
 
-// httpPhase runs the HTTP compliance checks of a (see [phases]).
-func httpPhase(ctx context.Context, a *audit) []report.Check {
-	return httpChecks(ctx, a.cn, a.version(), a.cfg.Timeout)
-}
-
-// httpChecks are the HTTP compliance checks of the audit of cn, a
-// Streamable HTTP target, in order. version is the negotiated protocol
-// version; timeout is --timeout.
-func httpChecks(ctx context.Context, cn *session.Dialer, version string, timeout time.Duration) []report.Check {
-	hc := &httpChecker{client: cn.HTTP, target: cn.Header.Target, leak: cn.Leak, timeout: min(checkTimeout, timeout)}
+// Run runs the HTTP compliance checks of the audit of cn, a Streamable
+// HTTP target, and returns them in order. version is the negotiated
+// protocol version; timeout bounds one GET.
+func Run(ctx context.Context, cn *session.Dialer, version string, timeout time.Duration) []report.Check {
+	hc := &httpChecker{client: cn.HTTP, target: cn.Header.Target, leak: cn.Leak, timeout: timeout}
 	out := []report.Check{noSessionCheck(cn.Header, version)}
 	if ctx.Err() != nil {
 		return out
@@ -117,11 +118,11 @@ func judgeNoSession(posts, sessions int64, first string, c *report.Check) {
 	case sessions > 0:
 		c.Status, c.Code = report.CheckFail, report.CodeSessionIssued
 		c.Detail = fmt.Sprintf("the answer to %s set a session id (Mcp-Session-Id; its value is not shown), and %d of the audit's %d answers did",
-			orText(first, "a request"), sessions, posts)
+			cmp.Or(first, "a request"), sessions, posts)
 	case posts == 0:
 		c.Status, c.Detail = report.CheckSkip, "no stateless request was answered over HTTP"
 	default:
-		c.Status, c.Detail = report.CheckPass, fmt.Sprintf("none of the audit's %s set Mcp-Session-Id", plural(int(posts), "answer", "answers"))
+		c.Status, c.Detail = report.CheckPass, fmt.Sprintf("none of the audit's %s set Mcp-Session-Id", words.Plural(int(posts), "answer", "answers"))
 	}
 }
 
@@ -183,13 +184,13 @@ func (hc *httpChecker) why(ctx context.Context, path string, err error) string {
 	case errors.As(err, &ue):
 		what = ue.Err.Error() // without the URL, said once below
 	}
-	return fmt.Sprintf("GET %s: %s", hc.name(path), excerpt(hc.leak.Redact(what), 200))
+	return fmt.Sprintf("GET %s: %s", hc.name(path), textcut.Excerpt(hc.leak.Redact(what), 200))
 }
 
 // name is server-chosen text fit for a detail: redacted and bounded (the
 // renderers escape it).
 func (hc *httpChecker) name(s string) string {
-	return excerpt(hc.leak.Redact(s), maxNameText)
+	return textcut.Excerpt(hc.leak.Redact(s), maxNameText)
 }
 
 // wellKnown are the paths to try, in order, for the well-known suffixes
@@ -374,33 +375,33 @@ func judgeAuthServer(issuer string, meta map[string]json.RawMessage, name func(s
 var endpointEvent = regexp.MustCompile(`^event:\s*endpoint\s*$`)
 
 // legacySSE GETs --url as a client of the deprecated HTTP+SSE transport
-// does, and listens for an endpoint event for at most sseWindow and
+// does, and listens for an endpoint event for at most SSEWindow and
 // maxCheckBody bytes; the stream may never end, so the body is closed as
 // soon as that is decided.
 func (hc *httpChecker) legacySSE(ctx context.Context) report.Check {
 	c := report.Check{ID: "compliance/legacy-sse", Group: "compliance",
 		Title:    "the server does not serve the deprecated HTTP+SSE transport",
 		Expected: "no endpoint event on GET (HTTP 405, or a stream without one)",
-		HTTP:     "GET " + orText(hc.target.EscapedPath(), "/"), Headers: []string{"Accept: " + acceptSSE}}
+		HTTP:     "GET " + cmp.Or(hc.target.EscapedPath(), "/"), Headers: []string{"Accept: " + AcceptSSE}}
 	path := strings.TrimPrefix(c.HTTP, "GET ")
 	if hc.target.RawQuery != "" {
 		path += "?" + hc.target.RawQuery
 	}
 	ctx, cancel := context.WithTimeout(ctx, hc.timeout)
 	defer cancel()
-	resp, err := hc.send(ctx, path, acceptSSE)
+	resp, err := hc.send(ctx, path, AcceptSSE)
 	if err != nil {
 		c.Status, c.Detail = report.CheckSkip, hc.why(ctx, strings.TrimPrefix(c.HTTP, "GET "), err)
 		return c
 	}
 	defer resp.Body.Close()
 	mt := httpcap.MediaType(resp.Header.Get("Content-Type"))
-	if resp.StatusCode/100 != 2 || mt != acceptSSE {
+	if resp.StatusCode/100 != 2 || mt != AcceptSSE {
 		c.Status = report.CheckPass
-		c.Detail = fmt.Sprintf("HTTP %d (%s) to GET: no event stream", resp.StatusCode, hc.name(orText(mt, "no content type")))
+		c.Detail = fmt.Sprintf("HTTP %d (%s) to GET: no event stream", resp.StatusCode, hc.name(cmp.Or(mt, "no content type")))
 		return c
 	}
-	stop := time.AfterFunc(sseWindow, cancel)
+	stop := time.AfterFunc(SSEWindow, cancel)
 	defer stop.Stop()
 	found, n := scanEndpoint(io.LimitReader(resp.Body, maxCheckBody))
 	if found {
@@ -409,7 +410,7 @@ func (hc *httpChecker) legacySSE(ctx context.Context) report.Check {
 		return c
 	}
 	c.Status = report.CheckPass
-	c.Detail = fmt.Sprintf("HTTP %d event stream without an endpoint event in its first %d bytes (read for at most %s)", resp.StatusCode, n, sseWindow)
+	c.Detail = fmt.Sprintf("HTTP %d event stream without an endpoint event in its first %d bytes (read for at most %s)", resp.StatusCode, n, SSEWindow)
 	return c
 }
 
