@@ -19,9 +19,11 @@ import (
 )
 
 // TestMain lets testscript run the CLI in-process as the "mcp-fuzz" command,
-// with a directory for the fixture servers the scripts start.
+// with a directory for the fixture servers the scripts start, four scripts
+// at a time (see [fixture.Waiting]): they wait on servers' timeouts more
+// than on a CPU.
 func TestMain(m *testing.M) {
-	testscript.Main(fixture.Wrap(m), map[string]func(){
+	testscript.Main(fixture.Wrap(fixture.Waiting(4, m)), map[string]func(){
 		"mcp-fuzz": func() {
 			exe, _ := os.Executable()
 			app := &App{

@@ -3,11 +3,8 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
-	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -17,27 +14,9 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-func TestMain(m *testing.M) {
-	waitingParallelism()
-	os.Exit(fixture.Wrap(reapCheck{m}).Run())
-}
-
-// waitingTests is how many of the package's parallel tests run at once
-// unless -parallel says otherwise. Most of their time is spent waiting on
-// a server (a hang case waits out the timeout, a crash the restart), not
-// on a CPU, so the default of one per CPU leaves the machine idle.
-const waitingTests = 4
-
-// waitingParallelism raises -parallel to [waitingTests] when it was not
-// given.
-func waitingParallelism() {
-	flag.Parse()
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given {
-		_ = flag.Set("test.parallel", strconv.Itoa(max(waitingTests, runtime.GOMAXPROCS(0))))
-	}
-}
+// TestMain runs the tests four at a time (see [fixture.Waiting]): they wait
+// on servers' timeouts and restarts far more than on a CPU.
+func TestMain(m *testing.M) { fixture.Main(fixture.Waiting(4, reapCheck{m})) }
 
 // reapCheck runs the package's tests, then fails the run when a child
 // process of the test binary is still alive: the engine must reap every
