@@ -16,6 +16,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/textcut"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
 // Session is one live connection to the server: a process (stdio) or an HTTP
@@ -349,4 +350,20 @@ func CloseAll(sessions []*Session) (lateAnswers int) {
 		s.Mu.Unlock()
 	}
 	return lateAnswers
+}
+
+// Server describes the server as s negotiated it, for a report: its name
+// and version, protocol version and era, capabilities, and its
+// instructions through redact.
+func (s *Session) Server(redact func(string) string) report.Server {
+	return report.Server{
+		Name:              s.Init.ServerInfo.Name,
+		Version:           s.Init.ServerInfo.Version,
+		ProtocolVersion:   s.Init.ProtocolVersion,
+		Era:               s.Era,
+		EraReason:         s.EraReason,
+		SupportedVersions: s.Supported,
+		Capabilities:      s.Init.Capabilities,
+		Instructions:      redact(s.Init.Instructions),
+	}
 }

@@ -84,20 +84,11 @@ func Plan(ctx context.Context, cfg Config) (*Preview, error) {
 	shown := cfg.shown(st.leak)
 	p := &Preview{
 		Target: shown.target(st.cn.Transport),
-		Server: report.Server{
-			Name:              s.Init.ServerInfo.Name,
-			Version:           s.Init.ServerInfo.Version,
-			ProtocolVersion:   s.Init.ProtocolVersion,
-			Era:               s.Era,
-			EraReason:         s.EraReason,
-			SupportedVersions: s.Supported,
-			Capabilities:      s.Init.Capabilities,
-			Instructions:      st.leak.Redact(s.Init.Instructions),
-		},
-		Run:  cfg.boxes.run(),
-		Disc: st.disc,
-		Lint: slices.Concat(session.VersionLint(s.Era, s.Init.ProtocolVersion), st.lint, staticLint(s, tools), session.ParamLint(tools, st.cn.MirrorsParams())),
-		Seed: cfg.Seed,
+		Server: s.Server(st.leak.Redact),
+		Run:    cfg.boxes.run(),
+		Disc:   st.disc,
+		Lint:   slices.Concat(session.VersionLint(s.Era, s.Init.ProtocolVersion), st.lint, staticLint(s, tools), session.ParamLint(tools, st.cn.MirrorsParams())),
+		Seed:   cfg.Seed,
 	}
 	for _, t := range tools {
 		schema, _ := t.Compiled()
