@@ -38,7 +38,7 @@ import (
 )
 
 // Group is the group of the concurrency checks' ids.
-const Group = "concurrency"
+const Group = report.CheckGroupConcurrency
 
 // Budget bounds the concurrency checks together: starting N servers for
 // each tool, and a tool whose calls hang together, cost this much at most,

@@ -159,16 +159,13 @@ func CheckFindings(rep *report.Report, t Target) []report.Finding {
 			Message:    msg,
 			Reproducer: Check(rep, t, c),
 		}
-		if c.Group == concurrencyGroup {
+		if c.Group == report.CheckGroupConcurrency {
 			f.ID, f.Tool, f.Reproducer = c.ID+"#"+c.Code, c.Tool, reproduceConcurrent(rep, t, c)
 		}
 		out = append(out, f)
 	}
 	return out
 }
-
-// concurrencyGroup is the group of the concurrency checks' ids.
-const concurrencyGroup = "concurrency"
 
 // CheckMessage is the message of a failed check's finding: the code's
 // message, the check's id (and how the server crashed), then rest; cut at

@@ -7,10 +7,6 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-// concurrencyGroup is the group of the concurrency checks' ids, whose
-// findings are named by tool and reproduced as N processes at once.
-const concurrencyGroup = concurrency.Group
-
 // concurrencyPhase runs the concurrency checks (see [concurrency.Run]) of a
 // on sessions of their own (see [phases]).
 func concurrencyPhase(ctx context.Context, a *audit) []report.Check {

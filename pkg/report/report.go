@@ -158,6 +158,11 @@ type Check struct {
 // parent's delete.
 const CheckGroupLifecycle = "lifecycle"
 
+// CheckGroupConcurrency is the group of the concurrency checks
+// (--concurrency N): ids "concurrency/TOOL", "concurrency/same-session"
+// and "concurrency/cancel"; their findings are named by tool.
+const CheckGroupConcurrency = "concurrency"
+
 // Lifecycle is what the lifecycle checks found to check.
 type Lifecycle struct {
 	// Groups is how many resources had exactly one create, one read and
