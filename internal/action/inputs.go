@@ -13,6 +13,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/options"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/words"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 )
 
 // Inputs are the inputs of action.yml, in its order: the table's (package
@@ -51,7 +52,7 @@ type settings struct {
 // plus the Action's own github-token.
 func secretsOf(get, getenv func(string) string) []string {
 	out := secret.Values(secret.Collect(secret.Inputs{
-		Bearer:  getenv("MCP_FUZZ_BEARER"),
+		Bearer:  getenv(engine.BearerEnv),
 		Headers: lines(get("headers")),
 		URL:     get("url"),
 		Env:     lines(get("env")),
@@ -190,7 +191,7 @@ func inputValue(kind options.Kind, name, v string, resolve func(string) string) 
 // only the file can set.
 func inputNames(key string) string {
 	if key == "bearer" {
-		return "MCP_FUZZ_BEARER"
+		return engine.BearerEnv
 	}
 	o, ok := options.Lookup(key)
 	switch {

@@ -142,7 +142,7 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 		}
 	}
 	if c.Bearer == "" && lookup != nil {
-		c.Bearer, _ = lookup("MCP_FUZZ_BEARER")
+		c.Bearer, _ = lookup(engine.BearerEnv)
 	}
 	for _, opt := range options.All() {
 		if opt.Apply == nil {

@@ -29,7 +29,7 @@ type Tool struct {
 	schemas      *schemas
 	// Params are the x-mcp-header bindings of InputSchema, whose
 	// Mcp-Param headers a modern call over Streamable HTTP carries;
-	// paramProblems, when any, make the definition invalid (see
+	// ParamProblems, when any, make the definition invalid (see
 	// [mcpheader.Parse]) and Params unusable.
 	Params        []mcpheader.Binding
 	ParamProblems []mcpheader.Problem

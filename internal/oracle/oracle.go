@@ -61,7 +61,7 @@ type Case struct {
 	Kind        casegen.Kind
 	Forbidden   bool // the tool's input schema forbids the arguments
 	FromExample bool // the valid call's arguments are the user's own example
-	// validate checks structuredContent against the tool's outputSchema;
+	// Validate checks structuredContent against the tool's outputSchema;
 	// nil when it declares none.
 	Validate    func(json.RawMessage) error
 	Args        json.RawMessage // the arguments sent, to tell an echo from a leak
@@ -80,17 +80,17 @@ type Outcome struct {
 	Cancelled  bool          // the run was cancelled before an answer
 	Oversize   *rpc.Oversize // the answer was over the response cap
 	ExitStatus string        // how the process ended, when it did
-	// unsent is set with closed when the request never reached a live
+	// Unsent is set with closed when the request never reached a live
 	// server (the caller decides: see runner.callCase in pkg/engine).
 	Unsent     bool
 	Violations []string // protocol violations seen on the wire during the call
-	// pendingLine is how many bytes of an answer line had come, without
+	// PendingLine is how many bytes of an answer line had come, without
 	// its end, when the call timed out.
 	PendingLine int64
-	// secrets names the run's secrets the answer and the call's violations
+	// Secrets names the run's secrets the answer and the call's violations
 	// carried (redacted from them by the session).
 	Secrets []string
-	// stderrPanic is set when a line that reads like a panic (see
+	// StderrPanic is set when a line that reads like a panic (see
 	// [IsPanicLine]) reached stderr during the call.
 	StderrPanic bool
 }

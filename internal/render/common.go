@@ -326,14 +326,14 @@ func checkParts(rep *report.Report) []string {
 	}{{false, "protocol check", "protocol checks"}, {true, "concurrency check", "concurrency checks"}} {
 		var group []report.Check
 		for _, c := range checks {
-			if (c.Group == "concurrency") == g.concurrency {
+			if (c.Group == report.CheckGroupConcurrency) == g.concurrency {
 				group = append(group, c)
 			}
 		}
 		switch {
 		case len(group) > 0:
 			parts = append(parts, plural(len(group), g.one, g.many)+": "+statusCounts(group))
-		case !g.concurrency && rep.Server.Era == "legacy":
+		case !g.concurrency && rep.Server.Era == report.EraLegacy:
 			parts = append(parts, "protocol checks: none, the server was audited in the 2025 era ("+orText(rep.Server.EraReason, "--era legacy")+"); --era modern requires the 2026-07-28 revision")
 		}
 	}

@@ -39,7 +39,7 @@ func erasOf(rep *report.Report) *erasPart {
 		e.Differ = differText(len(cmp.Differences), cmp.Compared)
 	}
 	e.Sides = [2]eraSide{own, other}
-	if rep.Server.Era == "legacy" {
+	if rep.Server.Era == report.EraLegacy {
 		e.Sides = [2]eraSide{other, own}
 	}
 	return e

@@ -333,7 +333,7 @@ func serverPartOf(rep *report.Report) serverPart {
 	s := rep.Server
 	return serverPart{
 		Name: text.New(s.Name, nameMax), Version: text.New(s.Version, 40), ProtocolVersion: text.New(s.ProtocolVersion, 20),
-		Era: text.New(s.Era, 20), Modern: s.Era == "modern", EraReason: text.New(s.EraReason, 200),
+		Era: text.New(s.Era, 20), Modern: s.Era == report.EraModern, EraReason: text.New(s.EraReason, 200),
 		Transport: text.New(rep.Target.Transport, 40), Target: text.New(orText(rep.Target.URL, rep.Target.Command), 0),
 		Listed: rep.Discovery.Tools, Notes: text.All(rep.Discovery.Notes, 200),
 	}
@@ -442,7 +442,7 @@ func shortCheckLines(rep *report.Report) []string {
 	case len(parts) == 0:
 	case len(protocolChecks(rep)) > 0 && rep.Server.Era != "":
 		parts[0] += " (" + rep.Server.Era + " era)"
-	case !rep.Static && rep.Server.Era == "legacy":
+	case !rep.Static && rep.Server.Era == report.EraLegacy:
 		// The era line says why the 2025 era was spoken.
 		parts[0] = "protocol checks: none in the 2025 era (--era modern requires the 2026-07-28 revision)"
 	}

@@ -23,7 +23,7 @@ func Case(rep *report.Report, t Target, toolName string, c report.Case) report.R
 		r := report.Reproducer{Shell: replayCommand(t, c.ID)}
 		if c.ArgumentsDigest != nil && c.ArgumentsDigest.Pattern != nil {
 			var meta json.RawMessage
-			if rep.Server.Era == eraModern {
+			if rep.Server.Era == report.EraModern {
 				meta = Envelope(rep.Server.ProtocolVersion)
 			}
 			r.Generator = generatorCommand(toolName, c.ArgumentsDigest.Pattern, meta)
@@ -37,7 +37,7 @@ func Case(rep *report.Report, t Target, toolName string, c report.Case) report.R
 	}
 	r := report.Reproducer{JSONRPC: call}
 	switch {
-	case len(t.Command) > 0 && rep.Server.Era == eraModern:
+	case len(t.Command) > 0 && rep.Server.Era == report.EraModern:
 		// Stateless: no handshake, the envelope is in the call itself.
 		cd, prefix := ShellContext(t)
 		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s; sleep 2; } | %s%s",
@@ -46,7 +46,7 @@ func Case(rep *report.Report, t Target, toolName string, c report.Case) report.R
 		cd, prefix := ShellContext(t)
 		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s %s %s; sleep 2; } | %s%s",
 			cd, ShellQuote(Initialize), ShellQuote(Initialized), repeatedCalls(rep, toolName, c), prefix, ShellJoin(t.Command))
-	case t.URL != "" && rep.Server.Era == eraModern:
+	case t.URL != "" && rep.Server.Era == report.EraModern:
 		// Stateless: one POST, no session, the routing headers.
 		h := curlHeaders(t)
 		r.Shell = fmt.Sprintf(`curl -s %s %s -H %s -H 'Mcp-Method: tools/call' -H %s%s -d %s`,
@@ -144,7 +144,7 @@ func reproduceTask(rep *report.Report, t Target, toolName string, c report.Case)
 // era with the _meta envelope of the version the audit negotiated.
 func Params(rep *report.Report, toolName string, args json.RawMessage) json.RawMessage {
 	p := mcptool.CallParams(toolName, args)
-	if rep == nil || rep.Server.Era != eraModern {
+	if rep == nil || rep.Server.Era != report.EraModern {
 		return p
 	}
 	env := Envelope(rep.Server.ProtocolVersion)

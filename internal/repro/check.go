@@ -30,7 +30,7 @@ func Check(rep *report.Report, t Target, c report.Check) report.Reproducer {
 	line := string(escape.JSON(c.Request))
 	r := report.Reproducer{JSONRPC: line}
 	switch {
-	case len(t.Command) > 0 && rep.Server.Era != eraModern:
+	case len(t.Command) > 0 && rep.Server.Era != report.EraModern:
 		// The 2025 era: the handshake first.
 		cd, prefix := ShellContext(t)
 		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s %s %s; sleep 2; } | %s%s | cut -c1-300",
@@ -40,7 +40,7 @@ func Check(rep *report.Report, t Target, c report.Check) report.Reproducer {
 		cd, prefix := ShellContext(t)
 		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s %s; sleep 2; } | %s%s | cut -c1-300",
 			cd, ShellQuote(list), ShellQuote(line), prefix, ShellJoin(t.Command))
-	case t.URL != "" && rep.Server.Era != eraModern:
+	case t.URL != "" && rep.Server.Era != report.EraModern:
 		// The 2025 era over HTTP: a session first, as a case's reproducer
 		// opens one.
 		r.Shell = sessionCurl(t, rep.Server.ProtocolVersion, line)
@@ -166,7 +166,7 @@ func reproduceConcurrent(rep *report.Report, t Target, c report.Check) report.Re
 func Startup(rep *report.Report, t Target) report.Reproducer {
 	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
 	switch {
-	case len(t.Command) > 0 && rep.Server.Era == eraModern:
+	case len(t.Command) > 0 && rep.Server.Era == report.EraModern:
 		env := string(Envelope(rep.Server.ProtocolVersion))
 		disc := `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":` + env + `}}`
 		list := `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":` + env + `}}`
@@ -177,7 +177,7 @@ func Startup(rep *report.Report, t Target) report.Reproducer {
 		cd, prefix := ShellContext(t)
 		return report.Reproducer{Shell: fmt.Sprintf("%s{ printf '%%s\\n' %s %s %s; sleep 2; } | %s%s | head -n 20 | cut -c1-300",
 			cd, ShellQuote(Initialize), ShellQuote(Initialized), ShellQuote(list), prefix, ShellJoin(t.Command))}
-	case t.URL != "" && rep.Server.Era == eraModern:
+	case t.URL != "" && rep.Server.Era == report.EraModern:
 		h := curlHeaders(t)
 		disc := `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":` + string(Envelope(rep.Server.ProtocolVersion)) + `}}`
 		return report.Reproducer{Shell: fmt.Sprintf("curl -si %s %s -H %s -H 'Mcp-Method: server/discover' -d %s | head -n 40",

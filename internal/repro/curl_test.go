@@ -36,7 +36,7 @@ func TestHTTPReproducersExpandHeadersAndBearer(t *testing.T) {
 	t.Parallel()
 	target := Target{URL: "http://127.0.0.1:1/mcp", Headers: []string{"X-Tenant"}, Bearer: true}
 	c := report.Case{ID: "t/valid", Kind: report.KindValid, Arguments: []byte(`{}`)}
-	for _, era := range []string{eraLegacy, eraModern} {
+	for _, era := range []string{report.EraLegacy, report.EraModern} {
 		rep := &report.Report{Server: report.Server{ProtocolVersion: "2025-11-25", Era: era}}
 		for name, shell := range map[string]string{
 			"case":    Case(rep, target, "t", c).Shell,
@@ -75,14 +75,14 @@ func TestReproducerQuotesTheServersVersion(t *testing.T) {
 	t.Parallel()
 	marker := filepath.Join(t.TempDir(), "pwned")
 	hostile := `2025-11-25' -H "X: $(touch ` + marker + `)" '`
-	rep := &report.Report{Server: report.Server{ProtocolVersion: hostile, Era: eraLegacy}}
+	rep := &report.Report{Server: report.Server{ProtocolVersion: hostile, Era: report.EraLegacy}}
 	target := Target{URL: "http://127.0.0.1:1/mcp"}
 	c := report.Case{ID: "t/valid", Kind: report.KindValid, Arguments: []byte(`{}`)}
-	for _, era := range []string{eraLegacy, eraModern} {
+	for _, era := range []string{report.EraLegacy, report.EraModern} {
 		rep.Server.Era = era
 		r := Case(rep, target, "t", c)
 		// (Inside the modern era's JSON body the text is quoted, not dropped.)
-		if era == eraLegacy && strings.Contains(r.Shell, "$(touch") {
+		if era == report.EraLegacy && strings.Contains(r.Shell, "$(touch") {
 			t.Errorf("%s era: the server's version reached the reproducer: %s", era, r.Shell)
 		}
 		// Run it: curl fails to connect, but nothing the server chose runs.
@@ -108,7 +108,7 @@ func TestReproducerQuotesTheServersVersion(t *testing.T) {
 // never reaches the line.
 func TestParamReproducerQuoting(t *testing.T) {
 	t.Parallel()
-	rep := &report.Report{Server: report.Server{Era: eraModern, ProtocolVersion: modernVersion}}
+	rep := &report.Report{Server: report.Server{Era: report.EraModern, ProtocolVersion: modernVersion}}
 	target := Target{URL: "http://127.0.0.1:9/mcp", Params: map[string][]mcpheader.Binding{"t": {
 		{Path: []string{"a"}, Name: "It's`$x`|~"},
 		{Path: []string{"b"}, Name: "Evil\r\nX-Injected: 1"},

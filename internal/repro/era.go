@@ -80,7 +80,7 @@ func eraReproducer(primary, other EraAudit, d report.EraDifference) report.Repro
 	}
 	r := report.Reproducer{JSONRPC: p.JSONRPC, Generator: p.Generator}
 	first, second, fr, sr := primary, other, p, o
-	if primary.Era == eraLegacy {
+	if primary.Era == report.EraLegacy {
 		first, second, fr, sr = other, primary, o, p
 	}
 	switch {

@@ -18,7 +18,7 @@ func TestEraDifferenceReplaysInEachEra(t *testing.T) {
 	}
 	target := Target{Command: []string{"srv"}}
 	d := report.EraDifference{Tool: "t", CaseID: c.ID}
-	r := eraReproducer(EraAudit{Era: eraModern, Rep: rep(eraModern), Target: target}, EraAudit{Era: eraLegacy, Rep: rep(eraLegacy), Target: target}, d)
+	r := eraReproducer(EraAudit{Era: report.EraModern, Rep: rep(report.EraModern), Target: target}, EraAudit{Era: report.EraLegacy, Rep: rep(report.EraLegacy), Target: target}, d)
 	want := "echo '# modern era (v)'; ( mcp-fuzz replay REPORT.json t/oversize/q --era modern -- srv ); echo '# legacy era (v)'; ( mcp-fuzz replay REPORT.json t/oversize/q --era legacy -- srv )"
 	if r.Shell != want {
 		t.Errorf("reproducer\n%s\nwant\n%s", r.Shell, want)

@@ -34,7 +34,7 @@ func reproduceLifecycle(rep *report.Report, t Target, c report.Check) report.Rep
 		return r
 	}
 	var lines []string
-	if rep.Server.Era != eraModern {
+	if rep.Server.Era != report.EraModern {
 		lines = append(lines, Initialize, Initialized)
 	}
 	for _, call := range c.Calls {

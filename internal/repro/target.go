@@ -2,8 +2,8 @@
 // carries (docs/BEHAVIOUR.md#outputs-and-the-report): a JSON-RPC line and a
 // shell line that work as printed, or an `mcp-fuzz replay` command, with
 // every secret left to a shell variable. It reads the report and a
-// [Target], and sends nothing; the engine and the transports share its
-// shell quoting and header forms.
+// [Target], and sends nothing; the engine and the check families use its
+// shell quoting, params and origins for the requests they record.
 package repro
 
 import (
@@ -58,9 +58,3 @@ func (t Target) callTimeout(tool string) time.Duration {
 	}
 	return t.CallTimeout(tool)
 }
-
-// The eras a report's [report.Server] Era names.
-const (
-	eraModern = "modern"
-	eraLegacy = "legacy"
-)

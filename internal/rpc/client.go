@@ -72,7 +72,7 @@ type Client struct {
 	onViolation     func(Violation)
 	onServerMessage func(method string, call bool)
 
-	// Answers to server-to-client requests wait in answers for the one
+	// answers to server-to-client requests wait in answers for the one
 	// goroutine that writes them; when it is full they are dropped.
 	answers chan *jsonrpc.Response
 	dropped atomic.Int64

@@ -192,7 +192,7 @@ func (t *tally) countChecks(rep *report.Report) {
 		switch c.Group {
 		case report.CheckGroupLifecycle:
 			place = lifecyclePlace
-		case "concurrency":
+		case report.CheckGroupConcurrency:
 			place = "the concurrency checks"
 		}
 		t.fail(c.Code, place)

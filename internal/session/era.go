@@ -14,6 +14,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/rpc"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stateless"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/textcut"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
 // Protocol eras (docs/BEHAVIOUR.md#targets-and-transports): the
@@ -23,8 +24,8 @@ import (
 // falls back to the second.
 const (
 	EraAuto   = "auto"
-	EraModern = "modern"
-	EraLegacy = "legacy"
+	EraModern = report.EraModern
+	EraLegacy = report.EraLegacy
 )
 
 // ModernProtocolVersion is the protocol version offered in server/discover

@@ -13,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// protocolVersion is the version mcp-fuzz asks for in initialize.
+// LegacyVersion is the version mcp-fuzz asks for in initialize.
 const LegacyVersion = "2025-11-25"
 
 // handshake names the request a session that never got going was waiting

@@ -40,7 +40,7 @@ type HeaderTransport struct {
 	// session id is sent back then.
 	stateless      atomic.Bool
 	lastPostStatus atomic.Int64
-	maxResponse    int // the response cap; see capBody
+	maxResponse    int // the response cap
 
 	// modernPosts and sessionAnswers count the answers to POSTs of the
 	// stateless era (server/discover, and every POST sent while stateless),
@@ -196,7 +196,7 @@ func (h *HeaderTransport) SessionsSeen() (posts, sessions int64, first string) {
 	return h.modernPosts.Load(), h.sessionAnswers.Load(), h.sessionFirst
 }
 
-// httpProbeKey carries, in the context of a protocol check's request, the
+// ProbeKey carries, in the context of a protocol check's request, the
 // check's [HTTPProbe].
 type ProbeKey struct{}
 
@@ -208,7 +208,7 @@ type HTTPProbe struct {
 	Headers     http.Header
 	Status      atomic.Int64
 	ContentType atomic.Value // string
-	// rpcErr is the JSON-RPC error in the body of an HTTP error answer.
+	// RPCErr is the JSON-RPC error in the body of an HTTP error answer.
 	RPCErr atomic.Pointer[rpc.Error]
 }
 

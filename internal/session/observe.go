@@ -28,17 +28,17 @@ type Observed struct {
 	// inputRequired is the first tools/call answered with input_required
 	// and a requestState.
 	inputRequired *SampleCall
-	// results counts the results of mcp-fuzz's own modern requests, by
+	// Results counts the results of mcp-fuzz's own modern requests, by
 	// method (mcp-fuzz's methods: a bounded set).
 	Results map[string]*ResultStats
-	// codes are the superseded or reserved error codes answered, each with
+	// Codes are the superseded or reserved error codes answered, each with
 	// the first method it answered.
 	Codes map[int64]string
-	// inputKinds are the input requests of kinds the client did not
+	// InputKinds are the input requests of kinds the client did not
 	// declare, or on methods that allow none: "sampling/createMessage on
 	// tools/call".
 	InputKinds []string
-	// serverMessages counts the requests and notifications the server
+	// ServerMessages counts the requests and notifications the server
 	// sent, by method.
 	ServerMessages map[string]int
 }
@@ -46,7 +46,7 @@ type Observed struct {
 // ResultStats is what the results of one method showed.
 type ResultStats struct {
 	N, Untyped int
-	// cacheProblem is the first problem with ttlMs/cacheScope, "" when
+	// CacheProblem is the first problem with ttlMs/cacheScope, "" when
 	// none (or not a cacheable method).
 	CacheProblem string
 }
@@ -198,7 +198,7 @@ func (o *Observed) redact(s string) string {
 type SampleCall struct {
 	Tool   string
 	Params json.RawMessage // with the _meta envelope
-	// args are the call's arguments and bindings its tool's x-mcp-header
+	// Args are the call's arguments and bindings its tool's x-mcp-header
 	// bindings: the Mcp-Param check breaks one of the headers they make
 	// (the call's context carries the others; see [Session.CallOnce]).
 	Args     json.RawMessage

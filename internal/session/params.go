@@ -28,11 +28,11 @@ import (
 // annotations mean nothing and the tool is called.
 
 // paramHeaderKey carries, in the context of a tools/call, the Mcp-Param
-// headers the headerTransport adds to its POST.
+// headers the [HeaderTransport] adds to its POST.
 type paramHeaderKey struct{}
 
 // ParamTable holds the bindings of the run's valid tools, by name; one per
-// connector, shared by its sessions.
+// [Dialer], shared by its sessions.
 type ParamTable struct {
 	mu     sync.RWMutex
 	byTool map[string][]mcpheader.Binding

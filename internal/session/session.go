@@ -28,16 +28,16 @@ type Session struct {
 	// started is set once the handshake succeeded: until then the
 	// server's stray stdout lines are kept for the connect error.
 	started atomic.Bool
-	// era is EraModern (stateless: every request carries the _meta
+	// Era is EraModern (stateless: every request carries the _meta
 	// envelope) or EraLegacy (the initialize handshake).
 	Era string
 	// meta is the _meta envelope of modern requests for metaVersion (see
-	// [Session.Envelope]); guarded by mu.
+	// [Session.Envelope]); guarded by Mu.
 	meta        json.RawMessage
 	metaVersion string
-	// supported are the versions server/discover listed (modern era).
+	// Supported are the versions server/discover listed (modern era).
 	Supported []string
-	// eraReason is why the legacy era is spoken although server/discover
+	// EraReason is why the legacy era is spoken although server/discover
 	// was tried first (see [report.Server.EraReason]); already redacted.
 	EraReason   string
 	maxResponse int            // the response cap, for messages
@@ -45,16 +45,18 @@ type Session struct {
 	leak        *leak.Detector // redacts the secrets from everything the server sends
 
 	// stray collects the violations of this session that happened while
-	// no tools/call was in flight (shared by the connector's sessions).
+	// no tools/call was in flight (shared by the dialer's sessions).
 	stray *StrayLog
-	// observed is the connector's record of the audit's modern answers.
+	// observed is the dialer's record of the audit's modern answers.
 	observed *Observed
-	// listed keeps the first prompts and resource templates discovery
+	// Listed keeps the first prompts and resource templates discovery
 	// listed, for the resources and prompts checks.
 	Listed ListedItems
-	// params are the connector's x-mcp-header bindings.
+	// Params are the dialer's x-mcp-header bindings.
 	Params *ParamTable
 
+	// Mu guards the fields below it, and LateAnswers for a reader while
+	// the session is in use.
 	Mu sync.Mutex
 	// phase says when a violation happens while no tools/call is in
 	// flight ([PhaseBeforeInit], ...); "" while one is: then the

@@ -57,7 +57,7 @@ func BenchmarkRawRoundTrip(b *testing.B) {
 
 func BenchmarkEngineCall(b *testing.B) {
 	cfg := Config{Command: []string{fixture.Build(b, "clean")}, Timeout: 5 * time.Second}.withDefaults()
-	cn, err := newConnector(cfg)
+	cn, err := newDialer(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}

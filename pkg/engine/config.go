@@ -48,12 +48,12 @@ type Config struct {
 	Secrets []string
 	// OwnSecrets are secrets of the caller that the server is not given, by
 	// variable name: the front ends put mcp-fuzz's own tokens here (its
-	// GITHUB_TOKEN, the Action's github-token; see [secret.Own]). They are
+	// GITHUB_TOKEN, the Action's github-token). They are
 	// redacted from everything the server sends like the others, and an
 	// answer carrying one is a leak ("value of mcp-fuzz's own NAME"): the
 	// server can only have read it where it should not. A value also given
-	// to the server keeps that source. Values [secret.Eligible] refuses are
-	// ignored.
+	// to the server keeps that source. Values too short or too common to
+	// redact safely are ignored.
 	OwnSecrets map[string]string
 
 	StartupTimeout time.Duration // spawn + initialize + discovery (default 60s)

@@ -11,23 +11,24 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/secret"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
 // Protocol eras (docs/BEHAVIOUR.md#targets-and-transports): the 2026-07-28 revision is stateless (a client
 // discovers the server with server/discover and every request carries the
 // _meta envelope); the 2025 revisions use the initialize handshake.
 const (
-	EraAuto   = session.EraAuto
-	EraModern = session.EraModern
-	EraLegacy = session.EraLegacy
+	EraAuto   = "auto"
+	EraModern = report.EraModern
+	EraLegacy = report.EraLegacy
 	// EraBoth audits the server in the modern era, then in the legacy
-	// one, and reports the verdicts that differ (see [runBoth]).
+	// one, and reports the verdicts that differ (see [Run]).
 	EraBoth = "both"
 )
 
 // ModernProtocolVersion is the protocol version mcp-fuzz offers in
 // server/discover unless --protocol-version says otherwise.
-const ModernProtocolVersion = session.ModernProtocolVersion
+const ModernProtocolVersion = "2026-07-28"
 
 // ErrConnect marks a target that could not be started or connected at all
 // (exit code 3).
@@ -36,9 +37,9 @@ var ErrConnect = errors.New("cannot connect to the target")
 // tool is the engine's short name for a listed tool.
 type tool = mcptool.Tool
 
-// newConnector returns the dialer of cfg's target: the secrets to redact,
+// newDialer returns the dialer of cfg's target: the secrets to redact,
 // the stdio server's environment and box, or the HTTP target's headers.
-func newConnector(cfg Config) (*session.Dialer, error) {
+func newDialer(cfg Config) (*session.Dialer, error) {
 	if cfg.MaxResponse <= 0 {
 		cfg.MaxResponse = DefaultMaxResponse
 	}

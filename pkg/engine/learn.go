@@ -288,7 +288,7 @@ func (r *runner) discover(ctx context.Context, t tool) (cands []learn.Candidate,
 	return append(cands, l.seen...), ""
 }
 
-// listFiles lists up to [maxListedDirs] learned directories with a
+// listFiles lists up to [learn.MaxListedDirs] learned directories with a
 // read-only listing tool that takes a path, for a tool that needs a file.
 func (r *runner) listFiles(ctx context.Context, t tool, found []learn.Candidate) (files []learn.Candidate, stop string) {
 	if r.learn == nil {

@@ -220,7 +220,7 @@ func TestConnectorRecordsRefusedOrigin(t *testing.T) {
 	}))
 	t.Cleanup(a.Close)
 	cfg := Config{URL: a.URL + "/mcp", Bearer: canaryBearer}.withDefaults()
-	cn, err := newConnector(cfg)
+	cn, err := newDialer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

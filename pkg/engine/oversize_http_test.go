@@ -105,7 +105,7 @@ func httpSession(t *testing.T, cfg Config) *session.Session {
 // httpDial is [httpSession], also returning its dialer.
 func httpDial(t *testing.T, cfg Config) (*session.Session, *session.Dialer) {
 	t.Helper()
-	cn, err := newConnector(cfg.withDefaults())
+	cn, err := newDialer(cfg.withDefaults())
 	if err != nil {
 		t.Fatal(err)
 	}

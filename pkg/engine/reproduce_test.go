@@ -96,13 +96,18 @@ func TestReproTargetKeepsValuesOut(t *testing.T) {
 // Reproducers ask for the version the audit's initialize asks for, name
 // the bearer token's variable as the documented one, and bound a check's
 // plain HTTP request as the check itself did.
-func TestReproducersMatchTheAudit(t *testing.T) {
+func TestCopiedConstantsMatch(t *testing.T) {
 	parallel(t)
 	if repro.BearerEnv != BearerEnv {
 		t.Errorf("reproducers read the bearer token from $%s, not $%s", repro.BearerEnv, BearerEnv)
 	}
 	if !strings.Contains(repro.Initialize, strconv.Quote(session.LegacyVersion)) {
 		t.Errorf("a reproducer's initialize %s does not ask for %s", repro.Initialize, session.LegacyVersion)
+	}
+	// The engine's public constants spell the session's values out, so that
+	// a library user's documentation shows them.
+	if EraAuto != session.EraAuto || ModernProtocolVersion != session.ModernProtocolVersion {
+		t.Errorf("engine says era %q and version %q, the session %q and %q", EraAuto, ModernProtocolVersion, session.EraAuto, session.ModernProtocolVersion)
 	}
 	target := reproTarget(Config{URL: "http://127.0.0.1:1/mcp"})
 	for accept, wait := range map[string]time.Duration{"application/json": checkTimeout, httpcheck.AcceptSSE: httpcheck.SSEWindow} {

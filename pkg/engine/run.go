@@ -59,8 +59,11 @@ var ErrInterrupted = errors.New("interrupted")
 // the server and returns what it has: the partial report and an error
 // wrapping [ErrInterrupted] and ctx's error.
 //
-// With [EraBoth], Run audits the server in each era and compares them: see
-// [runBoth].
+// With [EraBoth], Run audits the server in each era and compares them: the
+// report is the modern audit's (or that of the one era the server speaks),
+// with the other audit's differences in [report.Report.EraComparison], an
+// era_difference finding per difference, and a finding of its own code
+// per failure seen only in the legacy era.
 func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -203,7 +206,7 @@ type started struct {
 // start connects to the target of cfg (already defaulted) and lists its
 // tools, all within the startup timeout.
 func start(ctx context.Context, cfg Config) (*started, error) {
-	cn, err := newConnector(cfg)
+	cn, err := newDialer(cfg)
 	if err != nil {
 		return nil, err
 	}

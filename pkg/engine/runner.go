@@ -129,7 +129,7 @@ func (r *runner) ensureSession(ctx context.Context) bool {
 }
 
 // era is the era the run speaks: the one its first session negotiated
-// (or --era), kept by the connector, since r.s may be closed.
+// (or --era), kept by the dialer, since r.s may be closed.
 func (r *runner) era() string {
 	switch {
 	case r.cn != nil && r.cn.Era() != "" && r.cn.Era() != EraAuto:

@@ -70,7 +70,7 @@ func TestStandardLogIsRedacted(t *testing.T) {
 	url := "http://" + ln.Addr().String() + "/mcp"
 
 	cfg := Config{URL: url, Bearer: bearer}
-	if _, err := newConnector(cfg); err != nil {
+	if _, err := newDialer(cfg); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := log.Writer().(redactingLog); !ok {

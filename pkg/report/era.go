@@ -96,7 +96,7 @@ func (o EraOutcome) Failure() bool { return o.Verdict.Failure() || o.Leak }
 
 // Outcome returns the side of d that era names ("modern" or "legacy").
 func (d EraDifference) Outcome(era string) EraOutcome {
-	if era == "modern" {
+	if era == EraModern {
 		return d.Modern
 	}
 	return d.Legacy

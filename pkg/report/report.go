@@ -116,8 +116,10 @@ const (
 type Check struct {
 	// ID is stable across runs: "envelope/unsupported-version".
 	ID string `json:"id"`
-	// Group is "envelope", "compliance", "http", "concurrency" (the protocol
-	// checks) or "lifecycle" ([CheckGroupLifecycle]).
+	// Group is the family of the check, the part of its ID before the
+	// first "/": "envelope", "compliance" (the HTTP checks too),
+	// "resources", "prompts", "probe", "lifecycle" ([CheckGroupLifecycle])
+	// or "concurrency" ([CheckGroupConcurrency]).
 	Group string `json:"group"`
 	// Tool names the tool a check called, for a check of one tool (the
 	// concurrency checks' concurrency/TOOL).
@@ -151,6 +153,16 @@ type Check struct {
 	Headers    []string          `json:"headers,omitempty"`
 	DurationMs float64           `json:"durationMs,omitempty"`
 }
+
+// The eras a report's [Server.Era] names.
+const (
+	// EraModern is the stateless era of the 2026-07-28 revision:
+	// server/discover, and the _meta envelope on every request.
+	EraModern = "modern"
+	// EraLegacy is the era of the 2025 revisions: the initialize
+	// handshake.
+	EraLegacy = "legacy"
+)
 
 // CheckGroupLifecycle is the group of the lifecycle checks
 // (--sequential): ids "lifecycle/NOUN" for a resource's create, read,
