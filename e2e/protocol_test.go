@@ -12,7 +12,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-// The protocol checks (issue 12) against real reference servers: the
+// The protocol checks against real reference servers: the
 // resources and prompts checks, the probes of --protocol and the
 // concurrency checks. What each server answers is recorded in NOTES.md
 // ("Protocol checks").

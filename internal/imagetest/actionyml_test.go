@@ -151,7 +151,7 @@ func checkActionImage(image, release string) error {
 	return nil
 }
 
-// TestCheckActionImage shows checkActionImage rejects what issue 13 is about:
+// TestCheckActionImage shows checkActionImage rejects every image reference a release must not ship:
 // a moving tag, a tag without digest, a digest without tag, an upper-case or
 // non-GHCR name, and a pinned reference on main.
 func TestCheckActionImage(t *testing.T) {

@@ -73,7 +73,7 @@ func (w *workflow) dependsOn(name, target string) bool {
 // tags, or an image tag re-pointed with imagetools.
 var moveTag = regexp.MustCompile(`git push (--force|-f)\b|imagetools create`)
 
-// releaseProblems checks the promises release.yml makes (issue 13): the image
+// releaseProblems checks the promises release.yml makes: the image
 // is named from github.repository, an anonymous pull of the pushed digest
 // gates every moving tag and the vX.Y.Z tag itself, action.yml is pinned to
 // that digest, and the released action.yml is run before tags move.
@@ -195,8 +195,8 @@ func TestReleaseWorkflowGatesTagsOnAnonymousPull(t *testing.T) {
 	}
 }
 
-// TestReleaseChecksCatchRegressions breaks release.yml in the ways issue 13
-// is about and expects releaseProblems to notice each.
+// TestReleaseChecksCatchRegressions breaks release.yml in the ways a release
+// could go wrong (see docs/ARCHITECTURE.md) and expects releaseProblems to notice each.
 func TestReleaseChecksCatchRegressions(t *testing.T) {
 	cases := []struct {
 		name  string
