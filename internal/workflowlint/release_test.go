@@ -196,7 +196,7 @@ func TestReleaseWorkflowGatesTagsOnAnonymousPull(t *testing.T) {
 }
 
 // TestReleaseChecksCatchRegressions breaks release.yml in the ways a release
-// could go wrong (see docs/ARCHITECTURE.md) and expects releaseProblems to notice each.
+// could go wrong and expects releaseProblems to notice each.
 func TestReleaseChecksCatchRegressions(t *testing.T) {
 	cases := []struct {
 		name  string
