@@ -219,7 +219,8 @@ func (d *Detector) Resembles(text string) bool {
 }
 
 // jsonForms returns s as it appears inside a JSON string, without the quotes: with
-// and without HTML escaping, and with every non-ASCII character escaped.
+// and without HTML escaping, with every non-ASCII character escaped, and each
+// of those with "/" written as "\/" (PHP's encoder does so by default).
 func jsonForms(s string) []string {
 	var forms []string
 	var sb strings.Builder
@@ -245,7 +246,13 @@ func jsonForms(s string) []string {
 			fmt.Fprintf(&sb, `\u%04x`, r)
 		}
 	}
-	return append(forms, sb.String())
+	forms = append(forms, sb.String())
+	if strings.Contains(s, "/") {
+		for _, f := range forms[:len(forms):len(forms)] {
+			forms = append(forms, strings.ReplaceAll(f, "/", `\/`))
+		}
+	}
+	return forms
 }
 
 func utf16Pair(r rune) (rune, rune) {

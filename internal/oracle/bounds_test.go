@@ -14,12 +14,12 @@ func TestHugeStructuredContentIsNotValidated(t *testing.T) {
 	called := false
 	validate := func(json.RawMessage) error { called = true; return nil }
 	big := `{"content":[{"type":"text","text":"x"}],"structuredContent":{"a":[` + strings.Repeat("0,", 40000) + `0]}}`
-	j := judgeValid(Outcome{Result: json.RawMessage(big)}, false, validate)
+	j := judgeValid(Outcome{Result: json.RawMessage(big)}, false, validate, same)
 	if called || j.Verdict != report.OK || !strings.Contains(j.Detail, "not checked") {
 		t.Errorf("validator called %v, verdict %s (%s)", called, j.Verdict, j.Detail)
 	}
 	small := `{"content":[{"type":"text","text":"x"}],"structuredContent":{"a":[0]}}`
-	judgeValid(Outcome{Result: json.RawMessage(small)}, false, validate)
+	judgeValid(Outcome{Result: json.RawMessage(small)}, false, validate, same)
 	if !called {
 		t.Error("a small structuredContent was not validated")
 	}

@@ -69,8 +69,8 @@ func FuzzCallResult(f *testing.F) {
 		}
 		validErr := errors.New("does not match")
 		for _, validate := range []func(json.RawMessage) error{nil, func(json.RawMessage) error { return nil }, func(json.RawMessage) error { return validErr }} {
-			bad := judgeBad(structural, forbidden, o)
-			good := judgeValid(o, forbidden, validate) // forbidden doubles as fromExample
+			bad := judgeBad(structural, forbidden, o, same)
+			good := judgeValid(o, forbidden, validate, same) // forbidden doubles as fromExample
 			for _, j := range []struct {
 				name    string
 				j       Judgement

@@ -3,8 +3,10 @@ package oracle
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 )
 
@@ -30,6 +32,27 @@ func TestLeaksIgnoreEchoOfArguments(t *testing.T) {
 		}
 		if len(got) == 0 || !slices.Equal(got[:len(tc.want)], tc.want) {
 			t.Errorf("%s: leaks = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// same leaves text as it is, for judging without secrets.
+func same(s string) string { return s }
+
+// A secret the wire's redaction missed (written with escapes it does not
+// know) is plain text once the result is decoded; where the detail's cut
+// falls inside it, it must be redacted whole before the cut, not left as a
+// prefix no later redaction can recognise.
+func TestIsErrorDetailRedactedBeforeTheCut(t *testing.T) {
+	t.Parallel()
+	const secret = "sekrit-canary-1234567"
+	d := leak.NewDetector(map[string]string{"--env API_TOKEN": secret})
+	text := strings.Repeat("x", 190) + " " + secret + " tail"
+	result, _ := json.Marshal(map[string]any{"isError": true, "content": []any{map[string]any{"type": "text", "text": text}}})
+	for _, kind := range []casegen.Kind{casegen.Valid, casegen.Structural} {
+		j := Judge(Case{Kind: kind, Leak: d, Args: json.RawMessage(`{}`)}, Outcome{Result: result})
+		if strings.Contains(j.Detail, "sekrit") {
+			t.Errorf("%v: detail %q keeps part of the secret", kind, j.Detail)
 		}
 	}
 }

@@ -190,9 +190,9 @@ func Judge(c Case, o Outcome) Judgement {
 	o = o.Settled()
 	var j Judgement
 	if c.Kind == casegen.Valid {
-		j = judgeValid(o, c.FromExample, validate)
+		j = judgeValid(o, c.FromExample, validate, c.Leak.Redact)
 	} else {
-		j = judgeBad(c.Kind == casegen.Structural, c.Forbidden, o)
+		j = judgeBad(c.Kind == casegen.Structural, c.Forbidden, o, c.Leak.Redact)
 	}
 	j.Detail = c.Leak.Redact(j.Detail)
 	if o.RPCErr != nil {
@@ -282,7 +282,7 @@ func judgeFailure(o Outcome) (Judgement, bool) {
 }
 
 // judgeBad gives the verdict of a bad-input case (docs/BEHAVIOUR.md#the-oracle).
-func judgeBad(structural, forbidden bool, o Outcome) Judgement {
+func judgeBad(structural, forbidden bool, o Outcome, redact func(string) string) Judgement {
 	if j, ok := judgeFailure(o); ok {
 		return j
 	}
@@ -308,7 +308,7 @@ func judgeBad(structural, forbidden bool, o Outcome) Judgement {
 	j := Judgement{Result: &r}
 	switch {
 	case r.IsError:
-		j.Verdict, j.Detail = report.Handled, "isError: "+textcut.Excerpt(r.Text, 200)
+		j.Verdict, j.Detail = report.Handled, "isError: "+textcut.Excerpt(redact(r.Text), 200)
 	case forbidden:
 		j.Verdict, j.Detail = report.Accepted, "success on input the schema forbids"
 	default:
@@ -328,7 +328,7 @@ const SyntheticHint = " (may be a synthetic-input false positive: give a realist
 
 // judgeValid gives the verdict of the valid case. validate checks
 // structuredContent against the outputSchema (nil when none is declared).
-func judgeValid(o Outcome, fromExample bool, validate func(json.RawMessage) error) Judgement {
+func judgeValid(o Outcome, fromExample bool, validate func(json.RawMessage) error, redact func(string) string) Judgement {
 	if j, ok := judgeFailure(o); ok {
 		return j
 	}
@@ -350,7 +350,7 @@ func judgeValid(o Outcome, fromExample bool, validate func(json.RawMessage) erro
 	j := Judgement{Result: &r}
 	switch {
 	case r.IsError:
-		j.Verdict, j.Detail = report.Errored, "isError: "+textcut.Excerpt(r.Text, 200)+synthetic
+		j.Verdict, j.Detail = report.Errored, "isError: "+textcut.Excerpt(redact(r.Text), 200)+synthetic
 	case validate != nil && !r.Structured:
 		j.Verdict, j.Detail = report.OutputViolation, "outputSchema declared but structuredContent is missing"
 	case validate != nil && len(r.StructRaw) > maxValidatedOutput:
