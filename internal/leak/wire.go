@@ -3,6 +3,7 @@ package leak
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 )
 
 // Sources returns the names of the given secrets that occur in text, in any of
@@ -33,7 +34,9 @@ func (d *Detector) Empty() bool { return len(d.secrets) == 0 }
 // secrets it carried. The result is valid JSON whenever raw is: when replacing
 // in the text would break its structure (a secret spanning a quote, say), the
 // value is decoded, redacted string by string and encoded again. Invalid JSON
-// is redacted as text. Secret-shaped strings are left alone here: the run
+// is redacted as text. A secret written with escapes of the server's
+// choosing is found in the decoded text, and then redacted string by string.
+// Secret-shaped strings are left alone here: the run
 // works on the server's text, and what a report writes is redacted by shape
 // too (see [Detector.Redact] and [Detector.RedactReport]).
 func (d *Detector) RedactJSON(raw json.RawMessage) (json.RawMessage, []string) {
@@ -42,14 +45,27 @@ func (d *Detector) RedactJSON(raw json.RawMessage) (json.RawMessage, []string) {
 	}
 	text := string(raw)
 	found := d.Sources(text)
+	escaped := false
 	if len(found) == 0 {
-		return raw, nil
+		// A secret spelled with \u escapes of the server's choosing
+		// (sekrit\u002dcanary) is the secret once decoded; the other
+		// escapes are among the forms looked for already.
+		if !strings.Contains(text, `\u`) {
+			return raw, nil
+		}
+		if found = d.Sources(UnescapeJSON(text)); len(found) == 0 {
+			return raw, nil
+		}
+		escaped = true
 	}
 	// A form without a quote matches inside one string or outside all of
 	// them, where "***" cannot form valid JSON: the text replacement is
 	// safe exactly when its result is valid and no form has a quote.
 	out := d.redactValues(text)
-	if !json.Valid(raw) || json.Valid([]byte(out)) && !d.quoted {
+	if escaped {
+		out = d.redactValues(UnescapeJSON(text))
+	}
+	if !json.Valid(raw) || !escaped && json.Valid([]byte(out)) && !d.quoted {
 		return json.RawMessage(out), found
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))

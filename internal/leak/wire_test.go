@@ -16,7 +16,7 @@ func TestRedactJSON(t *testing.T) {
 		{"plain", `{"serverInfo":{"name":"srv canary-7f3a9c1e5b","version":"1"}}`, []string{"--env API_TOKEN"}},
 		{"key", `{"canary-7f3a9c1e5b":1}`, []string{"--env API_TOKEN"}},
 		{"escaped twice", `{"text":"{\"t\":\"canary-7f3a9c1e5b\"}"}`, []string{"--env API_TOKEN"}},
-		{"unicode escaped", `{"t":"\u0063anary-7f3a9c1e5b"}`, nil}, // not a form servers write; left alone
+		{"unicode escaped", `{"t":"\u0063anary-7f3a9c1e5b"}`, []string{"--env API_TOKEN"}}, // a hostile server's spelling: found once decoded
 		{"quote in secret", `{"x":"a\"b,c:d}e","y":[1,2]}`, []string{"--env QUOTED"}},
 		{"none", `{"x":1}`, nil},
 	} {
@@ -62,5 +62,18 @@ func TestRedactTextAndSources(t *testing.T) {
 	}
 	if !NewDetector(nil).Empty() || d.Empty() {
 		t.Error("Empty is wrong")
+	}
+}
+
+// BenchmarkRedactJSONClean is the cost of redacting a clean answer with
+// escapes in it (a 4 KiB text of lines, one \u escape each): no secret, so
+// nothing is replaced, but the text is decoded and looked through again.
+func BenchmarkRedactJSONClean(b *testing.B) {
+	d := NewDetector(map[string]string{"--env API_TOKEN": "canary-7f3a9c1e5b"})
+	text := strings.Repeat(`line of output \"quoted\" \u00e9\n`, 128)
+	raw := json.RawMessage(`{"content":[{"type":"text","text":"` + text + `"}]}`)
+	b.SetBytes(int64(len(raw)))
+	for b.Loop() {
+		d.RedactJSON(raw)
 	}
 }

@@ -153,7 +153,7 @@ type keptViolation struct {
 // to n runes (after redaction, so a secret is hidden whole or not cut). It
 // also names the secrets the text carried.
 func (s *Session) excerptFound(text string, n int) (string, []string) {
-	redacted, found := s.leak.RedactText(unescapeJSON(text))
+	redacted, found := s.leak.RedactText(leak.UnescapeJSON(text))
 	return textcut.Excerpt(redacted, n), found
 }
 
@@ -369,3 +369,6 @@ func (s *Session) Server(redact func(string) string) report.Server {
 		Instructions:      redact(s.Init.Instructions),
 	}
 }
+
+// oversizeHead is how many runes of an oversize answer's start a case keeps.
+const oversizeHead = 200

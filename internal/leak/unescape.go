@@ -1,4 +1,4 @@
-package session
+package leak
 
 import (
 	"strconv"
@@ -7,14 +7,11 @@ import (
 	"unicode/utf8"
 )
 
-// oversizeHead is how many runes of an oversize answer's start a case keeps.
-const oversizeHead = 200
-
-// unescapeJSON decodes the JSON string escapes in s (\uXXXX, surrogate pairs,
+// UnescapeJSON decodes the JSON string escapes in s (\uXXXX, surrogate pairs,
 // \n, \", …) wherever they are, leaving anything else as it is. It is for
 // excerpts of raw server output, which may be cut JSON: a secret the server
 // wrote as \u0073\u006b… must look like the secret to the redactor.
-func unescapeJSON(s string) string {
+func UnescapeJSON(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
