@@ -98,6 +98,7 @@ var rules = []rule{
 	{Code: "duplicate_tool_name", Severity: SeverityError, tool: checkDuplicateName},
 	{Code: "invalid_tool_name", Severity: SeverityError, tool: checkInvalidName},
 	{Code: "tool_name_style", Severity: SeverityWarning, tool: checkNameStyle},
+	{Code: "hidden_characters", Severity: SeverityError, tool: checkHiddenCharacters},
 	{Code: "missing_input_schema", Severity: SeverityError, tool: checkMissingInputSchema},
 	{Code: "input_schema_not_object", Severity: SeverityError, tool: checkInputSchemaNotObject},
 	{Code: "input_root_not_object", Severity: SeverityError, tool: checkInputRootNotObject},
