@@ -99,6 +99,7 @@ var rules = []rule{
 	{Code: "invalid_tool_name", Severity: SeverityError, tool: checkInvalidName},
 	{Code: "tool_name_style", Severity: SeverityWarning, tool: checkNameStyle},
 	{Code: "hidden_characters", Severity: SeverityError, tool: checkHiddenCharacters},
+	{Code: "model_directed_text", Severity: SeverityWarning, tool: checkModelDirected},
 	{Code: "missing_input_schema", Severity: SeverityError, tool: checkMissingInputSchema},
 	{Code: "input_schema_not_object", Severity: SeverityError, tool: checkInputSchemaNotObject},
 	{Code: "input_root_not_object", Severity: SeverityError, tool: checkInputRootNotObject},

@@ -69,24 +69,24 @@ func checkHiddenCharacters(t *toolInput) []hit {
 		if len(s.raw) == 0 || json.Unmarshal(s.raw, &v) != nil {
 			continue
 		}
-		if ptr, text, ok := firstHidden(v, s.root); ok {
+		if ptr, text, ok := firstString(v, s.root, func(x string) bool { _, n := hiddenIn(x); return n > 0 }); ok {
 			add(ptr, "a schema text", text)
 		}
 	}
 	return hits
 }
 
-// firstHidden finds the first string (key or value, keys in sorted order)
-// of a decoded JSON value that holds a hidden character, and its pointer.
-func firstHidden(v any, ptr string) (string, string, bool) {
+// firstString finds the first string (key or value, keys in sorted order)
+// of a decoded JSON value that match accepts, and its pointer.
+func firstString(v any, ptr string, match func(string) bool) (string, string, bool) {
 	switch x := v.(type) {
 	case string:
-		if _, n := hiddenIn(x); n > 0 {
+		if match(x) {
 			return ptr, x, true
 		}
 	case []any:
 		for i, e := range x {
-			if p, s, ok := firstHidden(e, fmt.Sprintf("%s/%d", ptr, i)); ok {
+			if p, s, ok := firstString(e, fmt.Sprintf("%s/%d", ptr, i), match); ok {
 				return p, s, true
 			}
 		}
@@ -98,10 +98,10 @@ func firstHidden(v any, ptr string) (string, string, bool) {
 		sort.Strings(keys)
 		for _, k := range keys {
 			p := ptr + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
-			if _, n := hiddenIn(k); n > 0 {
+			if match(k) {
 				return p, k, true
 			}
-			if p, s, ok := firstHidden(x[k], p); ok {
+			if p, s, ok := firstString(x[k], p, match); ok {
 				return p, s, true
 			}
 		}
