@@ -61,6 +61,13 @@ func checkHiddenCharacters(t *toolInput) []hit {
 	}
 	add("/name", "the name", t.Name)
 	add("/description", "the description", t.Description)
+	schemaTexts(t, func(x string) bool { _, n := hiddenIn(x); return n > 0 }, func(ptr, text string) { add(ptr, "a schema text", text) })
+	return hits
+}
+
+// schemaTexts calls found with the first string of t's input schema, and
+// the first of its output schema, that match accepts, and their pointers.
+func schemaTexts(t *toolInput, match func(string) bool, found func(ptr, text string)) {
 	for _, s := range []struct {
 		root string
 		raw  json.RawMessage
@@ -69,11 +76,10 @@ func checkHiddenCharacters(t *toolInput) []hit {
 		if len(s.raw) == 0 || json.Unmarshal(s.raw, &v) != nil {
 			continue
 		}
-		if ptr, text, ok := firstString(v, s.root, func(x string) bool { _, n := hiddenIn(x); return n > 0 }); ok {
-			add(ptr, "a schema text", text)
+		if ptr, text, ok := firstString(v, s.root, match); ok {
+			found(ptr, text)
 		}
 	}
-	return hits
 }
 
 // firstString finds the first string (key or value, keys in sorted order)

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 )
@@ -33,17 +32,6 @@ func checkModelDirected(t *toolInput) []hit {
 		})
 	}
 	add("/description", "the description", t.Description)
-	for _, s := range []struct {
-		root string
-		raw  json.RawMessage
-	}{{"/inputSchema", t.InputSchema}, {"/outputSchema", t.OutputSchema}} {
-		var v any
-		if len(s.raw) == 0 || json.Unmarshal(s.raw, &v) != nil {
-			continue
-		}
-		if ptr, text, ok := firstString(v, s.root, func(x string) bool { return modelDirected.MatchString(x) }); ok {
-			add(ptr, "a schema text", text)
-		}
-	}
+	schemaTexts(t, modelDirected.MatchString, func(ptr, text string) { add(ptr, "a schema text", text) })
 	return hits
 }
