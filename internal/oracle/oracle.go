@@ -214,9 +214,7 @@ func Judge(c Case, o Outcome) Judgement {
 		// First, so that a cut detail still says it.
 		j.Detail = JoinDetail(fmt.Sprintf("bloated: an answer of %d bytes, over --max-response %d; the rest was counted, not read", o.Oversize.Bytes, c.MaxResponse), j.Detail)
 	}
-	// Redacted before the final cut, so that a token straddling it is hidden
-	// whole rather than shown in part.
-	j.Response = textcut.Excerpt(c.Leak.Redact(textcut.Excerpt(text, 600)), 300)
+	j.Response = redactedExcerpt(c.Leak.Redact, text, 300)
 	if leaks := leaks(c.Leak, c.Args, text, o.Secrets); len(leaks) > 0 {
 		j.Flags = append(j.Flags, report.FlagLeak)
 		// One line per kind of leak, after the verdict's own detail if any
@@ -308,7 +306,7 @@ func judgeBad(structural, forbidden bool, o Outcome, redact func(string) string)
 	j := Judgement{Result: &r}
 	switch {
 	case r.IsError:
-		j.Verdict, j.Detail = report.Handled, "isError: "+textcut.Excerpt(redact(r.Text), 200)
+		j.Verdict, j.Detail = report.Handled, "isError: "+redactedExcerpt(redact, r.Text, 200)
 	case forbidden:
 		j.Verdict, j.Detail = report.Accepted, "success on input the schema forbids"
 	default:
@@ -325,6 +323,14 @@ const maxValidatedOutput = 64 << 10
 // generated input; a learned call that worked drops it from the first
 // attempt's detail, where the advice no longer applies.
 const SyntheticHint = " (may be a synthetic-input false positive: give a realistic example in the config file)"
+
+// redactedExcerpt is at most n runes of the server's text on one line,
+// redacted before the final cut, so that a secret straddling it is hidden
+// whole rather than shown in part. Only twice n runes are redacted, not
+// the whole text, which may be megabytes.
+func redactedExcerpt(redact func(string) string, text string, n int) string {
+	return textcut.Excerpt(redact(textcut.Excerpt(text, 2*n)), n)
+}
 
 // judgeValid gives the verdict of the valid case. validate checks
 // structuredContent against the outputSchema (nil when none is declared).
@@ -350,7 +356,7 @@ func judgeValid(o Outcome, fromExample bool, validate func(json.RawMessage) erro
 	j := Judgement{Result: &r}
 	switch {
 	case r.IsError:
-		j.Verdict, j.Detail = report.Errored, "isError: "+textcut.Excerpt(redact(r.Text), 200)+synthetic
+		j.Verdict, j.Detail = report.Errored, "isError: "+redactedExcerpt(redact, r.Text, 200)+synthetic
 	case validate != nil && !r.Structured:
 		j.Verdict, j.Detail = report.OutputViolation, "outputSchema declared but structuredContent is missing"
 	case validate != nil && len(r.StructRaw) > maxValidatedOutput:
