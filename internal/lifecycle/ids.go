@@ -149,7 +149,8 @@ func findID(text string, structured json.RawMessage, noun string, args map[strin
 			continue
 		}
 		if id, field := idField(v, noun); id != nil {
-			return id, "field " + field + " of " + doc.what
+			// The field's name is the server's: cut like any of its text.
+			return id, "field " + textcut.Excerpt(field, maxFieldName) + " of " + doc.what
 		}
 	}
 	if u := uuidPattern.FindString(text); u != "" {
@@ -166,6 +167,9 @@ func findID(text string, structured json.RawMessage, noun string, args map[strin
 	}
 	return nil, ""
 }
+
+// maxFieldName bounds the server's field name a detail quotes.
+const maxFieldName = 64
 
 // idField searches v breadth first for an id-like field; the first
 // element stands for an array.

@@ -73,7 +73,7 @@ func TestRun(t *testing.T) {
 		if want := []string{"create_note", "get_note", "delete_note", "get_note"}; strings.Join(n.sent, " ") != strings.Join(want, " ") {
 			t.Errorf("stale %v: calls %v, want %v", stale, n.sent, want)
 		}
-		if len(c.Calls) != 4 || !strings.Contains(string(c.Calls[0]), `"name":"create_note"`) || strings.Contains(fmt.Sprint(c.Calls), "s3cret") {
+		if len(c.Calls) != 4 || !strings.Contains(string(c.Calls[0]), `"name":"create_note"`) || strings.Contains(joined(c.Calls), "s3cret") {
 			t.Errorf("stale %v: calls kept %s; want 4 tools/call lines, redacted", stale, c.Calls)
 		}
 		switch {
@@ -120,3 +120,12 @@ func (h *hangAll) Call(context.Context, mcptool.Tool, json.RawMessage) Answer {
 func (h *hangAll) Live() bool                                     { return true }
 func (h *hangAll) Redact(s string) string                         { return s }
 func (h *hangAll) Params(string, json.RawMessage) json.RawMessage { return json.RawMessage(`{}`) }
+
+// joined is the text of lines, one after the other.
+func joined(lines []json.RawMessage) string {
+	var b strings.Builder
+	for _, l := range lines {
+		b.Write(l)
+	}
+	return b.String()
+}
