@@ -40,8 +40,6 @@ import (
 const (
 	// maxCheckBody caps what a check reads of the answer to one GET.
 	maxCheckBody = 64 << 10
-	// SSEWindow is how long the legacy-SSE check listens to a stream.
-	SSEWindow = 3 * time.Second
 	// maxIssuers bounds the authorization servers whose metadata is
 	// fetched: the server chooses how many it lists.
 	maxIssuers = 4
@@ -49,11 +47,9 @@ const (
 	maxNameText = 120
 )
 
-// The media types the GETs accept.
-const (
-	acceptJSON = "application/json"
-	AcceptSSE  = "text/event-stream"
-)
+// acceptJSON is the media type of the metadata GETs (the legacy-SSE one
+// asks for [protocheck.AcceptSSE]).
+const acceptJSON = "application/json"
 
 // httpChecker sends the GETs of the HTTP checks.
 type httpChecker struct {
@@ -375,33 +371,33 @@ func judgeAuthServer(issuer string, meta map[string]json.RawMessage, name func(s
 var endpointEvent = regexp.MustCompile(`^event:\s*endpoint\s*$`)
 
 // legacySSE GETs --url as a client of the deprecated HTTP+SSE transport
-// does, and listens for an endpoint event for at most SSEWindow and
+// does, and listens for an endpoint event for at most protocheck.SSEWindow and
 // maxCheckBody bytes; the stream may never end, so the body is closed as
 // soon as that is decided.
 func (hc *httpChecker) legacySSE(ctx context.Context) report.Check {
 	c := report.Check{ID: "compliance/legacy-sse", Group: "compliance",
 		Title:    "the server does not serve the deprecated HTTP+SSE transport",
 		Expected: "no endpoint event on GET (HTTP 405, or a stream without one)",
-		HTTP:     "GET " + cmp.Or(hc.target.EscapedPath(), "/"), Headers: []string{"Accept: " + AcceptSSE}}
+		HTTP:     "GET " + cmp.Or(hc.target.EscapedPath(), "/"), Headers: []string{"Accept: " + protocheck.AcceptSSE}}
 	path := strings.TrimPrefix(c.HTTP, "GET ")
 	if hc.target.RawQuery != "" {
 		path += "?" + hc.target.RawQuery
 	}
 	ctx, cancel := context.WithTimeout(ctx, hc.timeout)
 	defer cancel()
-	resp, err := hc.send(ctx, path, AcceptSSE)
+	resp, err := hc.send(ctx, path, protocheck.AcceptSSE)
 	if err != nil {
 		c.Status, c.Detail = report.CheckSkip, hc.why(ctx, strings.TrimPrefix(c.HTTP, "GET "), err)
 		return c
 	}
 	defer resp.Body.Close()
 	mt := httpcap.MediaType(resp.Header.Get("Content-Type"))
-	if resp.StatusCode/100 != 2 || mt != AcceptSSE {
+	if resp.StatusCode/100 != 2 || mt != protocheck.AcceptSSE {
 		c.Status = report.CheckPass
 		c.Detail = fmt.Sprintf("HTTP %d (%s) to GET: no event stream", resp.StatusCode, hc.name(cmp.Or(mt, "no content type")))
 		return c
 	}
-	stop := time.AfterFunc(SSEWindow, cancel)
+	stop := time.AfterFunc(protocheck.SSEWindow, cancel)
 	defer stop.Stop()
 	found, n := scanEndpoint(io.LimitReader(resp.Body, maxCheckBody))
 	if found {
@@ -410,7 +406,7 @@ func (hc *httpChecker) legacySSE(ctx context.Context) report.Check {
 		return c
 	}
 	c.Status = report.CheckPass
-	c.Detail = fmt.Sprintf("HTTP %d event stream without an endpoint event in its first %d bytes (read for at most %s)", resp.StatusCode, n, SSEWindow)
+	c.Detail = fmt.Sprintf("HTTP %d event stream without an endpoint event in its first %d bytes (read for at most %s)", resp.StatusCode, n, protocheck.SSEWindow)
 	return c
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/mcptool"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stateless"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -63,14 +64,10 @@ func Case(rep *report.Report, t Target, toolName string, c report.Case) report.R
 	return r
 }
 
-// legacyVersion is the version a reproducer's initialize asks for: the
-// one the audit asks for.
-const legacyVersion = "2025-11-25"
-
 // Initialize and [Initialized] are the 2025 era's handshake as every
 // reproducer that needs one sends it: initialize with id 1, then the
 // initialized notification.
-var Initialize = fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcp-fuzz-repro","version":"0"}}}`, legacyVersion)
+var Initialize = fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcp-fuzz-repro","version":"0"}}}`, session.LegacyVersion)
 
 // Initialized is the initialized notification that follows [Initialize].
 const Initialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`

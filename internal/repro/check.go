@@ -8,9 +8,9 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/mcpheader"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/protocheck"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stateless"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
@@ -67,15 +67,6 @@ func Check(rep *report.Report, t Target, c report.Check) report.Reproducer {
 	return r
 }
 
-// How long the curl line of a check of plain HTTP may take: as long as
-// the check waited for its answer (the protocol checks' timeout), or for
-// an event stream, which may never end, as long as the check read it.
-const (
-	checkMaxTime = 5 * time.Second
-	sseMaxTime   = 3 * time.Second
-	acceptSSE    = "text/event-stream"
-)
-
 // reproduceHTTP is the curl line of a check that sent a plain HTTP request
 // (c.HTTP): to the origin of the URL, with the check's headers and the
 // user's as "$ENV" references, bounded in time (a stream may never end).
@@ -90,9 +81,9 @@ func reproduceHTTP(t Target, c report.Check) report.Reproducer {
 	for _, h := range c.Headers {
 		hs.WriteString(" -H " + ShellQuote(h))
 	}
-	maxTime := checkMaxTime
-	if slices.Contains(c.Headers, "Accept: "+acceptSSE) {
-		maxTime = sseMaxTime
+	maxTime := protocheck.Timeout
+	if slices.Contains(c.Headers, "Accept: "+protocheck.AcceptSSE) {
+		maxTime = protocheck.SSEWindow
 	}
 	return report.Reproducer{Shell: fmt.Sprintf("curl -si --max-time %d %s%s%s", int(maxTime.Seconds()), ShellQuote(target), hs.String(), userCurlHeaders(t))}
 }

@@ -127,3 +127,17 @@ func TestParamReproducerQuoting(t *testing.T) {
 		}
 	}
 }
+
+// A check's plain HTTP request is reproduced bounded as the check was: a
+// JSON GET by the checks' timeout (5 s), an event stream, which may never
+// end, by the time the check listened to it (3 s).
+func TestHTTPCheckReproducerIsBounded(t *testing.T) {
+	t.Parallel()
+	target := Target{URL: "http://127.0.0.1:1/mcp"}
+	for accept, want := range map[string]string{"application/json": "--max-time 5 ", "text/event-stream": "--max-time 3 "} {
+		r := Check(&report.Report{}, target, report.Check{ID: "compliance/x", HTTP: "GET /mcp", Headers: []string{"Accept: " + accept}})
+		if !strings.Contains(r.Shell, want) {
+			t.Errorf("Accept %s: %s lacks %s", accept, r.Shell, want)
+		}
+	}
+}

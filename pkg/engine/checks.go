@@ -19,11 +19,6 @@ import (
 // given way, on a session of its own, after the tools were called (so that
 // nothing a check does to the server changes a tool's verdicts).
 
-// checkTimeout bounds one check's request: refusing a malformed request
-// takes a protocol layer no tool work, so a server that needs longer is as
-// good as hung.
-const checkTimeout = 5 * time.Second
-
 // checkBudget bounds the requests of the protocol checks together: a
 // server that answers each just under the timeout, or must be restarted
 // after each, costs this much, not a timeout (or a start) per check.
@@ -111,7 +106,7 @@ func (cr *checkRun) check(ctx context.Context, pc protocheck.Check, c *report.Ch
 	// The Mcp-Param headers come with the call's context (see
 	// [session.Session.CallOnce]); the check's own replace them.
 	probe := &session.HTTPProbe{Headers: repro.CheckHeaders(pc.Req.Method, pc.Req.Params, pc.Req.Headers, s.Init.ProtocolVersion, nil)}
-	raw, _, ms, err := s.TimedCall(ctx, min(checkTimeout, r.cfg.Timeout), func(cctx context.Context) (json.RawMessage, []string, error) {
+	raw, _, ms, err := s.TimedCall(ctx, min(protocheck.Timeout, r.cfg.Timeout), func(cctx context.Context) (json.RawMessage, []string, error) {
 		return s.CallOnce(context.WithValue(cctx, session.ProbeKey{}, probe), pc.Req.Method, pc.Req.Params)
 	})
 	c.DurationMs = ms

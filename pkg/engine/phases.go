@@ -202,5 +202,5 @@ func (a *audit) runBatch(ctx context.Context, batch []phase) []report.Check {
 // httpPhase runs the HTTP compliance checks of a (see [phases]), each GET
 // bounded as a protocol check's request is.
 func httpPhase(ctx context.Context, a *audit) []report.Check {
-	return httpcheck.Run(ctx, a.cn, a.version(), min(checkTimeout, a.cfg.Timeout))
+	return httpcheck.Run(ctx, a.cn, a.version(), min(protocheck.Timeout, a.cfg.Timeout))
 }
