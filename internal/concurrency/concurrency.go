@@ -37,13 +37,13 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-// Group is the group of the concurrency checks' ids.
-const Group = report.CheckGroupConcurrency
+// group is the group of the concurrency checks' ids.
+const group = report.CheckGroupConcurrency
 
-// Budget bounds the concurrency checks together: starting N servers for
+// budget bounds the concurrency checks together: starting N servers for
 // each tool, and a tool whose calls hang together, cost this much at most,
 // not a timeout (and N starts) per tool.
-var Budget = 60 * time.Second
+const budget = 60 * time.Second
 
 // maxDetail bounds how many failed calls a check's detail describes (the
 // rest are counted).
@@ -91,7 +91,7 @@ type checker struct {
 // order, and the late answers their sessions saw. Every session it opens
 // is closed before it returns.
 func Run(ctx context.Context, cn *session.Dialer, tested []report.Tool, tools []mcptool.Tool, o Options) ([]report.Check, int) {
-	cr := &checker{o: o, cn: cn, n: o.N, deadline: time.Now().Add(Budget)}
+	cr := &checker{o: o, cn: cn, n: o.N, deadline: time.Now().Add(budget)}
 	bctx, cancel := context.WithDeadline(ctx, cr.deadline)
 	defer cancel()
 	byName := map[string]mcptool.Tool{}
@@ -106,7 +106,7 @@ func Run(ctx context.Context, cn *session.Dialer, tested []report.Tool, tools []
 			}
 		}
 		o.Planned(planned+2, fmt.Sprintf("concurrency checks (--concurrency %d): %s at once for each tool safe to call again, then %d requests on one session (at most %s)",
-			cr.n, words.Plural(cr.n, "session", "sessions"), cr.n, Budget))
+			cr.n, words.Plural(cr.n, "session", "sessions"), cr.n, budget))
 	}
 	var out []report.Check
 	var sample *validCall
@@ -116,7 +116,7 @@ func Run(ctx context.Context, cn *session.Dialer, tested []report.Tool, tools []
 			continue
 		}
 		cc, skip := cr.eligible(t, rt)
-		c := report.Check{ID: Group + "/" + t.Name, Group: Group, Tool: t.Name,
+		c := report.Check{ID: group + "/" + t.Name, Group: group, Tool: t.Name,
 			Title:    fmt.Sprintf("%d sessions making the tool's valid call at once get what the call alone got", cr.n),
 			Expected: "every call succeeds, as the call alone did"}
 		switch {
@@ -192,7 +192,7 @@ func (cr *checker) budgetSpent() string {
 	if time.Now().Before(cr.deadline) {
 		return ""
 	}
-	return fmt.Sprintf("not run: the concurrency checks' time budget of %s was spent", Budget)
+	return fmt.Sprintf("not run: the concurrency checks' time budget of %s was spent", budget)
 }
 
 // open starts n sessions at once and returns those that started, and why
@@ -236,7 +236,6 @@ type judgedCall struct {
 	verdict report.Verdict
 	detail  string
 	crash   *report.CrashInfo
-	ms      float64
 }
 
 // toolCheck makes the valid call cc on n fresh sessions at once and judges
@@ -278,7 +277,7 @@ func (cr *checker) toolCheck(ctx context.Context, cc *validCall, c *report.Check
 func (cr *checker) call(ctx context.Context, s *session.Session, cc *validCall) judgedCall {
 	params := mcptool.CallParams(cc.t.Name, cc.args)
 	before, _ := s.BeginCall()
-	raw, secrets, ms, err := s.TimedCall(ctx, cr.o.CallTimeout(cc.t.Name), func(cctx context.Context) (json.RawMessage, []string, error) {
+	raw, secrets, _, err := s.TimedCall(ctx, cr.o.CallTimeout(cc.t.Name), func(cctx context.Context) (json.RawMessage, []string, error) {
 		return s.Call(cctx, "tools/call", params)
 	})
 	o := s.OutcomeOf(ctx, raw, err)
@@ -297,7 +296,7 @@ func (cr *checker) call(ctx context.Context, s *session.Session, cc *validCall) 
 		Leak:        cr.cn.Leak,
 		MaxResponse: cr.o.MaxResponse,
 	}, o)
-	out := judgedCall{verdict: j.Verdict, detail: j.Detail, ms: ms}
+	out := judgedCall{verdict: j.Verdict, detail: j.Detail}
 	if j.Verdict.Failure() {
 		out.crash = &report.CrashInfo{How: j.Crash}
 		if s.Proc != nil {

@@ -32,10 +32,10 @@ type inFlight struct {
 // session of their own: sample's tools/call (nil: ping) alternates with
 // tools/list, whose answers no server could mistake for each other.
 func (cr *checker) sessionChecks(ctx context.Context, sample *validCall) []report.Check {
-	same := report.Check{ID: Group + "/same-session", Group: Group,
+	same := report.Check{ID: group + "/same-session", Group: group,
 		Title:    fmt.Sprintf("%d requests in flight together on one session each get their own answer", cr.n),
 		Expected: "one answer per request, under its id, of the request's kind"}
-	cancel := report.Check{ID: Group + "/cancel", Group: Group,
+	cancel := report.Check{ID: group + "/cancel", Group: group,
 		Title:    "after a request in flight is cancelled (notifications/cancelled), the session answers the next one",
 		Expected: "an answer to the next request"}
 	other, otherParams := "ping", json.RawMessage(nil)
