@@ -85,6 +85,31 @@ type toolInput struct {
 	first  map[string]int
 	input  *schemaInfo
 	output *schemaInfo
+	// trees are the schemas decoded whole, by root pointer, for the rules
+	// that read every text in them (see [toolInput.tree]).
+	trees map[string]any
+}
+
+// tree returns the schema at root ("/inputSchema" or "/outputSchema")
+// decoded, once for every rule that asks; nil when it is absent or not
+// JSON.
+func (t *toolInput) tree(root string) any {
+	if v, ok := t.trees[root]; ok {
+		return v
+	}
+	raw := t.InputSchema
+	if root == "/outputSchema" {
+		raw = t.OutputSchema
+	}
+	var v any
+	if len(raw) > 0 && json.Unmarshal(raw, &v) != nil {
+		v = nil
+	}
+	if t.trees == nil {
+		t.trees = map[string]any{}
+	}
+	t.trees[root] = v
+	return v
 }
 
 // rules is the rule table, in report order. Server rules come first.

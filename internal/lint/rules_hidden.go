@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -68,15 +67,8 @@ func checkHiddenCharacters(t *toolInput) []hit {
 // schemaTexts calls found with the first string of t's input schema, and
 // the first of its output schema, that match accepts, and their pointers.
 func schemaTexts(t *toolInput, match func(string) bool, found func(ptr, text string)) {
-	for _, s := range []struct {
-		root string
-		raw  json.RawMessage
-	}{{"/inputSchema", t.InputSchema}, {"/outputSchema", t.OutputSchema}} {
-		var v any
-		if len(s.raw) == 0 || json.Unmarshal(s.raw, &v) != nil {
-			continue
-		}
-		if ptr, text, ok := firstString(v, s.root, match); ok {
+	for _, root := range []string{"/inputSchema", "/outputSchema"} {
+		if ptr, text, ok := firstString(t.tree(root), root, match); ok {
 			found(ptr, text)
 		}
 	}
