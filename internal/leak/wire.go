@@ -45,7 +45,7 @@ func (d *Detector) RedactJSON(raw json.RawMessage) (json.RawMessage, []string) {
 	}
 	text := string(raw)
 	found := d.Sources(text)
-	escaped := false
+	escaped := false // the secrets are in text only once it is decoded
 	if len(found) == 0 {
 		// A secret spelled with \u escapes of the server's choosing
 		// (sekrit\u002dcanary) is the secret once decoded; the other
@@ -53,18 +53,16 @@ func (d *Detector) RedactJSON(raw json.RawMessage) (json.RawMessage, []string) {
 		if !strings.Contains(text, `\u`) {
 			return raw, nil
 		}
-		if found = d.Sources(UnescapeJSON(text)); len(found) == 0 {
+		decoded := UnescapeJSON(text)
+		if found = d.Sources(decoded); len(found) == 0 {
 			return raw, nil
 		}
-		escaped = true
+		text, escaped = decoded, true
 	}
 	// A form without a quote matches inside one string or outside all of
 	// them, where "***" cannot form valid JSON: the text replacement is
 	// safe exactly when its result is valid and no form has a quote.
 	out := d.redactValues(text)
-	if escaped {
-		out = d.redactValues(UnescapeJSON(text))
-	}
 	if !json.Valid(raw) || !escaped && json.Valid([]byte(out)) && !d.quoted {
 		return json.RawMessage(out), found
 	}
