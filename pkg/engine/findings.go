@@ -28,14 +28,7 @@ func reproTarget(cfg Config) repro.Target {
 		Params:           cfg.params,
 		CallTimeout:      cfg.callTimeout,
 	}
-	for _, kv := range cfg.Env {
-		k, _, _ := cutEnv(kv)
-		t.Env = append(t.Env, k)
-	}
-	for _, h := range cfg.Headers {
-		n, _, _ := parseHeader(h)
-		t.Headers = append(t.Headers, n)
-	}
+	t.Env, t.Headers = cfg.envNames(), cfg.headerNames()
 	return t
 }
 
@@ -52,4 +45,22 @@ func SetReportPath(rep *report.Report, path string) { repro.SetReportPath(rep, p
 // read the value of header from: X-Tenant's is X_TENANT.
 func HeaderEnv(header string) string { return repro.HeaderEnv(header) }
 
-func cutEnv(kv string) (string, string, bool) { return strings.Cut(kv, "=") }
+// envNames are the names of the --env variables, without their values.
+func (c Config) envNames() []string {
+	var names []string
+	for _, kv := range c.Env {
+		k, _, _ := strings.Cut(kv, "=")
+		names = append(names, k)
+	}
+	return names
+}
+
+// headerNames are the names of the --header headers, without their values.
+func (c Config) headerNames() []string {
+	var names []string
+	for _, h := range c.Headers {
+		n, _, _ := parseHeader(h)
+		names = append(names, n)
+	}
+	return names
+}

@@ -64,15 +64,8 @@ func (c Config) target(transport string) report.Target {
 		t.Command = repro.ShellJoin(c.Command)
 		t.Args = slices.Clone(c.Command)
 	}
-	for _, kv := range c.Env {
-		k, _, _ := cutEnv(kv)
-		t.Env = append(t.Env, k)
-	}
-	t.Env = append(t.Env, c.PassEnv...)
-	for _, h := range c.Headers {
-		n, _, _ := parseHeader(h)
-		t.Headers = append(t.Headers, n)
-	}
+	t.Env = append(c.envNames(), c.PassEnv...)
+	t.Headers = c.headerNames()
 	t.Bearer = c.Bearer != ""
 	return t
 }
