@@ -40,13 +40,13 @@ func Case(rep *report.Report, t Target, toolName string, c report.Case) report.R
 	switch {
 	case len(t.Command) > 0 && rep.Server.Era == report.EraModern:
 		// Stateless: no handshake, the envelope is in the call itself.
-		cd, prefix := ShellContext(t)
+		cd, prefix := shellContext(t)
 		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s; sleep 2; } | %s%s",
 			cd, repeatedCalls(rep, toolName, c), prefix, ShellJoin(t.Command))
 	case len(t.Command) > 0:
-		cd, prefix := ShellContext(t)
+		cd, prefix := shellContext(t)
 		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s %s %s; sleep 2; } | %s%s",
-			cd, ShellQuote(Initialize), ShellQuote(Initialized), repeatedCalls(rep, toolName, c), prefix, ShellJoin(t.Command))
+			cd, ShellQuote(initialize), ShellQuote(initialized), repeatedCalls(rep, toolName, c), prefix, ShellJoin(t.Command))
 	case t.URL != "" && rep.Server.Era == report.EraModern:
 		// Stateless: one POST, no session, the routing headers.
 		h := curlHeaders(t)
@@ -64,13 +64,13 @@ func Case(rep *report.Report, t Target, toolName string, c report.Case) report.R
 	return r
 }
 
-// Initialize and [Initialized] are the 2025 era's handshake as every
+// initialize and [initialized] are the 2025 era's handshake as every
 // reproducer that needs one sends it: initialize with id 1, then the
 // initialized notification.
-var Initialize = fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcp-fuzz-repro","version":"0"}}}`, session.LegacyVersion)
+var initialize = fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"mcp-fuzz-repro","version":"0"}}}`, session.LegacyVersion)
 
-// Initialized is the initialized notification that follows [Initialize].
-const Initialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+// initialized is the initialized notification that follows [initialize].
+const initialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 
 // repeatedCalls is the tools/call line of c, shell-quoted, as the last
 // words of a printf; for a valid call that failed on a later run (see

@@ -32,12 +32,12 @@ func Check(rep *report.Report, t Target, c report.Check) report.Reproducer {
 	switch {
 	case len(t.Command) > 0 && rep.Server.Era != report.EraModern:
 		// The 2025 era: the handshake first.
-		cd, prefix := ShellContext(t)
+		cd, prefix := shellContext(t)
 		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s %s %s; sleep 2; } | %s%s | cut -c1-300",
-			cd, ShellQuote(Initialize), ShellQuote(Initialized), ShellQuote(line), prefix, ShellJoin(t.Command))
+			cd, ShellQuote(initialize), ShellQuote(initialized), ShellQuote(line), prefix, ShellJoin(t.Command))
 	case len(t.Command) > 0:
 		list := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":` + string(Envelope(rep.Server.ProtocolVersion)) + `}}`
-		cd, prefix := ShellContext(t)
+		cd, prefix := shellContext(t)
 		r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s %s; sleep 2; } | %s%s | cut -c1-300",
 			cd, ShellQuote(list), ShellQuote(line), prefix, ShellJoin(t.Command))
 	case t.URL != "" && rep.Server.Era != report.EraModern:
@@ -161,13 +161,13 @@ func Startup(rep *report.Report, t Target) report.Reproducer {
 		env := string(Envelope(rep.Server.ProtocolVersion))
 		disc := `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":` + env + `}}`
 		list := `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":` + env + `}}`
-		cd, prefix := ShellContext(t)
+		cd, prefix := shellContext(t)
 		return report.Reproducer{Shell: fmt.Sprintf("%s{ printf '%%s\\n' %s %s; sleep 2; } | %s%s | head -n 20 | cut -c1-300",
 			cd, ShellQuote(disc), ShellQuote(list), prefix, ShellJoin(t.Command))}
 	case len(t.Command) > 0:
-		cd, prefix := ShellContext(t)
+		cd, prefix := shellContext(t)
 		return report.Reproducer{Shell: fmt.Sprintf("%s{ printf '%%s\\n' %s %s %s; sleep 2; } | %s%s | head -n 20 | cut -c1-300",
-			cd, ShellQuote(Initialize), ShellQuote(Initialized), ShellQuote(list), prefix, ShellJoin(t.Command))}
+			cd, ShellQuote(initialize), ShellQuote(initialized), ShellQuote(list), prefix, ShellJoin(t.Command))}
 	case t.URL != "" && rep.Server.Era == report.EraModern:
 		h := curlHeaders(t)
 		disc := `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":` + string(Envelope(rep.Server.ProtocolVersion)) + `}}`
@@ -175,7 +175,7 @@ func Startup(rep *report.Report, t Target) report.Reproducer {
 			ShellQuote(t.URL), h, ShellQuote("Mcp-Protocol-Version: "+mcpheader.Token(rep.Server.ProtocolVersion)), ShellQuote(disc))}
 	case t.URL != "":
 		h := curlHeaders(t)
-		return report.Reproducer{Shell: fmt.Sprintf("curl -si %s %s -d %s | head -n 40", ShellQuote(t.URL), h, ShellQuote(Initialize))}
+		return report.Reproducer{Shell: fmt.Sprintf("curl -si %s %s -d %s | head -n 40", ShellQuote(t.URL), h, ShellQuote(initialize))}
 	}
 	return report.Reproducer{}
 }

@@ -21,7 +21,7 @@ func sessionCurl(t Target, version, line string) string {
 	return fmt.Sprintf(`sid=$(curl -si %s %s -d %s | tr -d '\r' | sed -n 's/^[Mm]cp-[Ss]ession-[Ii]d: //p'); `+
 		`curl -s %s %s -H "Mcp-Session-Id: $sid" -H %s -d %s >/dev/null; `+
 		`curl -s %s %s -H "Mcp-Session-Id: $sid" -H %s -d %s`,
-		u, h, ShellQuote(Initialize), u, h, pvHeader, ShellQuote(Initialized), u, h, pvHeader, ShellQuote(line))
+		u, h, ShellQuote(initialize), u, h, pvHeader, ShellQuote(initialized), u, h, pvHeader, ShellQuote(line))
 }
 
 // curlHeaders are the headers every curl reproducer sends: the content

@@ -151,7 +151,7 @@ func CheckFindings(rep *report.Report, t Target) []report.Finding {
 		if len(c.Request) > 0 || c.HTTP != "" {
 			rest = "; expected " + cmp.Or(c.Expected, "a refusal") + ", got: " + c.Detail
 		}
-		msg := CheckMessage(c, code, rest)
+		msg := checkMessage(c, code, rest)
 		f := report.Finding{
 			ID:         "protocol/" + c.ID + "#" + c.Code,
 			Severity:   code.Severity,
@@ -167,10 +167,10 @@ func CheckFindings(rep *report.Report, t Target) []report.Finding {
 	return out
 }
 
-// CheckMessage is the message of a failed check's finding: the code's
+// checkMessage is the message of a failed check's finding: the code's
 // message, the check's id (and how the server crashed), then rest; cut at
 // maxFindingMessage.
-func CheckMessage(c report.Check, code report.Code, rest string) string {
+func checkMessage(c report.Check, code report.Code, rest string) string {
 	msg := code.Message + " (" + c.ID
 	if c.Crash != nil && c.Crash.How != "" {
 		msg += ", " + c.Crash.How

@@ -16,7 +16,7 @@ func lifecycleFinding(rep *report.Report, t Target, c report.Check, code report.
 		ID:         c.ID + "#" + c.Code,
 		Severity:   code.Severity,
 		Code:       c.Code,
-		Message:    CheckMessage(c, code, ": "+c.Detail),
+		Message:    checkMessage(c, code, ": "+c.Detail),
 		Reproducer: reproduceLifecycle(rep, t, c),
 	}
 }
@@ -35,7 +35,7 @@ func reproduceLifecycle(rep *report.Report, t Target, c report.Check) report.Rep
 	}
 	var lines []string
 	if rep.Server.Era != report.EraModern {
-		lines = append(lines, Initialize, Initialized)
+		lines = append(lines, initialize, initialized)
 	}
 	for _, call := range c.Calls {
 		lines = append(lines, string(escape.JSON(call)))
@@ -44,7 +44,7 @@ func reproduceLifecycle(rep *report.Report, t Target, c report.Check) report.Rep
 	for i, l := range lines {
 		quoted[i] = ShellQuote(l)
 	}
-	cd, prefix := ShellContext(t)
+	cd, prefix := shellContext(t)
 	r.Shell = fmt.Sprintf("%s{ printf '%%s\\n' %s; sleep 2; } | %s%s", cd, strings.Join(quoted, " "), prefix, ShellJoin(t.Command))
 	return r
 }

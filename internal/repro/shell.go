@@ -6,10 +6,10 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
-// ShellContext is what a stdio reproducer puts before the server command:
+// shellContext is what a stdio reproducer puts before the server command:
 // "cd DIR && " for --cwd, and "env KEY=\"$KEY\" " for --env, the values
 // left to shell variables so that no secret is printed.
-func ShellContext(t Target) (cd, prefix string) {
+func shellContext(t Target) (cd, prefix string) {
 	var env strings.Builder
 	for _, k := range t.Env {
 		env.WriteString(k + "=\"$" + k + "\" ")
