@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
@@ -68,25 +69,36 @@ func checkHiddenCharacters(t *toolInput) []hit {
 // the first of its output schema, that match accepts, and their pointers.
 func schemaTexts(t *toolInput, match func(string) bool, found func(ptr, text string)) {
 	for _, root := range []string{"/inputSchema", "/outputSchema"} {
-		if ptr, text, ok := firstString(t.tree(root), root, match); ok {
-			found(ptr, text)
+		f := textFinder{match: match}
+		if text, ok := f.first(t.tree(root)); ok {
+			found(root+f.pointer(), text)
 		}
 	}
 }
 
-// firstString finds the first string (key or value, keys in sorted order)
-// of a decoded JSON value that match accepts, and its pointer.
-func firstString(v any, ptr string, match func(string) bool) (string, string, bool) {
+// pointerEscaper escapes a key as one JSON Pointer segment.
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+// textFinder finds the first string (key or value, keys in sorted order) of
+// a decoded JSON value that match accepts. It keeps the path as a stack of
+// raw segments and spells the pointer only for the hit, so a schema nested
+// thousands of levels deep costs time linear in its size.
+type textFinder struct {
+	match func(string) bool
+	path  []string
+}
+
+func (f *textFinder) first(v any) (string, bool) {
 	switch x := v.(type) {
 	case string:
-		if match(x) {
-			return ptr, x, true
-		}
+		return x, f.match(x)
 	case []any:
 		for i, e := range x {
-			if p, s, ok := firstString(e, fmt.Sprintf("%s/%d", ptr, i), match); ok {
-				return p, s, true
+			f.path = append(f.path, strconv.Itoa(i))
+			if s, ok := f.first(e); ok {
+				return s, true
 			}
+			f.path = f.path[:len(f.path)-1]
 		}
 	case map[string]any:
 		keys := make([]string, 0, len(x))
@@ -95,14 +107,24 @@ func firstString(v any, ptr string, match func(string) bool) (string, string, bo
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			p := ptr + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
-			if match(k) {
-				return p, k, true
+			f.path = append(f.path, pointerEscaper.Replace(k))
+			if f.match(k) {
+				return k, true
 			}
-			if p, s, ok := firstString(x[k], p, match); ok {
-				return p, s, true
+			if s, ok := f.first(x[k]); ok {
+				return s, true
 			}
+			f.path = f.path[:len(f.path)-1]
 		}
 	}
-	return "", "", false
+	return "", false
+}
+
+// pointer is the JSON Pointer of the string first found, relative to the
+// value searched.
+func (f *textFinder) pointer() string {
+	if len(f.path) == 0 {
+		return ""
+	}
+	return "/" + strings.Join(f.path, "/")
 }
