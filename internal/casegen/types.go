@@ -22,6 +22,8 @@ const (
 	Oversize        Kind = report.KindOversize
 	Structural      Kind = report.KindStructural
 	Probe           Kind = report.KindProbe // only with Options.Aggressive
+	// Security cases are made by internal/security, not by [Generate].
+	Security Kind = report.KindSecurity
 )
 
 // kindOrder is the order in which mutation kinds appear in a [Plan].

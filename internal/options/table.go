@@ -236,6 +236,20 @@ ping and a second initialize in the 2025 era)`},
 		Apply:  func(c *engine.Config, v any) { c.Protocol = v.(bool) },
 	},
 	{
+		Key: "security", Kind: Bool, Default: true,
+		Flag: Flag{Name: "security", Section: sectionSelection, Help: `security cases, on by default (--security=false leaves them out):
+payloads for path traversal, command and code injection, SQL
+injection and server-side request forgery in the string properties
+whose name, description or format suits them; a flaw is reported only
+with its evidence (a canary file's token returned, a file created in
+the scratch area, a request to mcp-fuzz's loopback listener)`},
+		Input:  Input{Name: "security"},
+		Config: "security",
+		Param:  Param{Name: "security"},
+		Fields: []string{"NoSecurity"},
+		Apply:  func(c *engine.Config, v any) { c.NoSecurity = !v.(bool) },
+	},
+	{
 		Key: "box", Kind: Bool, Default: true,
 		Flag: Flag{Name: "no-box", Negated: true, Section: sectionSelection, Help: `start a stdio server without the box: as mcp-fuzz's own user, able
 to read its environment and memory, signal it and outlive it (the
@@ -449,7 +463,7 @@ for the flags above (a flag given here wins)`},
 var inputOrder = []string{
 	"command", "url", "headers", "env", "pass-env", "working-directory",
 	"no-calls", "include-destructive", "tools", "skip-tools", "cases", "seed", "timeout",
-	"startup-timeout", "repeat", "era", "protocol-version", "concurrency", "sequential", "protocol", "box", "config", "secrets",
+	"startup-timeout", "repeat", "era", "protocol-version", "concurrency", "sequential", "protocol", "security", "box", "config", "secrets",
 	"fail-under", "fail-on", "baseline", "comment", "comment-key",
 	"github-token", "sarif", "sarif-location", "report",
 }

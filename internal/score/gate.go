@@ -48,11 +48,24 @@ const FailOnNone = "none"
 // Group kinds --fail-on takes besides the codes: "default" stands for
 // [DefaultFailOn] (so that "default,envelope" adds to it rather than
 // replacing it), "checks" for every code a protocol or lifecycle check
-// fails with.
+// fails with, "security" for every security flaw a payload proves
+// ([report.Code.Exploit]).
 const (
-	FailOnDefault = "default"
-	FailOnChecks  = "checks"
+	FailOnDefault  = "default"
+	FailOnChecks   = "checks"
+	FailOnSecurity = "security"
 )
+
+// exploitCodes are the codes of the security flaws ([report.Code.Exploit]).
+func exploitCodes() []string {
+	var out []string
+	for _, c := range report.Codes() {
+		if c.Exploit {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
 
 // checkCodes are the codes of the protocol and lifecycle checks
 // ([report.Code.Check]).
@@ -119,7 +132,7 @@ func ParseFailOn(s string) ([]string, error) {
 			none = true
 			continue
 		}
-		group := map[string][]string{FailOnDefault: DefaultFailOn(), FailOnChecks: checkCodes()}[strings.ToLower(part)]
+		group := map[string][]string{FailOnDefault: DefaultFailOn(), FailOnChecks: checkCodes(), FailOnSecurity: exploitCodes()}[strings.ToLower(part)]
 		if group == nil {
 			k, err := parseKind(part)
 			if err != nil {
@@ -148,7 +161,7 @@ func parseKind(s string) (string, error) {
 		}
 		valid = append(valid, c.FailOn)
 	}
-	valid = append(valid, FailOnDefault, FailOnChecks)
+	valid = append(valid, FailOnDefault, FailOnChecks, FailOnSecurity)
 	return "", fmt.Errorf("%w %q%s (valid: %s, or %s)", ErrUnknownKind, s, suggest.Hint(k, valid), strings.Join(valid, ", "), FailOnNone)
 }
 

@@ -158,7 +158,7 @@ func TestParseFailOn(t *testing.T) {
 		{"protocol_violation,protocol", []string{"protocol_violation"}, ""},
 		{"leak,accepted,empty_success,errored,slow,bloated,generator-gap", []string{"leak", "accepted", "empty_success", "errored", "slow", "bloated", "generator_gap"}, ""},
 		{"", nil, ""},
-		{"crash,boom", nil, `unknown finding kind "boom" (valid: crash, hang, protocol, leak,`},
+		{"crash,boom", nil, `unknown finding kind "boom" (valid: command_injection, code_injection, sql_injection, path_traversal, ssrf, crash, hang, protocol, leak,`},
 		{"tolerated", nil, `"tolerated"`},
 	}
 	for _, tc := range tests {

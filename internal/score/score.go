@@ -136,6 +136,10 @@ func (t tally) caps(dims map[string]report.Dimension) []report.Cap {
 	add := func(grade, format string, args ...any) {
 		caps = append(caps, report.Cap{Grade: grade, Reason: fmt.Sprintf(format, args...)})
 	}
+	if t.exploits > 0 {
+		add("F", "%s proved by %s (%s)", plural(t.exploits, "security flaw", "security flaws"),
+			map[bool]string{true: "its evidence", false: "their evidence"}[t.exploits == 1], t.exploitNames())
+	}
 	if s := dims[Robustness].Score; s != nil && *s < 50 {
 		add("F", "robustness %d is under 50", *s)
 	}
@@ -180,7 +184,22 @@ func (t tally) brokenSession() string {
 	return strings.Join(parts, ", ")
 }
 
+// exploitNames says which security flaws were proved: "path_traversal,
+// ssrf".
+func (t tally) exploitNames() string {
+	var names []string
+	for _, c := range report.Codes() {
+		if c.Exploit && t.failures[c.Name] > 0 {
+			names = append(names, c.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
 func failureNoun(kind string, n int) string {
+	if code, ok := report.LookupCode(kind); ok && code.Exploit {
+		return plural(n, strings.ToLower(code.Title), strings.ToLower(code.Title)+"s")
+	}
 	switch kind {
 	case string(report.Crash):
 		return plural(n, "crash", "crashes")
@@ -198,7 +217,13 @@ func failureNoun(kind string, n int) string {
 // that occurred, naming the tools.
 func (t tally) critical() []string {
 	var lines []string
-	for _, k := range []string{string(report.Crash), string(report.Hang), string(report.ProtocolViolation), report.FlagLeak} {
+	kinds := []string{}
+	for _, c := range report.Codes() {
+		if c.Exploit {
+			kinds = append(kinds, c.Name)
+		}
+	}
+	for _, k := range append(kinds, string(report.Crash), string(report.Hang), string(report.ProtocolViolation), report.FlagLeak) {
 		if n := t.failures[k]; n > 0 {
 			lines = append(lines, fmt.Sprintf("%s (%s)", failureNoun(k, n), names(t.failureTools[k])))
 		}

@@ -19,6 +19,7 @@ type tally struct {
 	forbRun, forbCaught int // validation, confirmed tools only
 	unconfCaught        int // handled/rejected bad inputs on unconfirmed tools
 	unconfTools         int // tested tools that are not confirmed
+	exploits            int // security flaws proved by their evidence
 
 	eqHandled, eqRejected, eqLeaks int // error quality, confirmed tools only
 
@@ -89,6 +90,18 @@ func count(rep *report.Report) tally {
 			}
 			if c.HasFlag(report.FlagLeak) {
 				t.fail(report.FlagLeak, tool.Name)
+			}
+			if c.Kind == report.KindSecurity {
+				// A security case measures no dimension: a payload the
+				// schema allows may be refused or served. What counts is
+				// a flaw it proved, and a failure (above).
+				for _, f := range c.Flags {
+					if code, ok := report.LookupCode(f); ok && code.Exploit {
+						t.fail(f, tool.Name)
+						t.exploits++
+					}
+				}
+				continue
 			}
 			if c.Verdict == report.GeneratorGap {
 				if c.Kind == report.KindValid {

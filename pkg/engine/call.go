@@ -78,6 +78,9 @@ func (r *runner) callCase(ctx context.Context, t tool, c casegen.Case, rc *repor
 	}
 	rc.Flags = append(rc.Flags, j.Flags...)
 	rc.Response, rc.Size = j.Response, j.Size
+	if c.Kind == casegen.Security {
+		r.reply = reply(j, o)
+	}
 	// What learning reads (see [runner.remember]): only valid calls',
 	// its own listing calls included.
 	r.lastText = ""

@@ -34,6 +34,9 @@ type Config struct {
 	NoBox bool
 	// boxes is the run's box, set by [Run].
 	boxes *boxes
+	// sec is the run's scratch area and what the security cases need,
+	// set by [Run] (see [Config.withScratch]).
+	sec *securityRun
 
 	// TemporaryProgram says that Command[0] is a build that is gone once
 	// mcp-fuzz exits (the demo server of a `go run` mcp-fuzz). Reports and
@@ -97,6 +100,13 @@ type Config struct {
 	// (see [report.Report.Static]). It cannot be combined with the
 	// options that choose or repeat calls: see [Config.Validate].
 	NoCalls bool
+
+	// NoSecurity leaves out the security cases (--security=false;
+	// docs/BEHAVIOUR.md#security-cases): payloads for path traversal,
+	// command, code and SQL injection and server-side request forgery,
+	// each confirmed only by its evidence (a canary's token in the answer,
+	// a file created, a request to mcp-fuzz's loopback listener).
+	NoSecurity bool
 
 	IncludeDestructive bool
 	// Sequential runs the lifecycle checks (docs/BEHAVIOUR.md#checks-beyond-single-calls) after the tools:

@@ -68,6 +68,12 @@ func Plan(ctx context.Context, cfg Config) (*Preview, error) {
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
+	cfg.NoSecurity = true // security cases are planned on a valid call's answer
+	cfg, removeScratch, err := cfg.withScratch()
+	if err != nil {
+		return nil, err
+	}
+	defer removeScratch()
 	defer cfg.boxed()()
 	if cfg.Era == EraBoth {
 		cfg.Era = EraAuto

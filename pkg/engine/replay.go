@@ -38,6 +38,15 @@ func Replay(ctx context.Context, cfg Config, toolName string, c report.Case) (re
 		// caller names it (as an era_difference reproducer does).
 		cfg.Era = EraAuto
 	}
+	// The scratch area, for a target that names it; a replayed case is
+	// judged as the oracle judges it, without the security cases'
+	// canaries and listener.
+	cfg.NoSecurity = true
+	cfg, removeScratch, err := cfg.withScratch()
+	if err != nil {
+		return report.Case{}, err
+	}
+	defer removeScratch()
 	defer cfg.boxed()()
 	st, err := start(ctx, cfg)
 	if err != nil {

@@ -69,6 +69,11 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
+	cfg, removeScratch, err := cfg.withScratch()
+	if err != nil {
+		return nil, err
+	}
+	defer removeScratch()
 	defer cfg.boxed()()
 	if cfg.Era == EraBoth {
 		return runBoth(ctx, cfg)
@@ -111,6 +116,7 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 		Lint:       slices.Concat(session.VersionLint(s.Era, s.Init.ProtocolVersion), discLint, staticLint(s, tools), session.ParamLint(tools, cn.MirrorsParams())),
 		Dimensions: map[string]report.Dimension{},
 	}
+	rep.Scratch = cfg.sec.scratchReport()
 
 	a := &audit{cfg: cfg, cn: cn, s: s, tools: tools, rep: rep}
 	if cfg.NoCalls {

@@ -12,6 +12,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/leak"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/lint"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/oracle"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/security"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/session"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/stdio"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
@@ -51,6 +52,13 @@ type runner struct {
 	// case blamed when the server exits right after answering it (see
 	// [runner.blame]). nil when unknown, and for a new session.
 	last *callRef
+
+	// probes are the current tool's security cases by case id, replies
+	// their answers, and reply the answer of the last security case
+	// (see [runner.judgeSecurity]).
+	probes  map[string]security.Probe
+	replies map[string]security.Answer
+	reply   security.Answer
 }
 
 // callRef names the case a call was made for: a case already in its tool's
@@ -197,6 +205,9 @@ func (r *runner) runTool(ctx context.Context, t tool, rt *report.Tool) (schemaLi
 				r.owner.run = 1
 			}
 			r.runCase(ctx, t, c, &rc, fromExample, validateOutput)
+			if c.Kind == casegen.Security {
+				r.judgeSecurity(&rc)
+			}
 			if c.Kind != casegen.Valid {
 				break
 			}
@@ -235,6 +246,11 @@ func (r *runner) runTool(ctx context.Context, t tool, rt *report.Tool) (schemaLi
 			// becomes the case's verdict, but the tool did work.
 			rt.Confirmed = rc.Verdict.Confirms()
 			r.repeatValid(ctx, t, c, &rc, fromExample, validateOutput)
+			if !rc.Verdict.Failure() {
+				// The security cases go last, on the valid call's
+				// arguments (learned ones included).
+				plan.Cases = append(plan.Cases, r.securityCases(t, schema, c)...)
+			}
 		}
 		if r.timedOut {
 			hangs++
@@ -253,6 +269,7 @@ func (r *runner) runTool(ctx context.Context, t tool, rt *report.Tool) (schemaLi
 			r.progress(Event{Kind: EventCutoff, Tool: t.Name, Reason: fmt.Sprintf("%s got no complete answer within the timeout: the tool's other cases are not run (--max-hangs %d)", plural(hangs, "case", "cases"), r.cfg.MaxHangs)})
 		}
 	}
+	r.finishSecurity(rt)
 	if cutOff > 0 {
 		c := &rt.Cases[lastHang]
 		c.Detail += fmt.Sprintf("; after %s without a complete answer the tool's remaining %s not run (--max-hangs %d)",

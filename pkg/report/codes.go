@@ -64,6 +64,10 @@ type Code struct {
 	SecuritySeverity string
 	// CWE is the weakness the code is an instance of ("CWE-400"), or "".
 	CWE string
+	// Exploit is true for a security flaw a payload proved by its
+	// evidence (docs/BEHAVIOUR.md#security-cases): a case flag named after
+	// its payload family. Any of them caps the grade at F.
+	Exploit bool
 }
 
 // CodeEraDifference is the code of a case whose verdict differs between
@@ -73,6 +77,26 @@ const CodeEraDifference = "era_difference"
 // codes lists every finding code, worst first: reports order findings of one
 // severity by their position here.
 var codes = []Code{
+	{Name: FlagCommandInjection, Flag: true, Exploit: true, Severity: SeverityCritical, FailOn: FlagCommandInjection, SecuritySeverity: "9.8", CWE: "CWE-78",
+		Title:   "Command injection",
+		Message: "a shell command placed in an argument ran on the server",
+		Fix:     "Never build a shell command line from arguments: run the program directly with its arguments as a list (no shell), put \"--\" before operands, and validate values against what the tool needs."},
+	{Name: FlagCodeInjection, Flag: true, Exploit: true, Severity: SeverityCritical, FailOn: FlagCodeInjection, SecuritySeverity: "9.8", CWE: "CWE-94",
+		Title:   "Code injection",
+		Message: "an expression placed in an argument was evaluated by the server",
+		Fix:     "Do not pass arguments to eval, a code runner or a template engine as code: parse only what the tool needs (e.g. an arithmetic grammar) or render user text as data."},
+	{Name: FlagSQLInjection, Flag: true, Exploit: true, Severity: SeverityCritical, FailOn: FlagSQLInjection, SecuritySeverity: "9.1", CWE: "CWE-89",
+		Title:   "SQL injection",
+		Message: "an argument is part of an SQL query's text",
+		Fix:     "Pass arguments to the database as bound parameters (placeholders), never by formatting them into the query's text."},
+	{Name: FlagPathTraversal, Flag: true, Exploit: true, Severity: SeverityCritical, FailOn: FlagPathTraversal, SecuritySeverity: "7.5", CWE: "CWE-22",
+		Title:   "Path traversal",
+		Message: "a path placed in an argument reached a file outside the directory it should be confined to",
+		Fix:     "Resolve the path (symlinks included: realpath) and check that the result lies inside the allowed directory, comparing whole path segments; refuse absolute paths and encoded forms."},
+	{Name: FlagSSRF, Flag: true, Exploit: true, Severity: SeverityCritical, FailOn: FlagSSRF, SecuritySeverity: "8.6", CWE: "CWE-918",
+		Title:   "Server-side request forgery",
+		Message: "a URL placed in an argument made the server request a loopback address",
+		Fix:     "Resolve the host and refuse loopback, private, link-local and unspecified addresses at connection time (so that redirects and other spellings of an address are refused too), and allow only the schemes the tool needs."},
 	{Name: string(Crash), Severity: SeverityCritical, FailOn: "crash", SecuritySeverity: "7.5", CWE: "CWE-248",
 		Title:   "Server crashed",
 		Message: "the server crashed",

@@ -57,6 +57,11 @@ type Report struct {
 	// found to check: nil when they were not asked for. Their results are
 	// checks of the group "lifecycle" in Checks.
 	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
+	// Scratch is the run's scratch area and its canaries, when the
+	// security cases ran or the target named {scratch}
+	// (docs/BEHAVIOUR.md#security-cases); gone when the run ended, and
+	// made again by a security finding's reproducer.
+	Scratch *Scratch `json:"scratch,omitempty"`
 	// EndedEarly is set when the run stopped before all cases ran, saying why.
 	EndedEarly string `json:"endedEarly,omitempty"`
 	// Interrupted is set when the run was stopped from outside (SIGINT,
@@ -532,3 +537,26 @@ type notFound struct {
 
 func (e notFound) Error() string { return e.path + ": no such file" }
 func (e notFound) Unwrap() error { return e.err }
+
+// Scratch is a run's scratch area: the directory {scratch} stood for, the
+// canary files around it, and the port of the loopback listener of the
+// server-side request forgery cases. The canaries' tokens are random
+// values made for the run, not secrets.
+type Scratch struct {
+	Dir      string   `json:"dir"`
+	Canaries []Canary `json:"canaries"`
+	// Link is a symlink inside Dir and the directory it points to.
+	Link       string `json:"link,omitempty"`
+	LinkTarget string `json:"linkTarget,omitempty"`
+	// ListenerPort is the port of the listener on 127.0.0.1 ("" when
+	// there was none).
+	ListenerPort string `json:"listenerPort,omitempty"`
+}
+
+// Canary is one canary file: where it lies relative to the scratch area
+// ("parent", "sibling", "fixed", "symlink"), its path and its token.
+type Canary struct {
+	Where string `json:"where"`
+	Path  string `json:"path"`
+	Token string `json:"token"`
+}

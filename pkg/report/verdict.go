@@ -36,6 +36,7 @@ const (
 	KindOversize        = "oversize"
 	KindStructural      = "structural"
 	KindProbe           = "probe"
+	KindSecurity        = "security"
 )
 
 // NotRun marks a case that was planned but never sent.
@@ -71,6 +72,14 @@ const (
 	FlagSlow        = "slow"
 	FlagBloated     = "bloated"
 	FlagStderrPanic = "stderr_panic"
+
+	// The security flaws a security case proved (see [Code.Exploit]),
+	// named after their payload families.
+	FlagPathTraversal    = "path_traversal"
+	FlagCommandInjection = "command_injection"
+	FlagCodeInjection    = "code_injection"
+	FlagSQLInjection     = "sql_injection"
+	FlagSSRF             = "ssrf"
 )
 
 // Flags lists every case flag: the catalogue's codes that are flags.

@@ -312,7 +312,8 @@ func (s *server) pingHost(ctx context.Context, host string) *mcp.CallToolResult 
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", "-c", "echo pinging "+host)
+	// By its path: mcp-fuzz may start the server without a PATH.
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", "echo pinging "+host)
 	cmd.WaitDelay = time.Second
 	var out capped
 	cmd.Stdout, cmd.Stderr = &out, &out
