@@ -81,7 +81,7 @@ func TestCommentOnPullRequest(t *testing.T) {
 	// The demo server's crashes miss the default gate: the comment is
 	// posted all the same.
 	if code != ExitGate || !strings.Contains(out, "mcp-fuzz: pull request #3 comment: created\n") ||
-		!strings.Contains(out, "::error::mcp-fuzz: gate missed: 7 crash findings (the default gate fail-on crash,hang,protocol,leak; fail-on none turns it off)") {
+		!strings.Contains(out, "::error::mcp-fuzz: gate missed: 7 crash findings (the default gate fail-on security,crash,hang,protocol,leak; fail-on none turns it off)") {
 		t.Fatalf("exit %d, want %d with the comment created and the default gate missed\n%s", code, ExitGate, out)
 	}
 	secs := sections(t, fake)

@@ -43,7 +43,7 @@ func TestActionGates(t *testing.T) {
 	}
 
 	code, out, outputs := run(map[string]string{"tools": "get_weather"})
-	if code != ExitGate || !strings.Contains(out, "::error::mcp-fuzz: gate missed: 7 crash findings (the default gate fail-on crash,hang,protocol,leak; fail-on none turns it off)") || outputs["passed"] != "false" {
+	if code != ExitGate || !strings.Contains(out, "::error::mcp-fuzz: gate missed: 7 crash findings (the default gate fail-on security,crash,hang,protocol,leak; fail-on none turns it off)") || outputs["passed"] != "false" {
 		t.Errorf("no gate input: exit %d, passed %q, want %d and false with the default gate named\n%s", code, outputs["passed"], ExitGate, out)
 	}
 

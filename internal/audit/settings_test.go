@@ -34,8 +34,8 @@ func TestBuildDefaults(t *testing.T) {
 		t.Errorf("defaults: %+v", c)
 	}
 	if o.Gates.FailUnder != nil || o.Gates.Baseline != nil || !o.Gates.Default ||
-		!slices.Equal(o.Gates.FailOn, []string{"crash", "hang", "protocol_violation", "leak"}) {
-		t.Errorf("gates without settings: %+v, want the default gate fail-on crash,hang,protocol,leak", o.Gates)
+		!slices.Equal(o.Gates.FailOn, []string{"command_injection", "code_injection", "sql_injection", "path_traversal", "ssrf", "crash", "hang", "protocol_violation", "leak"}) {
+		t.Errorf("gates without settings: %+v, want the default gate fail-on security,crash,hang,protocol,leak", o.Gates)
 	}
 }
 
@@ -56,7 +56,7 @@ func TestBuildDefaultGate(t *testing.T) {
 		return p
 	}
 	eighty := 80
-	defaultGate := []string{"crash", "hang", "protocol_violation", "leak"}
+	defaultGate := []string{"command_injection", "code_injection", "sql_injection", "path_traversal", "ssrf", "crash", "hang", "protocol_violation", "leak"}
 	tests := []struct {
 		name        string
 		st          Settings

@@ -65,7 +65,7 @@ var sectionTitles = map[string]string{
 	"Selection":  "Selection:",
 	"Generation": "Generation:",
 	"Output":     "Output:",
-	"Gates": `Gates (each exits 1 when missed; without any, a run fails on crash,hang,protocol,leak
+	"Gates": `Gates (each exits 1 when missed; without any, a run fails on security,crash,hang,protocol,leak
        and when no tool was tested, except under --no-calls):`,
 	"Configuration": "Configuration:",
 }

@@ -61,6 +61,9 @@ func Case(rep *report.Report, t Target, toolName string, c report.Case) report.R
 		// against the report's target instead.
 		r.Shell = replayCommand(t, c.ID)
 	}
+	if c.Kind == report.KindSecurity && !t.TemporaryProgram {
+		r.Shell = withScratch(rep.Scratch, c.ID, r.Shell)
+	}
 	return r
 }
 

@@ -59,6 +59,13 @@ func newFinding(rep *report.Report, t Target, toolName string, c report.Case, co
 			detail = part
 		}
 	}
+	if code.Exploit {
+		// The evidence alone: the message says what the flaw is, and
+		// the verdict of a payload the schema allows says nothing more.
+		if _, rest, ok := strings.Cut(detail, code.Name+" "+report.ProvedMarker); ok {
+			detail, _, _ = strings.Cut(rest, "; ")
+		}
+	}
 	if detail != "" {
 		msg += ": " + detail
 	}

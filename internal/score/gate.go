@@ -339,10 +339,17 @@ func findingFailures(rep *report.Report, g Gates) []string {
 }
 
 // DefaultFailOnNames spells [DefaultFailOn] as --fail-on takes it:
-// "crash,hang,protocol,leak".
+// "security,crash,hang,protocol,leak".
 func DefaultFailOnNames() string {
 	var names []string
 	for _, k := range DefaultFailOn() {
+		if report.DescribeCode(k).Exploit {
+			// One word for the group, which --fail-on takes too.
+			if !slices.Contains(names, FailOnSecurity) {
+				names = append(names, FailOnSecurity)
+			}
+			continue
+		}
 		names = append(names, report.DescribeCode(k).FailOn)
 	}
 	return strings.Join(names, ",")

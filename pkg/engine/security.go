@@ -283,7 +283,7 @@ func markFlaw(rc *report.Case, flag, evidence string) {
 		return
 	}
 	rc.Flags = append(rc.Flags, flag)
-	rc.Detail = oracle.JoinDetail(flag+" proved: "+evidence, rc.Detail)
+	rc.Detail = oracle.JoinDetail(flag+" "+report.ProvedMarker+evidence, rc.Detail)
 }
 
 // finishSecurity judges what only the whole of a tool's security cases

@@ -82,6 +82,10 @@ const (
 	FlagSSRF             = "ssrf"
 )
 
+// ProvedMarker follows an exploit code in a case's detail, before the
+// evidence: "path_traversal proved: the answer holds …".
+const ProvedMarker = "proved: "
+
 // Flags lists every case flag: the catalogue's codes that are flags.
 func Flags() []string {
 	var out []string
