@@ -13,6 +13,8 @@ import (
 type Tool struct {
 	Name        string
 	Description string
+	// Title is the "title", empty when absent; only [Changed] reads it.
+	Title string
 	// InputSchema is the raw "inputSchema"; it may be absent (nil), null or
 	// not an object at all.
 	InputSchema json.RawMessage
