@@ -13,6 +13,8 @@ import (
 type Tool struct {
 	Name        string
 	Description string
+	// Title is the "title", empty when absent; only [Changed] reads it.
+	Title string
 	// InputSchema is the raw "inputSchema"; it may be absent (nil), null or
 	// not an object at all.
 	InputSchema json.RawMessage
@@ -82,7 +84,9 @@ type toolInput struct {
 	Tool
 	index int
 	// first maps each name to where it first appears in the list.
-	first  map[string]int
+	first map[string]int
+	// folds finds the tools whose names look alike; one for the list.
+	folds  *foldIndex
 	input  *schemaInfo
 	output *schemaInfo
 	// trees are the schemas decoded whole, by root pointer, for the rules
@@ -125,6 +129,7 @@ var rules = []rule{
 	{Code: "tool_name_style", Severity: SeverityWarning, tool: checkNameStyle},
 	{Code: "hidden_characters", Severity: SeverityError, tool: checkHiddenCharacters},
 	{Code: "model_directed_text", Severity: SeverityWarning, tool: checkModelDirected},
+	{Code: "shadowed_name", Severity: SeverityWarning, tool: checkShadowedName},
 	{Code: "missing_input_schema", Severity: SeverityError, tool: checkMissingInputSchema},
 	{Code: "input_schema_not_object", Severity: SeverityError, tool: checkInputSchemaNotObject},
 	{Code: "input_root_not_object", Severity: SeverityError, tool: checkInputRootNotObject},
@@ -159,11 +164,13 @@ func Check(srv Server, tools []Tool) []report.Lint {
 			first[t.Name] = i
 		}
 	}
+	folds := &foldIndex{tools: tools}
 	for i, t := range tools {
 		in := &toolInput{
 			Tool:   t,
 			index:  i,
 			first:  first,
+			folds:  folds,
 			input:  analyzeSchema(t.InputSchema, t.Input),
 			output: analyzeSchema(t.OutputSchema, t.Output),
 		}
