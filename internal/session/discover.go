@@ -151,3 +151,14 @@ func Discover(ctx context.Context, s *Session) ([]mcptool.Tool, report.Discovery
 	d.Prompts = count("prompts", "prompts/list", "prompts")
 	return tools, d, lint, nil
 }
+
+// ListTools lists the tools again, every page, as [Discover] does: for
+// comparing a later listing of the run with the first.
+func ListTools(ctx context.Context, s *Session) ([]mcptool.Tool, error) {
+	raws, _, _, _, err := listAllFirst(ctx, s, "tools/list", "tools")
+	if err != nil {
+		return nil, err
+	}
+	tools, _ := mcptool.Decode(raws)
+	return tools, nil
+}

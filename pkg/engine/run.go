@@ -133,6 +133,7 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 			rep.Lint = append(rep.Lint, l...)
 		}
 		a.live, a.lateAnswers = p.live, p.lateAnswers
+		rep.Lint = append(rep.Lint, a.relistLint(ctx)...)
 	}
 	rep.Checks = runPhases(ctx, a, phases)
 	lateAnswers := a.lateAnswers

@@ -9,8 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
-	"github.com/mcp-fuzz/mcp-fuzz/internal/fixture"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -32,7 +32,7 @@ func flawsByTool(rep *report.Report) map[string][]string {
 	return out
 }
 
-// securityCaseIDs are the ids of the cases that proved a flaw.
+// provedCases are the cases that proved a security flaw.
 func provedCases(rep *report.Report) []report.Case {
 	var out []report.Case
 	for _, c := range cases(rep) {
@@ -50,7 +50,7 @@ func TestSecurityFlawsOfVulnTools(t *testing.T) {
 	parallel(t)
 	rep := runFixture(t, "vuln-tools", func(c *Config) {
 		c.Command = append(c.Command, "-root", "{scratch}")
-		c.Timeout = 8 * 1e9
+		c.Timeout = 8 * time.Second
 	})
 	want := map[string][]string{
 		"read_file":       {report.FlagPathTraversal},
@@ -127,7 +127,7 @@ func TestSecurityCleanTwinOfVulnTools(t *testing.T) {
 	parallel(t)
 	rep := runFixture(t, "vuln-tools", func(c *Config) {
 		c.Command = append(c.Command, "-root", "{scratch}", "-fixed")
-		c.Timeout = 8 * 1e9
+		c.Timeout = 8 * time.Second
 	})
 	if got := flawsByTool(rep); len(got) != 0 {
 		t.Errorf("the fixed twin has flaws: %v", got)
@@ -212,4 +212,37 @@ func TestSecurityFlawsOfVulnDB(t *testing.T) {
 	}
 }
 
-var _ = fixture.Build
+
+// A tool that changes once it has been called is reported from the
+// listing made after the tools ran; a server whose listings never change
+// is not.
+func TestRugPull(t *testing.T) {
+	parallel(t)
+	changed := func(rep *report.Report) []report.Lint {
+		var out []report.Lint
+		for _, l := range rep.Lint {
+			if l.Code == "tool_changed" {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	got := changed(runFixture(t, "hostile-rug-pull", nil))
+	if len(got) == 0 {
+		t.Fatal("no tool_changed for a tool whose description changed after a call")
+	}
+	var fields []string
+	for _, l := range got {
+		if l.Tool != "get_quote" || l.Severity != report.SeverityError {
+			t.Errorf("lint %+v", l)
+		}
+		fields = append(fields, l.Pointer)
+	}
+	if !slices.ContainsFunc(fields, func(p string) bool { return strings.HasPrefix(p, "/description") }) ||
+		!slices.ContainsFunc(fields, func(p string) bool { return strings.HasPrefix(p, "/inputSchema") }) {
+		t.Errorf("pointers %v: want the description and the input schema", fields)
+	}
+	if got := changed(runFixture(t, "clean", nil)); len(got) != 0 {
+		t.Errorf("the clean twin: %+v", got)
+	}
+}

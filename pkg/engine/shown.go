@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"maps"
 	"path/filepath"
@@ -85,10 +86,35 @@ func staticLint(s *session.Session, tools []tool) []report.Lint {
 	if s.Era == EraModern {
 		srv.Source = lint.SourceDiscover
 	}
+	return lint.Check(srv, lintTools(tools))
+}
+
+// lintTools are tools as the lint rules read them.
+func lintTools(tools []tool) []lint.Tool {
 	lt := make([]lint.Tool, len(tools))
 	for i, t := range tools {
 		in, out := t.Compiled()
 		lt[i] = lint.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Annotations: t.Annotations, Input: in, Output: out}
 	}
-	return lint.Check(srv, lt)
+	return lt
+}
+
+// relistLint lists the tools again on the audit's live session, once the
+// tools ran, and reports every tool that changed since the first listing
+// (tool_changed; docs/BEHAVIOUR.md#static-lint): a tool that turns into
+// another after it was approved. Nothing when no session is left.
+func (a *audit) relistLint(ctx context.Context) []report.Lint {
+	if a.live == nil || a.live.s == nil || ctx.Err() != nil {
+		return nil
+	}
+	s := a.live.s
+	lctx, cancel := context.WithTimeout(ctx, a.cfg.StartupTimeout)
+	defer cancel()
+	s.SetPhase(session.PhaseDiscovery)
+	again, err := session.ListTools(lctx, s)
+	s.SetPhase(session.PhaseBetweenCalls)
+	if err != nil {
+		return nil
+	}
+	return lint.Changed(lintTools(a.tools), lintTools(again))
 }
