@@ -212,7 +212,6 @@ func TestSecurityFlawsOfVulnDB(t *testing.T) {
 	}
 }
 
-
 // A tool that changes once it has been called is reported from the
 // listing made after the tools ran; a server whose listings never change
 // is not.
