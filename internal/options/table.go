@@ -378,7 +378,8 @@ each other`},
 		Key: "fail-on", Kind: List,
 		Flag: Flag{Name: "fail-on", Arg: "KIND,...", Section: sectionGates, Help: `any finding of KIND: FAIL-ON-KINDS; none: no finding gate at all
 (kinds replace the default gate: default,envelope adds to it;
-checks: every protocol and lifecycle check's code)`},
+checks: every protocol and lifecycle check's code; security: every
+proved security flaw)`},
 		Input:  Input{Name: "fail-on"},
 		Config: "fail-on",
 	},

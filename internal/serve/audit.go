@@ -29,6 +29,7 @@ type AuditInput struct {
 	Tools              []string `json:"tools,omitempty" jsonschema:"glob patterns of tool names to audit (default: all that may be called)"`
 	SkipTools          []string `json:"skip_tools,omitempty" jsonschema:"glob patterns of tool names never to call"`
 	Protocol           bool     `json:"protocol,omitempty" jsonschema:"also run the protocol probes (unknown method, unknown tool, garbage cursor, ping, wrong-typed params)"`
+	Security           *bool    `json:"security,omitempty" jsonschema:"security cases (default true): path traversal, command, code and SQL injection and request-forgery payloads, a flaw reported only with its evidence; false leaves them out"`
 	Seed               int64    `json:"seed,omitempty" jsonschema:"case generation seed (default 1): the same seed gives the same cases"`
 	ReportFormat       string   `json:"report_format,omitempty" jsonschema:"format of the report returned inline: markdown (default), json or none"`
 	MaxReportChars     int      `json:"max_report_chars,omitempty" jsonschema:"cut the inline report at this many characters (default 8000, at most 200000); write output_path for the whole report"`
@@ -182,6 +183,9 @@ func (h *handlers) options(in AuditInput, destructive bool) (audit.Options, erro
 		"protocol": in.Protocol, "include-destructive": destructive,
 	} {
 		st.Given.Set(key, v)
+	}
+	if in.Security != nil {
+		st.Given.Set("security", *in.Security)
 	}
 	o, err := audit.Build(st, argNames, h.o.LookupEnv)
 	if err != nil {
