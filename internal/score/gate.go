@@ -30,12 +30,18 @@ func FailKinds() []string {
 }
 
 // DefaultFailOn is the gate of a run that sets none (docs/BEHAVIOUR.md#score-grade-gates-and-exit-codes): every
-// critical code of the catalogue (crash, hang, protocol_violation, leak), so
-// that a fuzzer that finds a crash turns CI red.
+// critical code of the catalogue (the security flaws, crash, hang,
+// protocol_violation, leak), so that a fuzzer that finds a crash turns CI
+// red.
 func DefaultFailOn() []string {
+	return codesWhere(func(c report.Code) bool { return c.Severity == report.SeverityCritical })
+}
+
+// codesWhere lists the names of the catalogue's codes that keep accepts.
+func codesWhere(keep func(report.Code) bool) []string {
 	var out []string
 	for _, c := range report.Codes() {
-		if c.Severity == report.SeverityCritical {
+		if keep(c) {
 			out = append(out, c.Name)
 		}
 	}
@@ -57,27 +63,11 @@ const (
 )
 
 // exploitCodes are the codes of the security flaws ([report.Code.Exploit]).
-func exploitCodes() []string {
-	var out []string
-	for _, c := range report.Codes() {
-		if c.Exploit {
-			out = append(out, c.Name)
-		}
-	}
-	return out
-}
+func exploitCodes() []string { return codesWhere(func(c report.Code) bool { return c.Exploit }) }
 
 // checkCodes are the codes of the protocol and lifecycle checks
 // ([report.Code.Check]).
-func checkCodes() []string {
-	var out []string
-	for _, c := range report.Codes() {
-		if c.Check {
-			out = append(out, c.Name)
-		}
-	}
-	return out
-}
+func checkCodes() []string { return codesWhere(func(c report.Code) bool { return c.Check }) }
 
 // Gates are the CI gates of docs/BEHAVIOUR.md#score-grade-gates-and-exit-codes. The zero value gates nothing.
 type Gates struct {

@@ -33,12 +33,8 @@ func Confirm(p Probe, a Answer, env Env) string {
 		}
 	case p.Evidence != "" && strings.Contains(a.Text, p.Evidence) && !strings.Contains(p.Value, p.Evidence):
 		return fmt.Sprintf("the answer holds %s, which only running %s makes", p.Evidence, strconv.Quote(p.Shows))
-	case p.File != "" && exists(p.File):
-		return fmt.Sprintf("the injected command created %s", p.File)
-	case p.Hit != "" && env.Listener != nil:
-		if hit := env.Listener.Hit(p.Hit); hit != "" {
-			return fmt.Sprintf("mcp-fuzz's loopback listener was requested: %s", hit)
-		}
+	default:
+		return sideEffect(p, env, "")
 	}
 	return ""
 }
@@ -47,12 +43,18 @@ func Confirm(p Probe, a Answer, env Env) string {
 // injected command created, a request made in the background), for a
 // probe whose answer showed none.
 func Late(p Probe, env Env) string {
-	switch {
-	case p.File != "" && exists(p.File):
-		return fmt.Sprintf("the injected command created %s (after the answer)", p.File)
-	case p.Hit != "" && env.Listener != nil:
+	return sideEffect(p, env, " (after the answer)")
+}
+
+// sideEffect reports the evidence a probe left outside its answer: the
+// file its command creates, or a request to the listener with its token.
+func sideEffect(p Probe, env Env, when string) string {
+	if p.File != "" && exists(p.File) {
+		return fmt.Sprintf("the injected command created %s%s", p.File, when)
+	}
+	if p.Hit != "" && env.Listener != nil {
 		if hit := env.Listener.Hit(p.Hit); hit != "" {
-			return fmt.Sprintf("mcp-fuzz's loopback listener was requested (after the answer): %s", hit)
+			return fmt.Sprintf("mcp-fuzz's loopback listener was requested%s: %s", when, hit)
 		}
 	}
 	return ""
