@@ -31,6 +31,10 @@ type Property struct {
 	Pointer     string // "/path"
 	Description string
 	Format      string
+	// Tool is the tool's own description: a tool that says it runs a
+	// command or queries a database puts every string it takes in that
+	// family's way.
+	Tool string
 	// Base is the valid call's value there ("" when it has none).
 	Base string
 }
@@ -94,28 +98,33 @@ var (
 	sqlDesc   = regexp.MustCompile(`(?i)\b(sql|database|query|table|record|records|row|rows|lookup|search)\b`)
 	urlWords  = regexp.MustCompile(`(?i)url|uri|link|href|endpoint|webhook|callback|site|host|address|domain|feed`)
 	urlDesc   = regexp.MustCompile(`(?i)\b(url|urls|uri|link|web ?page|website|https?)\b`)
+
+	// What a tool's own description says of all its inputs.
+	cmdTool  = regexp.MustCompile(`(?i)\b(command|commands|shell|subprocess|execute|executes)\b`)
+	codeTool = regexp.MustCompile(`(?i)\b(evaluate|evaluates|expression|template|eval)\b`)
+	sqlTool  = regexp.MustCompile(`(?i)\b(sql|database|query|queries)\b`)
 )
 
 // families returns the families a property gets, chosen by its name,
 // description and format.
 func families(p Property) []Family {
 	var out []Family
-	add := func(f Family, words, desc *regexp.Regexp, formats ...string) {
+	add := func(f Family, words, desc, tool *regexp.Regexp, formats ...string) {
 		for _, fm := range formats {
 			if strings.EqualFold(p.Format, fm) {
 				out = append(out, f)
 				return
 			}
 		}
-		if words.MatchString(p.Name) || desc.MatchString(p.Description) {
+		if words.MatchString(p.Name) || desc.MatchString(p.Description) || tool != nil && tool.MatchString(p.Tool) {
 			out = append(out, f)
 		}
 	}
-	add(PathTraversal, pathWords, pathDesc)
-	add(CommandInjection, cmdWords, cmdDesc)
-	add(CodeInjection, codeWords, codeDesc)
-	add(SQLInjection, sqlWords, sqlDesc)
-	add(SSRF, urlWords, urlDesc, "uri", "url", "iri", "uri-reference", "iri-reference")
+	add(PathTraversal, pathWords, pathDesc, nil)
+	add(CommandInjection, cmdWords, cmdDesc, cmdTool)
+	add(CodeInjection, codeWords, codeDesc, codeTool)
+	add(SQLInjection, sqlWords, sqlDesc, sqlTool)
+	add(SSRF, urlWords, urlDesc, nil, "uri", "url", "iri", "uri-reference", "iri-reference")
 	return out
 }
 
@@ -244,6 +253,20 @@ func commandProbes(p Property, env Env, r *rand.Rand) []Probe {
 			v = p.Base + "\n" + cmd
 		}
 		out = append(out, Probe{Variant: f.variant, Value: v, Description: f.desc, Evidence: ev, Shows: "echo " + expr, File: file})
+	}
+	if env.Area == nil {
+		return out
+	}
+	// Argument injection: a value that a program run without a shell
+	// takes for an option, one that writes the file it names (sort, curl,
+	// many others: -o FILE). The file is the evidence.
+	for _, f := range []struct{ variant, desc, prefix string }{
+		{"option_short", "an option instead of an operand: -oFILE", "-o"},
+		{"option_long", "an option instead of an operand: --output=FILE", "--output="},
+	} {
+		tag, _, _, _ := tagSum(r)
+		file := filepath.Join(env.Area.Scratch, tag+"-"+f.variant)
+		out = append(out, Probe{Variant: f.variant, Value: f.prefix + file, Description: f.desc, File: file})
 	}
 	return out
 }

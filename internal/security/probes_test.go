@@ -37,6 +37,8 @@ func TestFamiliesByNameDescriptionFormat(t *testing.T) {
 		{Property{Name: "page", Format: "uri"}, []Family{SSRF}},
 		{Property{Name: "count"}, nil},
 		{Property{Name: "text", Description: "Free text to echo back."}, nil},
+		{Property{Name: "file", Tool: "Sort the lines of a file with the sort command."}, []Family{PathTraversal, CommandInjection}},
+		{Property{Name: "text", Tool: "Run a search over the notes."}, nil},
 	} {
 		if got := families(tt.p); !slices.Equal(got, tt.want) {
 			t.Errorf("families(%+v) = %v, want %v", tt.p, got, tt.want)

@@ -161,7 +161,11 @@ func (r *runner) securityCases(t tool, schema *casegen.Schema, valid casegen.Cas
 	if err := d.Decode(&args); err != nil || args == nil {
 		return nil
 	}
-	probes := security.Plan(stringProperties(t.InputSchema, args), sec.env, maxSecurityCases)
+	props := stringProperties(t.InputSchema, args)
+	for i := range props {
+		props[i].Tool = t.Description
+	}
+	probes := security.Plan(props, sec.env, maxSecurityCases)
 	if len(probes) == 0 {
 		return nil
 	}

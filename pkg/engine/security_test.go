@@ -59,6 +59,7 @@ func TestSecurityFlawsOfVulnTools(t *testing.T) {
 		"ping_host":       {report.FlagCommandInjection},
 		"render_greeting": {report.FlagCodeInjection},
 		"fetch_url":       {report.FlagSSRF},
+		"sort_lines":      {report.FlagCommandInjection, report.FlagPathTraversal},
 	}
 	got := flawsByTool(rep)
 	for tool, flaws := range want {
@@ -83,6 +84,8 @@ func TestSecurityFlawsOfVulnTools(t *testing.T) {
 		"ping_host/security/host#command_injection.subshell",
 		"render_greeting/security/template#code_injection.go_template",
 		"fetch_url/security/url#ssrf.loopback",
+		"sort_lines/security/file#command_injection.option_short",
+		"sort_lines/security/file#command_injection.option_long",
 	} {
 		if !ids[id] {
 			t.Errorf("case %s proved nothing; proved: %v", id, slices.Sorted(func(yield func(string) bool) {
@@ -142,7 +145,7 @@ func TestSecurityCleanTwinOfVulnTools(t *testing.T) {
 		}
 	}
 	if n < 30 {
-		t.Errorf("%d security cases on six tools with string properties", n)
+		t.Errorf("%d security cases on seven tools with string properties", n)
 	}
 }
 

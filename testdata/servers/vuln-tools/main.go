@@ -20,6 +20,9 @@
 //     as a text/template (template injection).
 //   - fetch_url {url}: flawed, fetches any URL, loopback and private
 //     addresses included (server-side request forgery).
+//   - sort_lines {file}: flawed, runs `sort FILE` (no shell) in the root
+//     without "--" before the operand, so "-o/some/path" is an option that
+//     makes sort write a file (argument injection); ".." escapes too.
 //
 // The twin confines the three file tools alike: it refuses absolute paths
 // and paths that leave the root by name, resolves the symlinks of what is
@@ -28,7 +31,9 @@
 // swapped in after the check cannot escape either. Its ping_host runs no
 // shell and accepts only a host name or an IP address (letters, digits,
 // dots, hyphens and colons, not starting with a hyphen); its
-// render_greeting answers the template text as it is; its fetch_url takes
+// render_greeting answers the template text as it is; its sort_lines
+// confines the file like the file tools and puts "--" before it; its
+// fetch_url takes
 // only http and https URLs, uses no proxy, and refuses in the dialer every
 // address that is not public (loopback, private, link-local, unspecified,
 // multicast and a few more), so a redirect or another spelling of
@@ -155,6 +160,8 @@ func (s *server) addTools(srv *mcp.Server) {
 			"template", "The greeting's template text.", "", s.renderGreeting},
 		{"fetch_url", "Fetch URL", "Fetch a web page and return its first kilobyte.",
 			"url", "The page's http or https URL.", "uri", s.fetchURL},
+		{"sort_lines", "Sort lines", "Sort the lines of a file under the root with the sort command.",
+			"file", "The file's name, relative to the root.", "", s.sortLines},
 	}
 	for _, t := range tools {
 		prop := map[string]any{"type": "string", "description": t.paramDescription}
@@ -314,6 +321,37 @@ func (s *server) pingHost(ctx context.Context, host string) *mcp.CallToolResult 
 	defer cancel()
 	// By its path: mcp-fuzz may start the server without a PATH.
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", "echo pinging "+host)
+	cmd.WaitDelay = time.Second
+	var out capped
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return sdkserver.ToolError(strings.TrimSpace(out.String() + "\n" + err.Error()))
+	}
+	return sdkserver.Text(out.String())
+}
+
+// sortLines' flaw: the file is passed to sort as its first word, where a
+// leading "-" makes it an option ("-oFILE" writes FILE).
+func (s *server) sortLines(ctx context.Context, file string) *mcp.CallToolResult {
+	operand := []string{file}
+	if s.fixed {
+		joined := filepath.Join(s.real, file)
+		if filepath.IsAbs(file) || !within(s.real, joined) {
+			return outside()
+		}
+		resolved, err := filepath.EvalSymlinks(joined)
+		if err != nil {
+			return sdkserver.ToolError("no such file")
+		}
+		if !within(s.real, resolved) {
+			return outside()
+		}
+		operand = []string{"--", resolved}
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "/usr/bin/sort", operand...)
+	cmd.Dir = s.root
 	cmd.WaitDelay = time.Second
 	var out capped
 	cmd.Stdout, cmd.Stderr = &out, &out
