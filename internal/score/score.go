@@ -198,7 +198,12 @@ func (t tally) exploitNames() string {
 
 func failureNoun(kind string, n int) string {
 	if code, ok := report.LookupCode(kind); ok && code.Exploit {
-		return plural(n, strings.ToLower(code.Title), strings.ToLower(code.Title)+"s")
+		one := strings.ToLower(code.Title)
+		many := one + "s"
+		if stem, ok := strings.CutSuffix(one, "y"); ok {
+			many = stem + "ies" // forgery, forgeries
+		}
+		return plural(n, one, many)
 	}
 	switch kind {
 	case string(report.Crash):

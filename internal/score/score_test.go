@@ -543,3 +543,48 @@ func TestUntested(t *testing.T) {
 		}
 	}
 }
+
+func TestExploitNouns(t *testing.T) {
+	t.Parallel()
+	for kind, want := range map[string]string{
+		report.FlagSSRF:             "4 server-side request forgeries",
+		report.FlagCommandInjection: "4 command injections",
+	} {
+		if got := failureNoun(kind, 4); got != want {
+			t.Errorf("failureNoun(%s, 4) = %q, want %q", kind, got, want)
+		}
+	}
+	if got := failureNoun(report.FlagPathTraversal, 1); got != "1 path traversal" {
+		t.Errorf("failureNoun(path_traversal, 1) = %q", got)
+	}
+}
+
+// A security case measures no dimension; a flaw it proved caps the grade
+// at F and raises the critical callout.
+func TestSecurityCasesAndTheirFlaws(t *testing.T) {
+	t.Parallel()
+	sec := func(v report.Verdict, flags ...string) report.Case {
+		return report.Case{Kind: report.KindSecurity, Verdict: v, Flags: flags}
+	}
+	plain := server(tool("read", one(valid(report.OK)), times(4, bad(report.Handled))))
+	Apply(plain)
+	withCases := server(tool("read", one(valid(report.OK)), times(4, bad(report.Handled)), times(6, sec(report.Tolerated)), times(3, sec(report.Handled))))
+	Apply(withCases)
+	if *plain.Score != *withCases.Score || *plain.Grade != *withCases.Grade || len(withCases.Caps) != 0 {
+		t.Errorf("security cases without evidence changed the score: %d %s against %d %s, caps %+v",
+			*withCases.Score, *withCases.Grade, *plain.Score, *plain.Grade, withCases.Caps)
+	}
+	for k, d := range plain.Dimensions {
+		if scoreOf(d) != scoreOf(withCases.Dimensions[k]) {
+			t.Errorf("dimension %s: %s with security cases, %s without", k, scoreOf(withCases.Dimensions[k]), scoreOf(d))
+		}
+	}
+	flawed := server(tool("read", one(valid(report.OK)), times(4, bad(report.Handled)), one(sec(report.Tolerated, report.FlagPathTraversal))))
+	Apply(flawed)
+	if *flawed.Grade != "F" || len(flawed.Caps) == 0 || !strings.Contains(flawed.Caps[0].Reason, "1 security flaw proved by its evidence (path_traversal)") {
+		t.Errorf("grade %s, caps %+v: want F for a proved path traversal", *flawed.Grade, flawed.Caps)
+	}
+	if len(flawed.Critical) == 0 || !strings.Contains(flawed.Critical[0], "1 path traversal (read)") {
+		t.Errorf("critical %q", flawed.Critical)
+	}
+}
