@@ -18,6 +18,7 @@ import (
 // and reported by lint instead of failing the listing.
 type Tool struct {
 	Name         string
+	Title        string
 	Description  string
 	InputSchema  json.RawMessage
 	OutputSchema json.RawMessage
@@ -67,6 +68,7 @@ func Parse(raw json.RawMessage) (Tool, error) {
 	}
 	t := Tool{schemas: &schemas{}}
 	_ = json.Unmarshal(fields["name"], &t.Name)
+	_ = json.Unmarshal(fields["title"], &t.Title)
 	_ = json.Unmarshal(fields["description"], &t.Description)
 	t.InputSchema = fields["inputSchema"]
 	t.Params, t.ParamProblems = mcpheader.Parse(t.InputSchema)

@@ -94,7 +94,7 @@ func lintTools(tools []tool) []lint.Tool {
 	lt := make([]lint.Tool, len(tools))
 	for i, t := range tools {
 		in, out := t.Compiled()
-		lt[i] = lint.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Annotations: t.Annotations, Input: in, Output: out}
+		lt[i] = lint.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Annotations: t.Annotations, Input: in, Output: out}
 	}
 	return lt
 }
