@@ -14,6 +14,7 @@ import (
 	"github.com/mcp-fuzz/mcp-fuzz/internal/config"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/options"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/score"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/security"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/engine"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -178,7 +179,7 @@ func Build(s Settings, names Names, lookup func(string) (string, bool)) (Options
 		}
 		opt.Apply(c, v)
 	}
-	if c.Cwd != "" {
+	if c.Cwd != "" && !security.Uses(c.Cwd) { // {scratch} is made by the run
 		if st, err := os.Stat(c.Cwd); err != nil || !st.IsDir() {
 			return o, fmt.Errorf("%s %q: not a directory", spell("cwd"), c.Cwd)
 		}

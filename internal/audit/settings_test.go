@@ -472,3 +472,15 @@ func TestBuildSARIF(t *testing.T) {
 		t.Errorf("default config file read, Config %q", o.SARIF.Config)
 	}
 }
+
+// A working directory of {scratch} is made by the run: it is not looked
+// for before it exists.
+func TestBuildScratchCwd(t *testing.T) {
+	t.Parallel()
+	for _, cwd := range []string{"{scratch}", "{scratch}/data"} {
+		o, err := Build(Settings{Command: []string{"x"}, Given: options.Values{"config": os.DevNull, "cwd": cwd}}, FlagNames, noEnv)
+		if err != nil || o.Engine.Cwd != cwd {
+			t.Errorf("cwd %q: %v, engine cwd %q", cwd, err, o.Engine.Cwd)
+		}
+	}
+}

@@ -17,7 +17,7 @@ const Placeholder = "{scratch}"
 const (
 	CanaryParent  = "parent"  // in the scratch directory's parent
 	CanarySibling = "sibling" // in a sibling whose name begins with the scratch's name
-	CanaryFixed   = "fixed"   // at an absolute path outside the run's directory
+	CanaryTemp    = "temp"    // in a directory of its own in the temporary directory, outside the run's
 	CanarySymlink = "symlink" // behind a symlink inside the scratch that points out
 )
 
@@ -37,13 +37,16 @@ type Canary struct {
 //	RUN/scratch/escape -> RUN/outside
 //	RUN/outside/canary.txt    symlink canary
 //	RUN/scratch-outside/canary.txt  sibling canary
-//	TMP/mcp-fuzz-canary-ID.txt      fixed canary
+//	TMP/mcp-fuzz-canary-ID/canary.txt  temp canary
 type Area struct {
 	Run      string
 	Scratch  string
 	Canaries []Canary
-	// Link is the name of the symlink inside Scratch.
-	Link string
+	// Link is the name of the symlink inside Scratch, and LinkTarget
+	// where it pointed when the area was made (the server may change it).
+	Link, LinkTarget string
+	// Temp is the directory of the temp canary.
+	Temp string
 }
 
 // canaryName is the file name of the canaries in directories.
@@ -79,17 +82,22 @@ func (a *Area) build() error {
 	if err := os.Chmod(a.Scratch, 0o777); err != nil {
 		return err
 	}
-	if err := os.Symlink(filepath.Join(a.Run, "outside"), filepath.Join(a.Scratch, a.Link)); err != nil {
+	a.LinkTarget = filepath.Join(a.Run, "outside")
+	if err := os.Symlink(a.LinkTarget, filepath.Join(a.Scratch, a.Link)); err != nil {
 		return err
 	}
-	id, err := randomHex(6)
+	temp, err := os.MkdirTemp(filepath.Dir(a.Run), "mcp-fuzz-canary-")
 	if err != nil {
+		return err
+	}
+	a.Temp = temp
+	if err := os.Chmod(temp, 0o755); err != nil {
 		return err
 	}
 	places := []struct{ where, path string }{
 		{CanaryParent, filepath.Join(a.Run, canaryName)},
 		{CanarySibling, filepath.Join(a.Scratch+"-outside", canaryName)},
-		{CanaryFixed, filepath.Join(filepath.Dir(a.Run), "mcp-fuzz-canary-"+id+".txt")},
+		{CanaryTemp, filepath.Join(temp, canaryName)},
 		{CanarySymlink, filepath.Join(a.Run, "outside", canaryName)},
 	}
 	for _, p := range places {
@@ -118,23 +126,21 @@ func (a *Area) Canary(where string) (Canary, bool) {
 // Close removes the area and its canaries.
 func (a *Area) Close() error {
 	var first error
-	for _, c := range a.Canaries {
-		if c.Where == CanaryFixed {
-			if err := os.Remove(c.Path); err != nil && !os.IsNotExist(err) {
-				first = err
+	for _, dir := range []string{a.Temp, a.Run} {
+		if dir == "" {
+			continue
+		}
+		// The server may have made directories unwritable for us: make
+		// them writable before removing (WalkDir does not follow links).
+		_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				_ = os.Chmod(p, 0o755)
 			}
+			return nil
+		})
+		if err := os.RemoveAll(dir); err != nil && first == nil {
+			first = err
 		}
-	}
-	// The server may have made the scratch unwritable for us, or left
-	// read-only directories: make them writable before removing.
-	_ = filepath.WalkDir(a.Run, func(p string, d os.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			_ = os.Chmod(p, 0o755)
-		}
-		return nil
-	})
-	if err := os.RemoveAll(a.Run); err != nil && first == nil {
-		first = err
 	}
 	return first
 }

@@ -42,11 +42,11 @@ func TestAreaLayout(t *testing.T) {
 	if got, err := os.ReadFile(filepath.Join(a.Scratch, a.Link, canaryName)); err != nil || !strings.Contains(string(got), link.Token) {
 		t.Errorf("the symlink does not lead to its canary: %q, %v", got, err)
 	}
-	fixed, _ := a.Canary(CanaryFixed)
+	fixed, _ := a.Canary(CanaryTemp)
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{a.Run, fixed.Path} {
+	for _, p := range []string{a.Run, fixed.Path, a.Temp} {
 		if _, err := os.Lstat(p); !os.IsNotExist(err) {
 			t.Errorf("%s left behind after Close: %v", p, err)
 		}

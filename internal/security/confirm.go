@@ -96,15 +96,17 @@ type SQLVerdict struct {
 // JudgeSQL judges the SQL probes of one group, by role. It confirms an
 // injection only by one of:
 //
-//   - both true conditions ('x'='x', LIKE 'x') change the answer of the
-//     plain no-match value, in the same way, while both false ones leave
-//     it as it was (answers compared with each payload's own text taken
-//     out, so a server that echoes its input does not count);
+//   - at least two of the three pairs (' OR 'x'='x / 'y', ' OR 'x' LIKE
+//     'x / 'y, ' OR 1=1 -- / 1=2 -- ) show a query's logic: the true
+//     condition changes the answer of the plain no-match value, the false
+//     one leaves it as it was, and the true conditions change it the same
+//     way (answers compared with each payload's own text taken out, so a
+//     server that echoes its input does not count);
 //   - the unbalanced quote brings a database's syntax error that the
 //     plain value did not.
 //
-// A server that ignores the value, searches by substrings, or answers
-// differently each time fails these tests and is no finding.
+// A server that ignores the value, searches by substrings or words, or
+// answers differently each time fails these tests and is no finding.
 func JudgeSQL(probes map[string]Probe, answers map[string]Answer) (SQLVerdict, bool) {
 	none, ok := answers[RoleNone]
 	if !ok || !none.Answered {
@@ -125,17 +127,29 @@ func JudgeSQL(probes map[string]Probe, answers map[string]Answer) (SQLVerdict, b
 		return t, true
 	}
 	base, _ := norm(RoleNone)
-	orT, ok1 := norm(RoleOrTrue)
-	orF, ok2 := norm(RoleOrFalse)
-	likeT, ok3 := norm(RoleLikeTrue)
-	likeF, ok4 := norm(RoleLikeFalse)
-	if ok1 && ok2 && ok3 && ok4 &&
-		!answers[RoleOrTrue].Error && !answers[RoleLikeTrue].Error &&
-		orF == base && likeF == base && orT != base && orT == likeT {
-		return SQLVerdict{Role: RoleOrTrue, Evidence: fmt.Sprintf(
-			"%s and %s changed the answer to the plain value %s, the same way, while %s and %s left it as it was: the value is part of an SQL query",
-			strconv.Quote(probes[RoleOrTrue].Value), strconv.Quote(probes[RoleLikeTrue].Value), strconv.Quote(probes[RoleNone].Value),
-			strconv.Quote(probes[RoleOrFalse].Value), strconv.Quote(probes[RoleLikeFalse].Value))}, true
+	var agree [][2]string
+	trueAnswer := ""
+	for _, pair := range [][2]string{{RoleOrTrue, RoleOrFalse}, {RoleLikeTrue, RoleLikeFalse}, {RoleCommentTrue, RoleCommentFalse}} {
+		t, ok1 := norm(pair[0])
+		f, ok2 := norm(pair[1])
+		if !ok1 || !ok2 || answers[pair[0]].Error || f != base || t == base {
+			continue
+		}
+		if len(agree) > 0 && t != trueAnswer {
+			continue
+		}
+		trueAnswer = t
+		agree = append(agree, pair)
+	}
+	if len(agree) >= 2 {
+		var trues, falses []string
+		for _, pair := range agree {
+			trues = append(trues, strconv.Quote(probes[pair[0]].Value))
+			falses = append(falses, strconv.Quote(probes[pair[1]].Value))
+		}
+		return SQLVerdict{Role: agree[0][0], Evidence: fmt.Sprintf(
+			"%s changed the answer that the plain value %s got, each the same way, while %s left it as it was: the value is part of an SQL query",
+			strings.Join(trues, " and "), strconv.Quote(probes[RoleNone].Value), strings.Join(falses, " and "))}, true
 	}
 	if q, ok := answers[RoleQuote]; ok && q.Answered {
 		if m := sqlErrors.FindString(q.Text); m != "" && !sqlErrors.MatchString(none.Text) {

@@ -95,7 +95,7 @@ func sqlAnswers(probes []Probe, vulnerable bool, rows string) (map[string]Probe,
 		ps[p.Role] = p
 		text := "no user named " + p.Value
 		switch {
-		case vulnerable && (p.Role == RoleOrTrue || p.Role == RoleLikeTrue):
+		case vulnerable && (p.Role == RoleOrTrue || p.Role == RoleLikeTrue || p.Role == RoleCommentTrue):
 			text = rows
 		case vulnerable && p.Role == RoleQuote:
 			text = `OperationalError: near "` + `": syntax error`
@@ -134,10 +134,32 @@ func TestJudgeSQL(t *testing.T) {
 	if v, ok := JudgeSQL(ps, as); ok {
 		t.Errorf("answers that differ every time: %+v", v)
 	}
+	// In a LIKE '%…%' context the first pair fails ('x'='x%'), the other
+	// two still agree.
+	ps, as = sqlAnswers(probes, true, "1 alice\n2 bob")
+	as[RoleOrTrue] = Answer{Answered: true, Text: "no user named " + ps[RoleOrTrue].Value}
+	as[RoleQuote] = as[RoleNone]
+	if v, ok := JudgeSQL(ps, as); !ok || v.Role != RoleLikeTrue {
+		t.Errorf("two pairs of three: %+v, %v", v, ok)
+	}
+	// One pair alone (a word search that matches "x") is no finding.
+	as[RoleCommentTrue] = Answer{Answered: true, Text: "no user named " + ps[RoleCommentTrue].Value}
+	if v, ok := JudgeSQL(ps, as); ok {
+		t.Errorf("one pair of three: %+v", v)
+	}
+	// Two pairs whose true answers differ are no finding either.
+	ps, as = sqlAnswers(probes, true, "1 alice")
+	as[RoleQuote] = as[RoleNone]
+	as[RoleLikeTrue] = Answer{Answered: true, Text: "2 bob"}
+	as[RoleCommentTrue] = Answer{Answered: true, Text: "3 carol"}
+	if v, ok := JudgeSQL(ps, as); ok {
+		t.Errorf("true answers that differ: %+v", v)
+	}
 	// A true condition that is refused proves nothing.
 	ps, as = sqlAnswers(probes, true, "1 alice")
 	as[RoleOrTrue] = Answer{Answered: true, Error: true, Text: "invalid characters"}
 	as[RoleLikeTrue] = as[RoleOrTrue]
+	as[RoleCommentTrue] = as[RoleOrTrue]
 	as[RoleQuote] = as[RoleNone]
 	if v, ok := JudgeSQL(ps, as); ok {
 		t.Errorf("refused: %+v", v)

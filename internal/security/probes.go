@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -66,12 +67,14 @@ type Probe struct {
 
 // The roles of the SQL payloads of one property.
 const (
-	RoleNone      = "none"       // a plain value that matches nothing
-	RoleOrTrue    = "or_true"    // … ' OR 'x'='x
-	RoleOrFalse   = "or_false"   // … ' OR 'x'='y
-	RoleLikeTrue  = "like_true"  // … ' OR 'x' LIKE 'x
-	RoleLikeFalse = "like_false" // … ' OR 'x' LIKE 'y
-	RoleQuote     = "quote"      // … '" (a syntax error)
+	RoleNone         = "none"          // a plain value that matches nothing
+	RoleOrTrue       = "or_true"       // … ' OR 'x'='x
+	RoleOrFalse      = "or_false"      // … ' OR 'x'='y
+	RoleLikeTrue     = "like_true"     // … ' OR 'x' LIKE 'x
+	RoleLikeFalse    = "like_false"    // … ' OR 'x' LIKE 'y
+	RoleCommentTrue  = "comment_true"  // … ' OR 1=1 --
+	RoleCommentFalse = "comment_false" // … ' OR 1=2 --
+	RoleQuote        = "quote"         // … '" (a syntax error)
 )
 
 // Env is what payloads are built from.
@@ -137,7 +140,20 @@ func Plan(props []Property, env Env, max int) []Probe {
 	}
 	var out []Probe
 	for _, p := range props {
-		for _, f := range families(p) {
+		fams := families(p)
+		if !slices.Contains(fams, CommandInjection) {
+			// Any string may end up in a command line (a grep pattern, a
+			// commit message): the two substitutions, whose evidence
+			// cannot be faked, go to every string the other families
+			// leave alone.
+			for _, q := range commandProbes(p, env, r) {
+				if q.Variant == "subshell" || q.Variant == "backticks" {
+					q.Family, q.Pointer = CommandInjection, p.Pointer
+					out = append(out, q)
+				}
+			}
+		}
+		for _, f := range fams {
 			var ps []Probe
 			switch f {
 			case PathTraversal:
@@ -167,9 +183,14 @@ func Plan(props []Property, env Env, max int) []Probe {
 // from any plausible base directory.
 const climb = 16
 
+// pathProbes are the path payloads. They are sent only to a server pointed
+// at the scratch area ({scratch}): a path traversal is an escape from the
+// directory a server was confined to, and only then does mcp-fuzz know
+// which one that is (a server confined to the temporary directory may read
+// a canary there by right).
 func pathProbes(p Property, env Env) []Probe {
 	a := env.Area
-	if a == nil {
+	if a == nil || env.Base != a.Scratch {
 		return nil
 	}
 	var out []Probe
@@ -179,20 +200,16 @@ func pathProbes(p Property, env Env) []Probe {
 		}
 	}
 	parent, _ := a.Canary(CanaryParent)
-	fixed, _ := a.Canary(CanaryFixed)
+	fixed, _ := a.Canary(CanaryTemp)
 	sibling, _ := a.Canary(CanarySibling)
 	rel := relative(env.Base, parent.Path)
 	add("dotdot", rel, "a relative path up to the run's parent canary")
 	add("dotdot_deep", strings.Repeat("../", climb)+strings.TrimPrefix(fixed.Path, "/"), "a path up to the root and down to a canary")
 	add("absolute", fixed.Path, "an absolute path to a canary")
-	if rel != "" {
-		add("encoded", strings.ReplaceAll(rel, "..", "%2e%2e"), "a relative path with URL-encoded dots")
-		add("doubled", strings.ReplaceAll(rel, "../", "....//"), "a relative path whose '../' survives one removal of '../'")
-	}
-	if env.Base == a.Scratch {
-		add("sibling", relative(env.Base, sibling.Path), "a path into a sibling directory whose name begins with the scratch directory's")
-		add("symlink", a.Link+"/"+canaryName, "a path through a symlink inside the scratch directory that points out")
-	}
+	add("encoded", strings.ReplaceAll(rel, "..", "%2e%2e"), "a relative path with URL-encoded dots")
+	add("doubled", strings.ReplaceAll(rel, "../", "....//"), "a relative path whose '../' survives one removal of '../'")
+	add("sibling", relative(env.Base, sibling.Path), "a path into a sibling directory whose name begins with the scratch directory's")
+	add("symlink", a.Link+"/"+canaryName, "a path through a symlink inside the scratch directory that points out")
 	return out
 }
 
@@ -226,6 +243,8 @@ func commandProbes(p Property, env Env, r *rand.Rand) []Probe {
 		{"subshell", "a command in '$( )'"},
 		{"backticks", "a command in backticks"},
 		{"newline", "a command on a new line"},
+		{"single_quoted", "a command after closing a single-quoted argument"},
+		{"double_quoted", "a command after closing a double-quoted argument"},
 	}
 	var out []Probe
 	for _, f := range forms {
@@ -251,6 +270,10 @@ func commandProbes(p Property, env Env, r *rand.Rand) []Probe {
 			v = p.Base + "`" + cmd + "`"
 		case "newline":
 			v = p.Base + "\n" + cmd
+		case "single_quoted":
+			v = p.Base + "';" + cmd + ";'"
+		case "double_quoted":
+			v = p.Base + "\";" + cmd + ";\""
 		}
 		out = append(out, Probe{Variant: f.variant, Value: v, Description: f.desc, Evidence: ev, Shows: "echo " + expr, File: file})
 	}
@@ -278,28 +301,23 @@ func shellSafe(s string) bool {
 }
 
 func codeProbes(_ Property, r *rand.Rand) []Probe {
-	// Each form spells the evidence as the tag followed by an expression
-	// whose value only an evaluator writes out.
+	// Each form makes the tag followed by a sum only by reaching what a
+	// sandboxed evaluator withholds (Python's __import__, JavaScript's
+	// Function constructor, Jinja's globals, Ruby's Kernel): evaluating
+	// arithmetic, the purpose of a calculator or a template tool, proves
+	// nothing.
 	forms := []struct{ variant, desc, format string }{
-		{"javascript", "a JavaScript expression", `"%s"+(%d+%d)`},
-		{"python", "a Python expression", `"%s"+str(%d+%d)`},
-		{"jinja", "a Jinja, Twig or Nunjucks template", `%s{{%d+%d}}`},
-		{"go_template", "a Go template", ""},
-		{"template_literal", "a JavaScript template literal or EL expression", `%s${%d+%d}`},
-		{"erb", "an ERB or EJS template", `%s<%%= %d+%d %%>`},
-		{"ruby", "a Ruby interpolation", `%s#{%d+%d}`},
+		{"python", "Python code that imports a module", `__import__("builtins").str("%s")+__import__("builtins").str(%d+%d)`},
+		{"javascript", "JavaScript code built by the Function constructor", `[].constructor.constructor("return '%s'+(%d+%d)")()`},
+		{"template_literal", "a JavaScript template literal calling the Function constructor", `%s${[].constructor.constructor("return %d+%d")()}`},
+		{"jinja", "a Jinja template reaching Python's builtins", `%s{{ self.__init__.__globals__.__builtins__.str(%d+%d) }}`},
+		{"erb", "an ERB template calling Kernel.eval", `%s<%%= Kernel.eval("%d+%d") %%>`},
+		{"ruby", "a Ruby interpolation calling Kernel.eval", `%s#{Kernel.eval("%d+%d")}`},
 	}
 	var out []Probe
 	for _, f := range forms {
 		tag, a, b, ev := tagSum(r)
 		v := fmt.Sprintf(f.format, tag, a, b)
-		if f.format == "" {
-			// Go templates have no arithmetic: the length of a string
-			// is the number instead.
-			n := 10 + (a+b)%90
-			v = fmt.Sprintf(`{{print "%s" (len "%s")}}`, tag, strings.Repeat("x", n))
-			ev = tag + strconv.Itoa(n)
-		}
 		out = append(out, Probe{Variant: f.variant, Value: v, Description: f.desc, Evidence: ev, Shows: v})
 	}
 	return out
@@ -317,6 +335,8 @@ func sqlProbes(p Property, r *rand.Rand) []Probe {
 		mk(RoleOrFalse, z+"' OR 'x'='y", "a quote closed and a condition that is always false"),
 		mk(RoleLikeTrue, z+"' OR 'x' LIKE 'x", "a quote closed and a LIKE that always matches"),
 		mk(RoleLikeFalse, z+"' OR 'x' LIKE 'y", "a quote closed and a LIKE that never matches"),
+		mk(RoleCommentTrue, z+"' OR 1=1 -- ", "a quote closed, a condition that is always true, the rest a comment"),
+		mk(RoleCommentFalse, z+"' OR 1=2 -- ", "a quote closed, a condition that is always false, the rest a comment"),
 		mk(RoleQuote, z+`'"`, "an unbalanced quote"),
 	}
 }
@@ -344,5 +364,9 @@ func ssrfProbes(_ Property, env Env, r *rand.Rand) []Probe {
 		tok := fmt.Sprintf("%s%016x", tokenPrefix, r.Uint64())
 		out = append(out, Probe{Variant: h.variant, Value: l.URL(h.host, tok), Description: h.desc, Hit: tok})
 	}
+	// A server that builds the URL around a host it is given.
+	tok := fmt.Sprintf("%s%016x", tokenPrefix, r.Uint64())
+	out = append(out, Probe{Variant: "host_only", Value: strings.TrimPrefix(l.URL("127.0.0.1", tok), "http://") + "#",
+		Description: "the loopback address and a path, without a scheme, for a URL built around a host", Hit: tok})
 	return out
 }

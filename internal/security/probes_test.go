@@ -93,22 +93,28 @@ func TestEvidenceIsNeverInThePayload(t *testing.T) {
 	}
 }
 
-// Without {scratch}, the paths climb from the server's working directory
-// to the canaries, and the probes that need the scratch as base are left
-// out.
-func TestPathProbesFromAnotherBase(t *testing.T) {
+// Path payloads need the boundary the server was given: without
+// {scratch} (the scratch area as the base) none is sent.
+func TestPathProbesNeedTheScratchArea(t *testing.T) {
 	t.Parallel()
 	env := testEnv(t)
 	env.Base = "/srv/app/data"
-	probes := Plan([]Property{{Name: "file", Pointer: "/file"}}, env, 0)
-	var variants []string
-	for _, p := range probes {
-		variants = append(variants, p.Variant)
-		if p.Variant == "dotdot" && !strings.HasPrefix(p.Value, "../../../") {
-			t.Errorf("dotdot from /srv/app/data = %q", p.Value)
+	for _, p := range Plan([]Property{{Name: "file", Pointer: "/file"}}, env, 0) {
+		if p.Family == PathTraversal {
+			t.Errorf("a path probe without the scratch area: %+v", p)
 		}
 	}
-	if slices.Contains(variants, "symlink") || slices.Contains(variants, "sibling") {
-		t.Errorf("variants %v: symlink and sibling need the scratch as base", variants)
+}
+
+// A string no family suits still gets the two command substitutions.
+func TestFreeStringsGetTheSubstitutions(t *testing.T) {
+	t.Parallel()
+	env := testEnv(t)
+	var got []string
+	for _, p := range Plan([]Property{{Name: "message", Pointer: "/message", Base: "fix"}}, env, 0) {
+		got = append(got, string(p.Family)+"."+p.Variant)
+	}
+	if want := []string{"command_injection.subshell", "command_injection.backticks"}; !slices.Equal(got, want) {
+		t.Errorf("probes %v, want %v", got, want)
 	}
 }

@@ -32,6 +32,12 @@ func Replay(ctx context.Context, cfg Config, toolName string, c report.Case) (re
 	if err := cfg.Validate(); err != nil {
 		return report.Case{}, err
 	}
+	if c.Kind == report.KindSecurity {
+		// Its evidence (canary tokens, the listener's port, paths in the
+		// scratch area) belonged to its run: judged without them, a flaw
+		// would read as fixed.
+		return report.Case{}, fmt.Errorf("%w: %s is a security case, judged by evidence made for its run (canary files, a listener): run the shell reproducer of its finding, which makes them again, or audit the server again", ErrConfig, c.ID)
+	}
 	cfg = cfg.withDefaults()
 	if cfg.Era == EraBoth {
 		// One case is replayed in one era: the one negotiated, unless the

@@ -53,7 +53,14 @@ func (c Config) withScratch() (Config, func(), error) {
 	expand := func(s string) string { return security.Expand(s, area.Scratch) }
 	c.Command = mapStrings(c.Command, expand)
 	c.Env = mapStrings(c.Env, expand)
-	c.Cwd = expand(c.Cwd)
+	if security.Uses(c.Cwd) {
+		// A directory inside the scratch area is made with it.
+		c.Cwd = expand(c.Cwd)
+		if err := os.MkdirAll(c.Cwd, 0o777); err != nil {
+			_ = area.Close()
+			return c, nil, fmt.Errorf("%w: working directory %s: %v", ErrConfig, c.Cwd, err)
+		}
+	}
 	sec := &securityRun{area: area, cases: cases}
 	done := func() { _ = area.Close() }
 	if cases {
@@ -336,8 +343,7 @@ func (s *securityRun) scratchReport() *report.Scratch {
 		return nil
 	}
 	a := s.area
-	out := &report.Scratch{Dir: a.Scratch, Link: filepath.Join(a.Scratch, a.Link)}
-	out.LinkTarget, _ = os.Readlink(out.Link)
+	out := &report.Scratch{Dir: a.Scratch, Link: filepath.Join(a.Scratch, a.Link), LinkTarget: a.LinkTarget}
 	for _, c := range a.Canaries {
 		out.Canaries = append(out.Canaries, report.Canary{Where: c.Where, Path: c.Path, Token: c.Token})
 	}

@@ -53,13 +53,12 @@ func TestSecurityFlawsOfVulnTools(t *testing.T) {
 		c.Timeout = 8 * time.Second
 	})
 	want := map[string][]string{
-		"read_file":       {report.FlagPathTraversal},
-		"read_note":       {report.FlagPathTraversal},
-		"open_doc":        {report.FlagPathTraversal},
-		"ping_host":       {report.FlagCommandInjection},
-		"render_greeting": {report.FlagCodeInjection},
-		"fetch_url":       {report.FlagSSRF},
-		"sort_lines":      {report.FlagCommandInjection, report.FlagPathTraversal},
+		"read_file":  {report.FlagPathTraversal},
+		"read_note":  {report.FlagPathTraversal},
+		"open_doc":   {report.FlagPathTraversal},
+		"ping_host":  {report.FlagCommandInjection},
+		"fetch_url":  {report.FlagSSRF},
+		"sort_lines": {report.FlagCommandInjection, report.FlagPathTraversal},
 	}
 	got := flawsByTool(rep)
 	for tool, flaws := range want {
@@ -82,7 +81,6 @@ func TestSecurityFlawsOfVulnTools(t *testing.T) {
 		"open_doc/security/path#path_traversal.symlink",
 		"ping_host/security/host#command_injection.semicolon",
 		"ping_host/security/host#command_injection.subshell",
-		"render_greeting/security/template#code_injection.go_template",
 		"fetch_url/security/url#ssrf.loopback",
 		"sort_lines/security/file#command_injection.option_short",
 		"sort_lines/security/file#command_injection.option_long",
@@ -113,7 +111,7 @@ func TestSecurityFlawsOfVulnTools(t *testing.T) {
 			t.Errorf("finding %s severity %s", f.ID, f.Severity)
 		}
 	}
-	for _, c := range []string{report.FlagPathTraversal, report.FlagCommandInjection, report.FlagCodeInjection, report.FlagSSRF} {
+	for _, c := range []string{report.FlagPathTraversal, report.FlagCommandInjection, report.FlagSSRF} {
 		if !codes[c] {
 			t.Errorf("no %s finding", c)
 		}
@@ -163,6 +161,15 @@ func TestSecurityOff(t *testing.T) {
 	}
 	if rep.Scratch == nil || rep.Target.Args[len(rep.Target.Args)-1] != rep.Scratch.Dir {
 		t.Errorf("{scratch} not replaced without the security cases: %v, %+v", rep.Target.Args, rep.Scratch)
+	}
+	// A working directory in the scratch area is made for the server.
+	rep = runFixture(t, "vuln-tools", func(c *Config) {
+		c.Command = append(c.Command, "-root", ".")
+		c.Cwd = "{scratch}/files"
+		c.Tools = []string{"read_file"}
+	})
+	if rep.Target.Cwd != filepath.Join(rep.Scratch.Dir, "files") || !rep.Tools[slices.IndexFunc(rep.Tools, func(t report.Tool) bool { return t.Name == "read_file" })].Tested {
+		t.Errorf("cwd %q, scratch %q", rep.Target.Cwd, rep.Scratch.Dir)
 	}
 }
 
@@ -229,7 +236,8 @@ func TestRugPull(t *testing.T) {
 		}
 		return out
 	}
-	got := changed(runFixture(t, "hostile-rug-pull", nil))
+	rep := runFixture(t, "hostile-rug-pull", nil)
+	got := changed(rep)
 	if len(got) == 0 {
 		t.Fatal("no tool_changed for a tool whose description changed after a call")
 	}
@@ -240,11 +248,20 @@ func TestRugPull(t *testing.T) {
 		}
 		fields = append(fields, l.Pointer)
 	}
+	if !slices.ContainsFunc(rep.Lint, func(l report.Lint) bool {
+		return l.Code == "model_directed_text" && l.Tool == "get_quote" && strings.Contains(l.Message, "listed again")
+	}) {
+		t.Errorf("the poisoned description of the second listing was not linted: %+v", rep.Lint)
+	}
 	if !slices.ContainsFunc(fields, func(p string) bool { return strings.HasPrefix(p, "/description") }) ||
 		!slices.ContainsFunc(fields, func(p string) bool { return strings.HasPrefix(p, "/inputSchema") }) {
 		t.Errorf("pointers %v: want the description and the input schema", fields)
 	}
 	if got := changed(runFixture(t, "clean", nil)); len(got) != 0 {
 		t.Errorf("the clean twin: %+v", got)
+	}
+	// A list that grows as tools.listChanged allows is no rug pull.
+	if got := changed(runFixture(t, "hostile-rug-pull", func(c *Config) { c.Command = append(c.Command, "-grow") })); len(got) != 0 {
+		t.Errorf("a tool added by a server that declares listChanged: %+v", got)
 	}
 }

@@ -116,5 +116,44 @@ func (a *audit) relistLint(ctx context.Context) []report.Lint {
 	if err != nil {
 		return nil
 	}
-	return lint.Changed(lintTools(a.tools), lintTools(again))
+	changed := lint.Changed(lintTools(a.tools), lintTools(again))
+	if listChanged(s) {
+		// A server that says its list changes (tools.listChanged) may add
+		// tools as it goes; a listed tool that turns into another is
+		// still reported.
+		changed = slices.DeleteFunc(changed, func(l report.Lint) bool {
+			return !slices.ContainsFunc(a.tools, func(t tool) bool { return t.Name == l.Tool })
+		})
+	}
+	return append(changed, poisonedLater(s, again, changed)...)
+}
+
+// poisonedLater are the metadata-text rules' findings (hidden characters,
+// words aimed at the model) on the tools that changed, as the later
+// listing gives them: what a rug pull turned them into.
+func poisonedLater(s *session.Session, again []tool, changed []report.Lint) []report.Lint {
+	var tools []tool
+	for _, t := range again {
+		if slices.ContainsFunc(changed, func(l report.Lint) bool { return l.Tool == t.Name }) {
+			tools = append(tools, t)
+		}
+	}
+	var out []report.Lint
+	for _, l := range staticLint(s, tools) {
+		if l.Code == "hidden_characters" || l.Code == "model_directed_text" {
+			l.Message += " (in the tools listed again after the calls)"
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// listChanged reports whether the server declared tools.listChanged.
+func listChanged(s *session.Session) bool {
+	var caps struct {
+		Tools struct {
+			ListChanged bool `json:"listChanged"`
+		} `json:"tools"`
+	}
+	return json.Unmarshal(s.Init.Capabilities, &caps) == nil && caps.Tools.ListChanged
 }

@@ -554,7 +554,7 @@ type Scratch struct {
 }
 
 // Canary is one canary file: where it lies relative to the scratch area
-// ("parent", "sibling", "fixed", "symlink"), its path and its token.
+// ("parent", "sibling", "temp", "symlink"), its path and its token.
 type Canary struct {
 	Where string `json:"where"`
 	Path  string `json:"path"`

@@ -17,7 +17,9 @@
 //     answers its output, so "x; cmd" runs cmd (command injection). Nothing
 //     is pinged.
 //   - render_greeting {template}: flawed, the input is parsed and executed
-//     as a text/template (template injection).
+//     as a text/template (template injection). A Go template reaches only
+//     its built-in functions and the data it is given, not code of the
+//     attacker's choosing: mcp-fuzz's code_injection does not claim it.
 //   - fetch_url {url}: flawed, fetches any URL, loopback and private
 //     addresses included (server-side request forgery).
 //   - sort_lines {file}: flawed, runs `sort FILE` (no shell) in the root
