@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
+	"github.com/mcp-fuzz/mcp-fuzz/internal/words"
 )
 
 // maxHiddenShown bounds the distinct hidden characters a message names.
@@ -53,9 +54,13 @@ func checkHiddenCharacters(t *toolInput) []hit {
 		if len(distinct) > maxHiddenShown {
 			shown = append(shown, "…")
 		}
+		spelled := ""
+		if tags := tagText(s); tags != "" {
+			spelled = fmt.Sprintf(", whose tag characters spell %s", strconv.Quote(tags))
+		}
 		hits = append(hits, hit{
 			Pointer: pointer,
-			Message: fmt.Sprintf("%s of %s holds %d invisible or reordering characters (%s): text a person reviewing the tool does not see, but a model reads", what, t.ref(), n, strings.Join(shown, ", ")),
+			Message: fmt.Sprintf("%s of %s holds %s (%s)%s: text a person reviewing the tool does not see, but a model reads", what, t.ref(), words.Plural(n, "invisible or reordering character", "invisible or reordering characters"), strings.Join(shown, ", "), spelled),
 			Hint:    "remove them: a tool's metadata must say to a person what it says to the model",
 		})
 	}
@@ -63,6 +68,27 @@ func checkHiddenCharacters(t *toolInput) []hit {
 	add("/description", "the description", t.Description)
 	schemaTexts(t, func(x string) bool { _, n := hiddenIn(x); return n > 0 }, func(ptr, text string) { add(ptr, "a schema text", text) })
 	return hits
+}
+
+// maxTagText bounds the text the tag characters of a string spell in a
+// message.
+const maxTagText = 80
+
+// tagText is what the Unicode tag characters of s spell (each stands for
+// the ASCII character 0xE0000 below it), cut to maxTagText: an instruction
+// hidden from the person reading the tool.
+func tagText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if 0xE0020 <= r && r <= 0xE007E {
+			if b.Len() == maxTagText {
+				b.WriteString("…")
+				break
+			}
+			b.WriteRune(r - 0xE0000)
+		}
+	}
+	return b.String()
 }
 
 // schemaTexts calls found with the first string of t's input schema, and

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -30,4 +31,26 @@ func TestHiddenCharacters(t *testing.T) {
 		})}, want: 0},
 		{name: "clean", want: 0},
 	})
+}
+
+// The message counts in good grammar and spells out what tag characters
+// hide.
+func TestHiddenCharactersMessage(t *testing.T) {
+	t.Parallel()
+	got := Check(cleanServer, []Tool{{Name: "t", Description: "Say hi.\U000E0041\U000E0042", InputSchema: []byte(`{"type":"object"}`)}})
+	var msg string
+	for _, l := range got {
+		if l.Code == "hidden_characters" {
+			msg = l.Message
+		}
+	}
+	if !strings.Contains(msg, "holds 2 invisible or reordering characters (U+E0041, U+E0042), whose tag characters spell \"AB\"") {
+		t.Errorf("message %q", msg)
+	}
+	got = Check(cleanServer, []Tool{{Name: "t", Description: "Say\u200bhi.", InputSchema: []byte(`{"type":"object"}`)}})
+	for _, l := range got {
+		if l.Code == "hidden_characters" && !strings.Contains(l.Message, "holds 1 invisible or reordering character (U+200B):") {
+			t.Errorf("message %q", l.Message)
+		}
+	}
 }

@@ -242,7 +242,9 @@ payloads for path traversal, command and code injection, SQL
 injection and server-side request forgery in the string properties
 whose name, description or format suits them; a flaw is reported only
 with its evidence (a canary file's token returned, a file created in
-the scratch area, a request to mcp-fuzz's loopback listener)`},
+the scratch area, a request to mcp-fuzz's loopback listener). Write
+{scratch} in the command, --env values or --cwd for the run's scratch
+directory: path traversal is tried on a server pointed at it`},
 		Input:  Input{Name: "security"},
 		Config: "security",
 		Param:  Param{Name: "security"},

@@ -360,7 +360,9 @@ func sarifResultOf(g toolCodeGroup, ruleIndex int, loc SARIFLocation) sarifResul
 	msg.WriteString("). ")
 	msg.WriteString(upperFirst(escape.Terminal(first.Message, textMax)))
 	switch {
-	case first.Reproducer.JSONRPC != "":
+	case first.Reproducer.JSONRPC != "" && !report.DescribeCode(first.Code).Exploit:
+		// A security flaw's call proves nothing without the scratch
+		// area its shell command makes again.
 		msg.WriteString(". Reproduce with: " + escape.Terminal(first.Reproducer.JSONRPC, reproducerMax))
 	case first.Reproducer.Shell != "":
 		msg.WriteString(". Reproduce with: " + escape.Terminal(first.Reproducer.Shell, reproducerMax))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode"
 
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
@@ -198,7 +199,10 @@ func (t tally) exploitNames() string {
 
 func failureNoun(kind string, n int) string {
 	if code, ok := report.LookupCode(kind); ok && code.Exploit {
-		one := strings.ToLower(code.Title)
+		one := code.Title
+		if len(one) > 1 && !unicode.IsUpper(rune(one[1])) {
+			one = strings.ToLower(one[:1]) + one[1:] // "SQL injection" stays
+		}
 		many := one + "s"
 		if stem, ok := strings.CutSuffix(one, "y"); ok {
 			many = stem + "ies" // forgery, forgeries

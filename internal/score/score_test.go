@@ -549,6 +549,7 @@ func TestExploitNouns(t *testing.T) {
 	for kind, want := range map[string]string{
 		report.FlagSSRF:             "4 server-side request forgeries",
 		report.FlagCommandInjection: "4 command injections",
+		report.FlagSQLInjection:     "4 SQL injections",
 	} {
 		if got := failureNoun(kind, 4); got != want {
 			t.Errorf("failureNoun(%s, 4) = %q, want %q", kind, got, want)
