@@ -73,9 +73,12 @@ type runPart struct {
 	Containment      text.Untrusted
 	ContainmentLines []text.Untrusted
 	Warning          text.Untrusted
-	Eras             *erasPart // nil: a report of one era
-	EraNotes         []text.Untrusted
-	EndedEarly       text.Untrusted
+	// Security says whether the security cases ran and what they proved
+	// ("" for a static report).
+	Security   string
+	Eras       *erasPart // nil: a report of one era
+	EraNotes   []text.Untrusted
+	EndedEarly text.Untrusted
 }
 
 // gradePart is the grade, the score and why.
@@ -353,7 +356,49 @@ func runPartOf(rep *report.Report) runPart {
 		r.ContainmentLines = text.All(rep.Run.Containment, 0)
 		r.Warning = text.New(rep.Run.Warning, textMax)
 	}
+	r.Security = securityLine(rep)
 	return r
+}
+
+// securityLine says what the security cases did: "off (--security=false)",
+// or "56 cases on 3 tools, none proved a flaw"; "" for a static report,
+// and for one of a version without them.
+func securityLine(rep *report.Report) string {
+	switch {
+	case rep.Static:
+		return ""
+	case rep.Config.NoSecurity:
+		return "off (--security=false): no security case ran"
+	}
+	cases, tools, proved := 0, 0, 0
+	for _, t := range rep.Tools {
+		n := 0
+		for _, c := range t.Cases {
+			if c.Kind != report.KindSecurity {
+				continue
+			}
+			n++
+			for _, f := range c.Flags {
+				if report.DescribeCode(f).Exploit {
+					proved++
+					break
+				}
+			}
+		}
+		if n > 0 {
+			cases += n
+			tools++
+		}
+	}
+	switch {
+	case cases == 0 && rep.Scratch == nil:
+		return ""
+	case cases == 0:
+		return "no string property of a called tool took a payload"
+	case proved == 0:
+		return fmt.Sprintf("%s on %s, none proved a flaw", plural(cases, "case", "cases"), plural(tools, "tool", "tools"))
+	}
+	return fmt.Sprintf("%s on %s, %d proved a flaw", plural(cases, "case", "cases"), plural(tools, "tool", "tools"), proved)
 }
 
 // gradePartOf is the grade of rep, why, and the critical callout.

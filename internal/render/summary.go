@@ -156,6 +156,9 @@ func (s *summaryWriter) header(m *summary) {
 		// already says "0 cases": a lone "none" under it says nothing more.
 		s.wrap(plain("        "), ansiDim, r.Verdicts)
 	}
+	if r.Security != "" {
+		s.line(plain("security " + r.Security))
+	}
 	for i, n := range sv.Notes {
 		if i == summaryNotes {
 			s.line(plain(fmt.Sprintf("note    and %d more (see the full report)", len(sv.Notes)-i)))

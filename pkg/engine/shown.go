@@ -34,6 +34,7 @@ func (c Config) settings() report.Settings {
 		Parallel:           c.Parallel,
 		Repeat:             c.Repeat,
 		NoCalls:            c.NoCalls,
+		NoSecurity:         c.NoSecurity,
 		Concurrency:        c.Concurrency,
 		ExampleTools:       slices.Sorted(maps.Keys(c.Examples)),
 	}

@@ -221,6 +221,9 @@ type Settings struct {
 	Repeat int `json:"repeat,omitempty"`
 	// NoCalls is set for a static audit (--no-calls): see [Report.Static].
 	NoCalls bool `json:"noCalls,omitempty"`
+	// NoSecurity is set when the security cases were left out
+	// (--security=false).
+	NoSecurity bool `json:"noSecurity,omitempty"`
 	// Concurrency is how many sessions the concurrency checks used
 	// (--concurrency); 0 when they did not run.
 	Concurrency int `json:"concurrency,omitempty"`
