@@ -236,15 +236,17 @@ func tagSum(r *rand.Rand) (tag string, a, b int, evidence string) {
 }
 
 func commandProbes(p Property, env Env, r *rand.Rand) []Probe {
-	forms := []struct{ variant, desc string }{
-		{"semicolon", "a command after ';'"},
-		{"pipe", "a command after '|'"},
-		{"and", "a command after '&&'"},
-		{"subshell", "a command in '$( )'"},
-		{"backticks", "a command in backticks"},
-		{"newline", "a command on a new line"},
-		{"single_quoted", "a command after closing a single-quoted argument"},
-		{"double_quoted", "a command after closing a double-quoted argument"},
+	// Each form puts the command between before and after, after the
+	// valid value.
+	forms := []struct{ variant, desc, before, after string }{
+		{"semicolon", "a command after ';'", ";", ""},
+		{"pipe", "a command after '|'", "|", ""},
+		{"and", "a command after '&&'", "&&", ""},
+		{"subshell", "a command in '$( )'", "$(", ")"},
+		{"backticks", "a command in backticks", "`", "`"},
+		{"newline", "a command on a new line", "\n", ""},
+		{"single_quoted", "a command after closing a single-quoted argument", "';", ";'"},
+		{"double_quoted", "a command after closing a double-quoted argument", "\";", ";\""},
 	}
 	var out []Probe
 	for _, f := range forms {
@@ -256,25 +258,7 @@ func commandProbes(p Property, env Env, r *rand.Rand) []Probe {
 			file = filepath.Join(env.Area.Scratch, ev)
 			cmd += fmt.Sprintf(`;touch "%s/%s"`, env.Area.Scratch, expr)
 		}
-		var v string
-		switch f.variant {
-		case "semicolon":
-			v = p.Base + ";" + cmd
-		case "pipe":
-			v = p.Base + "|" + cmd
-		case "and":
-			v = p.Base + "&&" + cmd
-		case "subshell":
-			v = p.Base + "$(" + cmd + ")"
-		case "backticks":
-			v = p.Base + "`" + cmd + "`"
-		case "newline":
-			v = p.Base + "\n" + cmd
-		case "single_quoted":
-			v = p.Base + "';" + cmd + ";'"
-		case "double_quoted":
-			v = p.Base + "\";" + cmd + ";\""
-		}
+		v := p.Base + f.before + cmd + f.after
 		out = append(out, Probe{Variant: f.variant, Value: v, Description: f.desc, Evidence: ev, Shows: "echo " + expr, File: file})
 	}
 	if env.Area == nil {

@@ -51,6 +51,7 @@ func TestSecurityFlawsOfVulnTools(t *testing.T) {
 	rep := runFixture(t, "vuln-tools", func(c *Config) {
 		c.Command = append(c.Command, "-root", "{scratch}")
 		c.Timeout = 8 * time.Second
+		c.NoSecurity = false
 	})
 	want := map[string][]string{
 		"read_file":  {report.FlagPathTraversal},
@@ -129,6 +130,7 @@ func TestSecurityCleanTwinOfVulnTools(t *testing.T) {
 	rep := runFixture(t, "vuln-tools", func(c *Config) {
 		c.Command = append(c.Command, "-root", "{scratch}", "-fixed")
 		c.Timeout = 8 * time.Second
+		c.NoSecurity = false
 	})
 	if got := flawsByTool(rep); len(got) != 0 {
 		t.Errorf("the fixed twin has flaws: %v", got)
@@ -194,7 +196,7 @@ func TestSecurityFlawsOfVulnDB(t *testing.T) {
 			args = append(args, "--fixed")
 		}
 		cmd := vulnDB(t, args...)
-		rep := runFixture(t, "clean", func(c *Config) { c.Command = cmd })
+		rep := runFixture(t, "clean", func(c *Config) { c.Command, c.NoSecurity = cmd, false })
 		got := flawsByTool(rep)
 		want := map[string][]string{"find_user": {report.FlagSQLInjection}, "calculate": {report.FlagCodeInjection}}
 		if fixed {

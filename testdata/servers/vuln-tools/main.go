@@ -253,23 +253,34 @@ func (s *server) openDoc(_ context.Context, p string) *mcp.CallToolResult {
 // readConfined is the twin's file tool: p must name, once its symlinks are
 // resolved, the root or a file under it.
 func (s *server) readConfined(p string) *mcp.CallToolResult {
-	// By name first, so that what lies outside is not even looked at.
-	joined := filepath.Join(s.real, p)
-	if filepath.IsAbs(p) || !within(s.real, joined) {
-		return outside()
-	}
-	resolved, err := filepath.EvalSymlinks(joined)
-	if err != nil {
-		return sdkserver.ToolError("no such file")
-	}
-	if !within(s.real, resolved) {
-		return outside()
+	resolved, refused := s.confine(p)
+	if refused != nil {
+		return refused
 	}
 	rel, err := filepath.Rel(s.real, resolved)
 	if err != nil {
 		return outside()
 	}
 	return readText(resolved, func() (*os.File, error) { return s.rootFS.Open(rel) })
+}
+
+// confine resolves p, relative to the root, to a path that is the root or
+// under it once its symlinks are resolved; otherwise it returns the answer
+// that refuses it.
+func (s *server) confine(p string) (string, *mcp.CallToolResult) {
+	// By name first, so that what lies outside is not even looked at.
+	joined := filepath.Join(s.real, p)
+	if filepath.IsAbs(p) || !within(s.real, joined) {
+		return "", outside()
+	}
+	resolved, err := filepath.EvalSymlinks(joined)
+	if err != nil {
+		return "", sdkserver.ToolError("no such file")
+	}
+	if !within(s.real, resolved) {
+		return "", outside()
+	}
+	return resolved, nil
 }
 
 // within reports whether p is root or a path under it; both are clean.
@@ -319,10 +330,17 @@ func (s *server) pingHost(ctx context.Context, host string) *mcp.CallToolResult 
 		}
 		return sdkserver.Text("pinging " + host)
 	}
+	// By its path: mcp-fuzz may start the server without a PATH.
+	return run(ctx, "", "/bin/sh", "-c", "echo pinging "+host)
+}
+
+// run runs a program in dir for at most the timeout and answers its
+// output, capped.
+func run(ctx context.Context, dir, program string, args ...string) *mcp.CallToolResult {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	// By its path: mcp-fuzz may start the server without a PATH.
-	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", "echo pinging "+host)
+	cmd := exec.CommandContext(ctx, program, args...)
+	cmd.Dir = dir
 	cmd.WaitDelay = time.Second
 	var out capped
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -335,32 +353,14 @@ func (s *server) pingHost(ctx context.Context, host string) *mcp.CallToolResult 
 // sortLines' flaw: the file is passed to sort as its first word, where a
 // leading "-" makes it an option ("-oFILE" writes FILE).
 func (s *server) sortLines(ctx context.Context, file string) *mcp.CallToolResult {
-	operand := []string{file}
-	if s.fixed {
-		joined := filepath.Join(s.real, file)
-		if filepath.IsAbs(file) || !within(s.real, joined) {
-			return outside()
-		}
-		resolved, err := filepath.EvalSymlinks(joined)
-		if err != nil {
-			return sdkserver.ToolError("no such file")
-		}
-		if !within(s.real, resolved) {
-			return outside()
-		}
-		operand = []string{"--", resolved}
+	if !s.fixed {
+		return run(ctx, s.root, "/usr/bin/sort", file)
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "/usr/bin/sort", operand...)
-	cmd.Dir = s.root
-	cmd.WaitDelay = time.Second
-	var out capped
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return sdkserver.ToolError(strings.TrimSpace(out.String() + "\n" + err.Error()))
+	resolved, refused := s.confine(file)
+	if refused != nil {
+		return refused
 	}
-	return sdkserver.Text(out.String())
+	return run(ctx, s.root, "/usr/bin/sort", "--", resolved)
 }
 
 // renderGreeting's flaw: the input is a template, and runs.
