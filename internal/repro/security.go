@@ -49,6 +49,10 @@ func withScratch(s *report.Scratch, caseID, shell string) string {
 	}
 	setup := strings.Join(steps, " && ")
 	body := "{ " + shell + "; }"
+	if family == report.FlagCommandInjection {
+		// The file an injected command made is the evidence too.
+		body = "{ " + shell + "; ls -A " + ShellQuote(s.Dir) + "; }"
+	}
 	if family == report.FlagSSRF && s.ListenerPort != "" {
 		bind := "127.0.0.1"
 		if form == "ipv6" {
