@@ -2,6 +2,7 @@ package secret
 
 import (
 	"math"
+	"net"
 	"net/url"
 	"sort"
 	"strconv"
@@ -277,8 +278,62 @@ func Eligible(v string) bool {
 	if _, err := strconv.ParseFloat(v, 64); err == nil {
 		return false
 	}
-	if plainPath(v) || plainURL(v) {
+	if plainPath(v) || plainURL(v) || hostList(v) {
 		return false
+	}
+	return true
+}
+
+// hostList reports whether v is configuration naming hosts rather than a
+// credential: a host, or a comma-separated list of them (NO_PROXY,
+// ALLOWED_HOSTS), each an IP address or CIDR block, localhost, "*", a
+// dotted host name, a ".domain" or "*.domain" suffix (with an optional port) whose
+// top-level label is letters, or a URL without credentials; no label may
+// look like a credential.
+func hostList(v string) bool {
+	for _, item := range strings.Split(v, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" || item == "*" || strings.EqualFold(item, "localhost") || plainURL(item) {
+			continue
+		}
+		if _, _, err := net.ParseCIDR(item); err == nil {
+			continue
+		}
+		host := item
+		if h, port, err := net.SplitHostPort(item); err == nil {
+			if _, err := strconv.Atoi(port); err != nil {
+				return false
+			}
+			host = h
+		}
+		if net.ParseIP(host) != nil || strings.EqualFold(host, "localhost") {
+			continue
+		}
+		if !hostName(strings.TrimPrefix(strings.TrimPrefix(host, "*"), ".")) {
+			return false
+		}
+	}
+	return true
+}
+
+// hostName reports whether s is a dotted DNS name whose labels are letters,
+// digits and hyphens (at most 63 each, none shaped like a credential) and
+// whose last label is letters only.
+func hostName(s string) bool {
+	labels := strings.Split(s, ".")
+	if len(labels) < 2 {
+		return false
+	}
+	for i, l := range labels {
+		if l == "" || len(l) > 63 || LooksLikeCredential(l) {
+			return false
+		}
+		for _, r := range l {
+			letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+			if !letter && (i == len(labels)-1 || !(r >= '0' && r <= '9' || r == '-')) {
+				return false
+			}
+		}
 	}
 	return true
 }

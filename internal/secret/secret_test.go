@@ -125,3 +125,31 @@ func TestCollectNamedFromCallerAndShortValues(t *testing.T) {
 		t.Errorf("Collect = %q, want %q", got, want)
 	}
 }
+
+// Lists of hosts (NO_PROXY, allowed hosts) are configuration, not secrets;
+// credentials, dotted ones included, still are.
+func TestHostListsAreNotSecrets(t *testing.T) {
+	t.Parallel()
+	for _, v := range []string{
+		"127.0.0.1,localhost",
+		"localhost,127.0.0.1,::1,.internal.example.com,10.0.0.0/8",
+		"api.example.com:8443, *.svc.cluster.local",
+		"*",
+		"http://proxy.example.com:3128,no-proxy.example.org",
+	} {
+		if Eligible(v) {
+			t.Errorf("Eligible(%q) = true: a host list is no secret", v)
+		}
+	}
+	for _, v := range []string{
+		"ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789",
+		"a9F3kQ7zP2mX8vL1.example.com",
+		"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+		"s3cr3t-passw0rd-2024",
+		"localhost,hunter2hunter2hunter2x9",
+	} {
+		if !Eligible(v) {
+			t.Errorf("Eligible(%q) = false: a credential", v)
+		}
+	}
+}
