@@ -59,8 +59,9 @@ type JSONLToolLine struct {
 // "run" line first when rep says how its server was contained, a "case"
 // line per case (tool, caseId, kind, pointer, verdict, flags,
 // arguments, startedAt, durationMs, response excerpt), then a
-// "skipped_tool" line per tool that was not tested. startedAt is the start
-// of the run: the report does not record when each case started. Text is
+// "skipped_tool" line per tool that was not tested. startedAt is when the
+// case's first call began (the run's start, for a report that does not
+// say: one of an older version, or a case not sent). Text is
 // JSON-escaped (control characters included, see [escape.JSON]), not
 // otherwise cleaned: this is the raw trace. Arguments the report compacted
 // stay compacted (null, with their argumentsDigest), so the trace is as
@@ -102,7 +103,7 @@ func JSONL(rep *report.Report, w io.Writer) error {
 			}
 			line := JSONLCaseLine{
 				Type: JSONLCase, Tool: t.Name, CaseID: c.ID, Kind: c.Kind, Pointer: c.Pointer, Forbidden: c.Forbidden,
-				Verdict: c.Verdict, Flags: flags, Arguments: args, ArgumentsDigest: c.ArgumentsDigest, StartedAt: started, DurationMs: c.DurationMs, Timing: c.Timing,
+				Verdict: c.Verdict, Flags: flags, Arguments: args, ArgumentsDigest: c.ArgumentsDigest, StartedAt: started.Add(time.Duration(c.StartedMs * float64(time.Millisecond))), DurationMs: c.DurationMs, Timing: c.Timing,
 				Detail: c.Detail, ErrorCode: c.ErrorCode, Response: c.Response,
 			}
 			if err := write(line); err != nil {

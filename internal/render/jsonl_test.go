@@ -5,7 +5,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
 func TestJSONL(t *testing.T) {
@@ -49,5 +53,35 @@ func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full")
 func TestJSONLWriteError(t *testing.T) {
 	if err := JSONL(gradedReport(), failWriter{}); err == nil {
 		t.Error("no error from a failing writer")
+	}
+}
+
+// A case line's startedAt is the run's start plus the case's own offset.
+func TestJSONLStartedAtPerCase(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	rep := &report.Report{StartedAt: start, Tools: []report.Tool{{Name: "t", Tested: true, Cases: []report.Case{
+		{ID: "t/valid", Kind: "valid", Verdict: report.OK, StartedMs: 12.5},
+		{ID: "t/null/q", Kind: "null", Verdict: report.Handled, StartedMs: 1500},
+	}}}}
+	var b bytes.Buffer
+	if err := JSONL(rep, &b); err != nil {
+		t.Fatal(err)
+	}
+	var got []time.Time
+	for _, line := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		var v struct {
+			Type      string    `json:"type"`
+			StartedAt time.Time `json:"startedAt"`
+		}
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatal(err)
+		}
+		if v.Type == "case" {
+			got = append(got, v.StartedAt)
+		}
+	}
+	if len(got) != 2 || !got[0].Equal(start.Add(12500*time.Microsecond)) || !got[1].Equal(start.Add(1500*time.Millisecond)) {
+		t.Errorf("startedAt %v", got)
 	}
 }

@@ -37,6 +37,8 @@ type Config struct {
 	// sec is the run's scratch area and what the security cases need,
 	// set by [Run] (see [Config.withScratch]).
 	sec *securityRun
+	// started is when the audit began, for each case's start offset.
+	started time.Time
 
 	// TemporaryProgram says that Command[0] is a build that is gone once
 	// mcp-fuzz exits (the demo server of a `go run` mcp-fuzz). Reports and

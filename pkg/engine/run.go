@@ -88,6 +88,7 @@ func Run(ctx context.Context, cfg Config) (*report.Report, error) {
 // [Config.shown]), which reproducers are built from.
 func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) {
 	started := time.Now()
+	cfg.started = started
 	st, err := start(ctx, cfg)
 	if err != nil {
 		return nil, cfg, err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
@@ -205,6 +206,9 @@ func (r *runner) runTool(ctx context.Context, t tool, rt *report.Tool) (schemaLi
 			rc.Verdict = report.NotRun
 			rc.Detail = r.endedEarly
 		default:
+			if !r.cfg.started.IsZero() {
+				rc.StartedMs = float64(time.Since(r.cfg.started).Microseconds()) / 1000
+			}
 			r.owner = &callRef{tool: t.Name, c: &rc}
 			if c.Kind == casegen.Valid {
 				r.owner.run = 1

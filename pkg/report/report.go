@@ -317,6 +317,9 @@ type Case struct {
 	Verdict    Verdict  `json:"verdict"`
 	Flags      []string `json:"flags"`
 	DurationMs float64  `json:"durationMs"`
+	// StartedMs is when the case's first call began, in milliseconds from
+	// the run's start (StartedAt); absent for a case not sent.
+	StartedMs float64 `json:"startedMs,omitempty"`
 	// Timing is how long the valid call took over its timed runs
 	// (--repeat); the slow rules read its p50. Absent on bad-input cases
 	// and on a valid call that got no answer.
