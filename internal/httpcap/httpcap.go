@@ -22,6 +22,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -266,9 +267,19 @@ func (j *jsonCap) Read(p []byte) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if len(buf) <= j.max {
+		switch {
+		case len(buf) <= j.max && !json.Valid(buf):
+			// Not JSON at all (an HTML error page served as JSON): the
+			// call gets it as a malformed answer, a protocol violation,
+			// rather than the SDK's decoding error ending the session.
+			var sc bigjson.Scanner
+			sc.Write(buf)
+			head := buf[:min(len(buf), rpc.HeadLen)]
+			j.call.store.progress(j.call.id, oversizeFor(sc.Summary(), true, head, j.call.id))
+			j.out = bytes.NewReader(StandIn(j.call.id))
+		case len(buf) <= j.max:
 			j.out = bytes.NewReader(buf)
-		} else {
+		default:
 			j.out = bytes.NewReader(j.scan(buf))
 		}
 	}

@@ -208,7 +208,7 @@ func Judge(c Case, o Outcome) Judgement {
 	case o.RPCErr != nil:
 		text = o.RPCErr.Message + " " + string(o.RPCErr.Data)
 	}
-	if o.Oversize != nil {
+	if o.Oversize != nil && o.Oversize.Bytes > int64(c.MaxResponse) {
 		j.Size = int(min(o.Oversize.Bytes, int64(^uint(0)>>1)))
 		j.Flags = append(j.Flags, report.FlagBloated)
 		// First, so that a cut detail still says it.
