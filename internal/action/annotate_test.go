@@ -236,8 +236,8 @@ func TestActionAnnotationsOnTheDemo(t *testing.T) {
 		"::error::mcp-fuzz: gate missed: ",
 		"::error title=mcp-fuzz%3A protocol_violation in debug_status::protocol_violation in debug_status: 11 cases (debug_status/valid, ",
 		"::error title=mcp-fuzz%3A leak in read_config::leak in read_config: 10 cases (",
+		"::error title=mcp-fuzz%3A crash in parse_date::crash in parse_date: 8 cases (",
 		"::error title=mcp-fuzz%3A crash in get_weather::crash in get_weather: 7 cases (",
-		"::error title=mcp-fuzz%3A crash in parse_date::crash in parse_date: 7 cases (",
 		"::error title=mcp-fuzz%3A hang in slow_lookup::hang in slow_lookup: 2 cases (",
 		"::error::mcp-fuzz: and 2 more groups of findings, in the job summary (GitHub shows 10 error and 10 warning annotations per step)",
 	} {

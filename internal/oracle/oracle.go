@@ -192,7 +192,10 @@ func Judge(c Case, o Outcome) Judgement {
 	if c.Kind == casegen.Valid {
 		j = judgeValid(o, c.FromExample, validate, c.Leak.Redact)
 	} else {
-		j = judgeBad(c.Kind == casegen.Structural, c.Forbidden, o, c.Leak.Redact)
+		// Structural arguments that are an object after all ({}) are
+		// judged as every other object is: the same answer to {} and to
+		// a missing required property gets the same verdict.
+		j = judgeBad(c.Kind == casegen.Structural && !isObject(c.Args), c.Forbidden, o, c.Leak.Redact)
 	}
 	j.Detail = c.Leak.Redact(j.Detail)
 	if o.RPCErr != nil {
@@ -231,6 +234,12 @@ func Judge(c Case, o Outcome) Judgement {
 		j.Flags = append(j.Flags, report.FlagStderrPanic)
 	}
 	return j
+}
+
+// isObject reports whether raw is a JSON object.
+func isObject(raw json.RawMessage) bool {
+	t := bytes.TrimLeft(raw, " \t\r\n")
+	return len(t) > 0 && t[0] == '{'
 }
 
 // Settled is o as the verdict rules read it. An answer that began and never

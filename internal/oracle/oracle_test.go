@@ -63,7 +63,7 @@ type judgeRow struct {
 var (
 	validCall      = Case{Kind: casegen.Valid}
 	exampleCall    = Case{Kind: casegen.Valid, FromExample: true}
-	structuralCall = Case{Kind: casegen.Structural, Forbidden: true}
+	structuralCall = Case{Kind: casegen.Structural, Forbidden: true, Args: json.RawMessage(`[]`)}
 	missingCall    = Case{Kind: casegen.MissingRequired, Forbidden: true}
 	wrongTypeCall  = Case{Kind: casegen.WrongType, Forbidden: true}
 	enumCall       = Case{Kind: casegen.OutOfEnum, Forbidden: true}
@@ -146,7 +146,10 @@ func judgeRows() []judgeRow {
 		if e.code == -32602 || e.code == -32600 {
 			srow.detail, srow.hidden = detail, "expected"
 		}
-		rows = append(rows, srow)
+		rows = append(rows, srow,
+			// {} is structural#empty_object, but an object: judged as the
+			// same answer to a missing required property is.
+			judgeRow{name: name + " on {}", c: Case{Kind: casegen.Structural, Forbidden: true, Args: json.RawMessage(`{}`)}, o: rpcErr(e.code), verdict: e.bad, crash: crash, detail: detail})
 		vdetail, xdetail := detail, detail
 		if e.valid == report.Errored {
 			vdetail += " (may be a synthetic-input false positive"
