@@ -170,6 +170,11 @@ func schema(rep *report.Report) report.Dimension {
 	}
 	var all, server lintCount
 	for _, l := range rep.Lint {
+		if l.Code == report.LintLegacyOnly {
+			// Which revision a server speaks is no flaw of its tools'
+			// metadata: said, not scored.
+			continue
+		}
 		if c, ok := perTool[l.Tool]; ok && l.Tool != "" {
 			c.add(l.Severity)
 			all.add(l.Severity)

@@ -589,3 +589,16 @@ func TestSecurityCasesAndTheirFlaws(t *testing.T) {
 		t.Errorf("critical %q", flawed.Critical)
 	}
 }
+
+// The warning that a server speaks only a 2025 revision is not scored.
+func TestLegacyOnlyIsNotScored(t *testing.T) {
+	t.Parallel()
+	plain := server(tool("t", one(valid(report.OK)), times(3, bad(report.Handled))))
+	Apply(plain)
+	told := server(tool("t", one(valid(report.OK)), times(3, bad(report.Handled))))
+	told.Lint = []report.Lint{{Code: report.LintLegacyOnly, Severity: report.SeverityWarning}}
+	Apply(told)
+	if *plain.Score != *told.Score || scoreOf(plain.Dimensions[Schema]) != scoreOf(told.Dimensions[Schema]) {
+		t.Errorf("score %d against %d: the revision warning was scored", *told.Score, *plain.Score)
+	}
+}

@@ -150,3 +150,19 @@ func VersionLint(era, answered string) []report.Lint {
 		Hint:     "answer initialize with the version the client asked for when you support it, else with the latest version you support",
 	}}
 }
+
+// LegacyOnlyLint is the warning for a server that, offered the current
+// revision (--era auto), could speak only a 2025 one: why says what it did
+// instead (its answer to server/discover).
+func LegacyOnlyLint(why string) []report.Lint {
+	msg := fmt.Sprintf("the server does not speak the current revision %s (stateless, server/discover); it was audited in the 2025 era", ModernProtocolVersion)
+	if why != "" {
+		msg += ": " + textcut.Excerpt(why, 200)
+	}
+	return []report.Lint{{
+		Code:     report.LintLegacyOnly,
+		Severity: report.SeverityWarning,
+		Message:  msg,
+		Hint:     "implement server/discover and the " + ModernProtocolVersion + " request envelope; clients of the current revision cannot use a server that speaks only the 2025 ones",
+	}}
+}

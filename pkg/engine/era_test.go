@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -213,5 +214,25 @@ func TestModernStartupReproducer(t *testing.T) {
 	out := runShell(t, r.Shell)
 	if !strings.Contains(out, `"supportedVersions"`) || !strings.Contains(out, `"tools":[`) {
 		t.Errorf("reproducer %s printed %q", r.Shell, out)
+	}
+}
+
+// A server that, offered the current revision, speaks only a 2025 one is
+// told so; one that speaks the current revision is not.
+func TestLegacyOnlyIsALint(t *testing.T) {
+	parallel(t)
+	has := func(rep *report.Report) bool {
+		return slices.ContainsFunc(rep.Lint, func(l report.Lint) bool {
+			return l.Code == "legacy_revision_only" && l.Severity == report.SeverityWarning
+		})
+	}
+	if rep := runFixture(t, "legacy-only", nil); !has(rep) {
+		t.Errorf("legacy-only server: no legacy_revision_only in %+v", rep.Lint)
+	}
+	if rep := runFixture(t, "clean", nil); has(rep) {
+		t.Error("a server of the current revision got legacy_revision_only")
+	}
+	if rep := runFixture(t, "legacy-only", func(c *Config) { c.Era = EraLegacy }); has(rep) {
+		t.Error("--era legacy, asked for by the user, got legacy_revision_only")
 	}
 }

@@ -118,6 +118,9 @@ func auditOnce(ctx context.Context, cfg Config) (*report.Report, Config, error) 
 		Dimensions: map[string]report.Dimension{},
 	}
 	rep.Scratch = cfg.sec.scratchReport()
+	if s.Era == EraLegacy && s.EraReason != "" {
+		rep.Lint = append(rep.Lint, session.LegacyOnlyLint(s.EraReason)...)
+	}
 
 	a := &audit{cfg: cfg, cn: cn, s: s, tools: tools, rep: rep}
 	if cfg.NoCalls {

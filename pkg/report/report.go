@@ -399,6 +399,11 @@ type Reproducer struct {
 // reproducers when the run did not write a JSON report.
 const ReportPlaceholder = "REPORT.json"
 
+// LintLegacyOnly is the code of the warning that a server, offered the
+// current revision, spoke only a 2025 one. It is said, not scored: the
+// Schema dimension does not count it.
+const LintLegacyOnly = "legacy_revision_only"
+
 // Lint is a static finding about metadata.
 type Lint struct {
 	Code     string   `json:"code"`
