@@ -175,11 +175,15 @@ func (a *App) runMerge(args []string) int {
 	}
 	var reps []*report.Report
 	for _, f := range files {
-		rep, err := readReport(f)
+		// A merged report adds each of its reports.
+		got, err := report.ReadFiles(f)
+		if errors.Is(err, fs.ErrNotExist) {
+			err = fmt.Errorf("%w (give a JSON report written by -o FILE.json or --json)", err)
+		}
 		if err != nil {
 			return a.usageError(err)
 		}
-		reps = append(reps, rep)
+		reps = append(reps, got...)
 	}
 	dests := openOutputs(outs)
 	defer dests.close()

@@ -41,3 +41,36 @@ func TestReadFileMissing(t *testing.T) {
 		t.Fatalf("ReadFile(missing) = %v", err)
 	}
 }
+
+// A merged report (an array of reports) is read whole by ReadFiles, and
+// refused by ReadFile with a message that says what to do instead.
+func TestReadFilesMerged(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	merged := filepath.Join(dir, "merged.json")
+	if err := os.WriteFile(merged, []byte(` [{"version":"1.0.0","server":{"name":"a"},"tools":[]},{"version":"1.0.0","server":{"name":"b"},"tools":[]}]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	reps, err := ReadFiles(merged)
+	if err != nil || len(reps) != 2 || reps[0].Server.Name != "a" || reps[1].Server.Name != "b" {
+		t.Fatalf("ReadFiles = %d reports, %v", len(reps), err)
+	}
+	var me *MergedError
+	if _, err := ReadFile(merged); !errors.As(err, &me) || me.Reports != 2 || !strings.Contains(err.Error(), "mcp-fuzz merge") {
+		t.Errorf("ReadFile(merged) = %v", err)
+	}
+	one := filepath.Join(dir, "one.json")
+	if err := os.WriteFile(one, []byte(`{"version":"1.0.0","tools":[]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if reps, err := ReadFiles(one); err != nil || len(reps) != 1 {
+		t.Errorf("ReadFiles(one report) = %d, %v", len(reps), err)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`[{"version":"1.0.0","tools":[]}, 7]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFiles(bad); err == nil || !strings.Contains(err.Error(), "report 2") {
+		t.Errorf("ReadFiles(an array with a number) = %v", err)
+	}
+}

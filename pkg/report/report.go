@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -519,6 +520,60 @@ func ReadFile(path string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if t := bytes.TrimLeft(b, " \t\r\n"); len(t) > 0 && t[0] == '[' {
+		var many []json.RawMessage
+		if json.Unmarshal(b, &many) == nil {
+			return nil, &MergedError{Path: path, Reports: len(many)}
+		}
+	}
+	return parseReport(path, b)
+}
+
+// MergedError is the error of [ReadFile] for a merged JSON report (the
+// reports of several targets, written by `mcp-fuzz merge -o X.json`), which
+// [ReadFiles] reads.
+type MergedError struct {
+	Path    string
+	Reports int
+}
+
+func (e *MergedError) Error() string {
+	return fmt.Sprintf("%s is a merged report of %d targets, not one report: re-render it with mcp-fuzz merge %s -o X.md (or .json)", e.Path, e.Reports, e.Path)
+}
+
+// ReadFiles loads the reports of path: one JSON report, or each report of
+// a merged one (a JSON array of reports, as `mcp-fuzz merge -o X.json`
+// writes).
+func ReadFiles(path string) ([]*Report, error) {
+	rep, err := ReadFile(path)
+	var merged *MergedError
+	if !errors.As(err, &merged) {
+		if err != nil {
+			return nil, err
+		}
+		return []*Report{rep}, nil
+	}
+	b, err := boundedfile.Read(path, MaxFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	var many []json.RawMessage
+	if err := json.Unmarshal(b, &many); err != nil {
+		return nil, fmt.Errorf("%s is not an mcp-fuzz JSON report: %v", path, err)
+	}
+	out := make([]*Report, 0, len(many))
+	for i, raw := range many {
+		rep, err := parseReport(fmt.Sprintf("%s (report %d)", path, i+1), raw)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rep)
+	}
+	return out, nil
+}
+
+// parseReport decodes one JSON report read from path, normalized.
+func parseReport(path string, b []byte) (*Report, error) {
 	var rep Report
 	if err := json.Unmarshal(b, &rep); err != nil {
 		return nil, fmt.Errorf("%s is not an mcp-fuzz JSON report: %v", path, err)
