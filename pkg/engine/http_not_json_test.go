@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -21,12 +20,7 @@ func TestHTTPAnswerThatIsNotJSON(t *testing.T) {
 	parallel(t)
 	var inits atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		raw, _ := io.ReadAll(r.Body)
-		_ = json.Unmarshal(raw, &req)
+		req := readRPC(r)
 		w.Header().Set("Content-Type", "application/json")
 		switch {
 		case req.ID == nil:

@@ -20,12 +20,7 @@ import (
 // body(id), over the 64 KiB cap of malformedSession, with media type ct.
 func malformedServer(t *testing.T, ct string, body func(id string) string) string {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		raw, _ := io.ReadAll(r.Body)
-		_ = json.Unmarshal(raw, &req)
+		req := readRPC(r)
 		switch {
 		case req.ID == nil:
 			w.WriteHeader(http.StatusAccepted)
@@ -42,6 +37,20 @@ func malformedServer(t *testing.T, ct string, body func(id string) string) strin
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
+}
+
+// rpcRequest is what a test server reads of a JSON-RPC request: its id
+// (nil for a notification) and method.
+type rpcRequest struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+}
+
+func readRPC(r *http.Request) rpcRequest {
+	var req rpcRequest
+	raw, _ := io.ReadAll(r.Body)
+	_ = json.Unmarshal(raw, &req)
+	return req
 }
 
 func malformedSession(t *testing.T, url string) *session.Session {
