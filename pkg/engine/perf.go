@@ -16,8 +16,9 @@ const (
 )
 
 // Noise floors of the relative rules: 3× a median of a few milliseconds is
-// scheduling jitter, not a slow tool, and 3× a 40-character median is still
-// a short answer. The latency floor is 250 ms because on a loaded machine
+// scheduling jitter, not a slow tool, and an answer of a few kilobytes is an
+// ordinary one, however short the others are (a 6 KB listing beside two
+// one-line answers is not bloated). The latency floor is 250 ms because on a loaded machine
 // (measured: server-memory while `go test ./...` ran on 2 cores) single
 // calls of tools whose median is 5 ms took 118, 119 and 171 ms: a floor of
 // 100 ms turned that noise into slow findings in one run and none in the
@@ -25,7 +26,7 @@ const (
 // other side.
 const (
 	relativeSlowFloorMs     = 250
-	relativeBloatFloorChars = 1000
+	relativeBloatFloorChars = 8000
 	relativeMinTools        = 3
 	relativeFactor          = 3
 )

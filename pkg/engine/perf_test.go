@@ -106,3 +106,34 @@ func TestTimingPercentiles(t *testing.T) {
 		}
 	}
 }
+
+// A few kilobytes beside short answers is an ordinary answer; well past
+// the floor and 3× the median is bloated.
+func TestFlagPerformanceSize(t *testing.T) {
+	parallel(t)
+	sized := func(n int) report.Case {
+		c := validWith(5, 5, 1)
+		c.Size = n
+		return c
+	}
+	for _, tc := range []struct {
+		name  string
+		sizes []int
+		want  []bool
+	}{
+		{"a 6 KB answer beside two short ones", []int{6000, 40, 60}, []bool{false, false, false}},
+		{"12 KB beside short ones", []int{12000, 40, 60}, []bool{true, false, false}},
+		{"over --bloat-chars alone", []int{25000}, []bool{true}},
+	} {
+		tools := make([]report.Tool, len(tc.sizes))
+		for i, n := range tc.sizes {
+			tools[i] = report.Tool{Name: fmt.Sprint("t", i), Tested: true, Cases: []report.Case{sized(n)}}
+		}
+		flagPerformance(tools, DefaultSlowMs, DefaultBloatChars)
+		for i, tl := range tools {
+			if got := tl.Cases[0].HasFlag(report.FlagBloated); got != tc.want[i] {
+				t.Errorf("%s: tool %d bloated = %v, want %v (%s)", tc.name, i, got, tc.want[i], tl.Cases[0].Detail)
+			}
+		}
+	}
+}

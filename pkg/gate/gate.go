@@ -17,7 +17,7 @@ const (
 	DefaultSlowAfter     = 5 * time.Second
 	DefaultBloatChars    = 20000
 	DefaultMinSlow       = 250 * time.Millisecond
-	DefaultMinBloatChars = 1000
+	DefaultMinBloatChars = 8000
 	DefaultWindow        = 100
 	DefaultMaxTools      = 1024
 )
@@ -51,7 +51,7 @@ type Options struct {
 	// MinSlow and MinBloatChars are the noise floors of the relative rule:
 	// 3× a median of 2 ms is scheduling jitter, and 3× a 40-character median
 	// is still a short answer. The rule flags nothing below them (defaults
-	// 250 ms and 1000 characters).
+	// 250 ms and 8000 characters).
 	MinSlow       time.Duration
 	MinBloatChars int
 	// Window is how many recent answers of each tool the medians are taken
