@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 	"github.com/mcp-fuzz/mcp-fuzz/pkg/report"
 )
 
@@ -195,7 +196,7 @@ func (f *valueDiffer) first(x, y any) (string, string, bool) {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			f.path = append(f.path, pointerEscaper.Replace(k))
+			f.path = append(f.path, casegen.PointerToken(k))
 			va, ina := a[k]
 			vb, inb := b[k]
 			switch {

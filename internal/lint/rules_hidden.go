@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcp-fuzz/mcp-fuzz/internal/casegen"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/render/escape"
 	"github.com/mcp-fuzz/mcp-fuzz/internal/words"
 )
@@ -102,9 +103,6 @@ func schemaTexts(t *toolInput, match func(string) bool, found func(ptr, text str
 	}
 }
 
-// pointerEscaper escapes a key as one JSON Pointer segment.
-var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
-
 // textFinder finds the first string (key or value, keys in sorted order) of
 // a decoded JSON value that match accepts. It keeps the path as a stack of
 // raw segments and spells the pointer only for the hit, so a schema nested
@@ -133,7 +131,7 @@ func (f *textFinder) first(v any) (string, bool) {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			f.path = append(f.path, pointerEscaper.Replace(k))
+			f.path = append(f.path, casegen.PointerToken(k))
 			if f.match(k) {
 				return k, true
 			}

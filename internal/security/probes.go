@@ -44,6 +44,8 @@ type Property struct {
 type Probe struct {
 	Family  Family
 	Variant string // "dotdot", "semicolon", …: with the family, unique per property
+	// Name and Pointer are the property's key and its JSON Pointer.
+	Name    string
 	Pointer string
 	Value   string
 	// Description is one line for the case: "a path up to the run's parent canary".
@@ -148,7 +150,7 @@ func Plan(props []Property, env Env, max int) []Probe {
 			// leave alone.
 			for _, q := range commandProbes(p, env, r) {
 				if q.Variant == "subshell" || q.Variant == "backticks" {
-					q.Family, q.Pointer = CommandInjection, p.Pointer
+					q.Family, q.Name, q.Pointer = CommandInjection, p.Name, p.Pointer
 					out = append(out, q)
 				}
 			}
@@ -168,7 +170,7 @@ func Plan(props []Property, env Env, max int) []Probe {
 				ps = ssrfProbes(p, env, r)
 			}
 			for i := range ps {
-				ps[i].Family, ps[i].Pointer = f, p.Pointer
+				ps[i].Family, ps[i].Name, ps[i].Pointer = f, p.Name, p.Pointer
 			}
 			out = append(out, ps...)
 		}

@@ -185,7 +185,7 @@ func (r *runner) securityCases(t tool, schema *casegen.Schema, valid casegen.Cas
 		for k, v := range args {
 			a[k] = v
 		}
-		a[strings.TrimPrefix(unescapePointer(p.Pointer), "/")] = p.Value
+		a[p.Name] = p.Value
 		raw, err := json.Marshal(a)
 		if err != nil {
 			continue
@@ -203,12 +203,6 @@ func (r *runner) securityCases(t tool, schema *casegen.Schema, valid casegen.Cas
 		out = append(out, c)
 	}
 	return out
-}
-
-var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
-
-func unescapePointer(p string) string {
-	return strings.NewReplacer("~1", "/", "~0", "~").Replace(p)
 }
 
 // stringProperties are the top-level properties of an input schema that
@@ -239,7 +233,7 @@ func stringProperties(schema json.RawMessage, args map[string]any) []security.Pr
 			continue
 		}
 		base, _ := args[n].(string)
-		out = append(out, security.Property{Name: n, Pointer: "/" + pointerEscaper.Replace(n), Description: p.Description, Format: p.Format, Base: base})
+		out = append(out, security.Property{Name: n, Pointer: "/" + casegen.PointerToken(n), Description: p.Description, Format: p.Format, Base: base})
 	}
 	return out
 }
