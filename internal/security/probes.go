@@ -82,9 +82,9 @@ const (
 // Env is what payloads are built from.
 type Env struct {
 	Area *Area
-	// Base is the directory the server resolves relative paths from, as
-	// far as mcp-fuzz knows: the scratch area when the server was pointed
-	// at it ({scratch}), else its working directory.
+	// Base is the scratch area when the server was pointed at it
+	// ({scratch}): the directory it must keep to, which relative path
+	// payloads climb out of. "" otherwise, and no path payload is sent.
 	Base     string
 	Listener *Listener
 	// Rand chooses tags and numbers; a fixed source makes plans

@@ -64,12 +64,9 @@ func (c Config) withScratch() (Config, func(), error) {
 	sec := &securityRun{area: area, cases: cases}
 	done := func() { _ = area.Close() }
 	if cases {
-		sec.env = security.Env{Area: area, Base: area.Scratch}
-		if !uses {
-			sec.env.Base = c.Cwd
-			if sec.env.Base == "" {
-				sec.env.Base, _ = os.Getwd()
-			}
+		sec.env = security.Env{Area: area}
+		if uses {
+			sec.env.Base = area.Scratch
 		}
 		if l, err := security.Listen(); err == nil {
 			sec.env.Listener = l
