@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/mcp-fuzz/mcp-fuzz/internal/textcut"
 )
 
 // Answer is what a server said to one probe, as the engine read it.
@@ -73,7 +75,7 @@ var sqlErrors = regexp.MustCompile(`(?i)` + strings.Join([]string{
 	`sqlite3\.OperationalError`,
 	`OperationalError: (near|unrecognized token)`,
 	`unrecognized token: "`,
-	`near "[^"]*": syntax error`,
+	`near "[^"]{0,80}": syntax error`,
 	`You have an error in your SQL syntax`,
 	`unterminated quoted string at or near`,
 	`syntax error at or near`,
@@ -155,7 +157,7 @@ func JudgeSQL(probes map[string]Probe, answers map[string]Answer) (SQLVerdict, b
 		if m := sqlErrors.FindString(q.Text); m != "" && !sqlErrors.MatchString(none.Text) {
 			return SQLVerdict{Role: RoleQuote, Evidence: fmt.Sprintf(
 				"an unbalanced quote in %s brought a database syntax error (%s) that the plain value did not",
-				strconv.Quote(probes[RoleQuote].Value), strconv.Quote(m))}, true
+				strconv.Quote(probes[RoleQuote].Value), strconv.Quote(textcut.Excerpt(m, 120)))}, true
 		}
 	}
 	return SQLVerdict{}, false

@@ -165,3 +165,19 @@ func TestJudgeSQL(t *testing.T) {
 		t.Errorf("refused: %+v", v)
 	}
 }
+
+// The server's error text quoted as evidence is bounded, however long.
+func TestSQLErrorEvidenceIsBounded(t *testing.T) {
+	t.Parallel()
+	env := testEnv(t)
+	ps, as := sqlAnswers(Plan([]Property{{Name: "name", Pointer: "/name"}}, env, 0), false, "")
+	as[RoleQuote] = Answer{Answered: true, Error: true, Text: `near "` + strings.Repeat("x", 1<<20) + `": syntax error`}
+	if v, ok := JudgeSQL(ps, as); ok && len(v.Evidence) > 600 {
+		t.Errorf("evidence of %d bytes", len(v.Evidence))
+	}
+	as[RoleQuote] = Answer{Answered: true, Error: true, Text: "You have an error in your SQL syntax" + strings.Repeat("x", 1<<20)}
+	v, ok := JudgeSQL(ps, as)
+	if !ok || len(v.Evidence) > 600 {
+		t.Errorf("evidence of %d bytes (ok %v)", len(v.Evidence), ok)
+	}
+}
