@@ -29,11 +29,10 @@ type securityRun struct {
 	// cases is false when the scratch area was made only for {scratch}
 	// (--security=false).
 	cases bool
-	env   security.Env
-	// given are the directories the server was pointed at (arguments,
-	// environment values, working directory): a canary inside one of them
-	// is the server's to read, and proves nothing.
-	given []string
+	// env builds the payloads; judging confirms them: the same, without
+	// the canaries inside a directory the server was pointed at (see
+	// [withoutGiven]), worked out once, before the server starts.
+	env, judging security.Env
 }
 
 // withScratch makes the run's scratch area when the target names
@@ -72,7 +71,7 @@ func (c Config) withScratch() (Config, func(), error) {
 			sec.env.Listener = l
 			done = func() { _ = l.Close(); _ = area.Close() }
 		}
-		sec.given = givenDirs(c)
+		sec.judging = withoutGiven(sec.env, givenDirs(c))
 	}
 	c.sec = sec
 	return c, done, nil
@@ -133,11 +132,11 @@ func within(path, dir string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
-// env is the security cases' environment without the canaries that lie
-// in a directory the server was given.
-func (s *securityRun) judgingEnv() security.Env {
-	env := s.env
-	if env.Area == nil || len(s.given) == 0 {
+// withoutGiven is env without the canaries that lie in one of the
+// directories the server was given (arguments, environment values, its
+// working directory): those are the server's to read, and prove nothing.
+func withoutGiven(env security.Env, given []string) security.Env {
+	if env.Area == nil || len(given) == 0 {
 		return env
 	}
 	a := *env.Area
@@ -146,7 +145,7 @@ func (s *securityRun) judgingEnv() security.Env {
 		if r, err := filepath.EvalSymlinks(p); err == nil {
 			p = r
 		}
-		return slices.ContainsFunc(s.given, func(d string) bool { return within(p, d) })
+		return slices.ContainsFunc(given, func(d string) bool { return within(p, d) })
 	})
 	env.Area = &a
 	return env
@@ -275,7 +274,7 @@ func (r *runner) judgeSecurity(rc *report.Case) {
 	if p.Family == security.SQLInjection {
 		return
 	}
-	if ev := security.Confirm(p, r.reply, r.cfg.sec.judgingEnv()); ev != "" {
+	if ev := security.Confirm(p, r.reply, r.cfg.sec.judging); ev != "" {
 		markFlaw(rc, string(p.Family), ev)
 	}
 }
@@ -295,7 +294,7 @@ func (r *runner) finishSecurity(rt *report.Tool) {
 	if len(r.probes) == 0 {
 		return
 	}
-	env := r.cfg.sec.judgingEnv()
+	env := r.cfg.sec.judging
 	groups := map[string][]int{}
 	for i := range rt.Cases {
 		c := &rt.Cases[i]
