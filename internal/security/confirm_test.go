@@ -181,3 +181,25 @@ func TestSQLErrorEvidenceIsBounded(t *testing.T) {
 		t.Errorf("evidence of %d bytes (ok %v)", len(v.Evidence), ok)
 	}
 }
+
+// What the listener records of a request is bounded: a token of at most
+// 64 characters, a method cut to 16.
+func TestListenerHitIsBounded(t *testing.T) {
+	t.Parallel()
+	env := testEnv(t)
+	tok := "mcpfz" + strings.Repeat("a", 59)
+	req, _ := http.NewRequest(strings.Repeat("M", 4000), env.Listener.URL("127.0.0.1", tok), nil)
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+	}
+	if hit := env.Listener.Hit(tok); hit == "" || len(hit) > 200 {
+		t.Errorf("hit %d bytes: %.80q", len(hit), hit)
+	}
+	long := tok + "b"
+	if resp, err := http.Get(env.Listener.URL("127.0.0.1", long)); err == nil {
+		resp.Body.Close()
+	}
+	if hit := env.Listener.Hit(long); hit != "" {
+		t.Errorf("a 65-character token was recorded: %q", hit)
+	}
+}

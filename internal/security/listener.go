@@ -61,7 +61,9 @@ func (l *Listener) serve(w http.ResponseWriter, r *http.Request) {
 	if ok && tok != "" && len(tok) <= 64 {
 		l.mu.Lock()
 		if _, seen := l.hits[tok]; !seen && len(l.hits) < maxHits {
-			l.hits[tok] = fmt.Sprintf("%s %s from %s", r.Method, r.URL.Path, r.RemoteAddr)
+			// The method is the client's word, up to a header's size:
+			// cut, as the path (hitPath and a token of at most 64) is.
+			l.hits[tok] = fmt.Sprintf("%.16s %s from %s", r.Method, r.URL.Path, r.RemoteAddr)
 		}
 		l.mu.Unlock()
 	}
