@@ -103,6 +103,7 @@ var ptrEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 // PointerToken escapes a key as one JSON Pointer reference token ("~" as
 // "~0", "/" as "~1").
 func PointerToken(key string) string { return ptrEscaper.Replace(key) }
+
 var ptrUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
 
 // pointer renders path as a JSON pointer ("" for the root).
